@@ -1,0 +1,142 @@
+//! `Frame`: one unit of bytes that crossed the wire, recorded before anything parses it.
+//!
+//! Transports produce frames for every stdio line (both ways), every stderr line, every HTTP
+//! request and response (with method, URL, status and headers) and every SSE event (with its
+//! `id`, `event` and `retry` fields). The engine numbers them, hands them to its sinks (trace
+//! file, lint, views) and only then parses the ones that carry a JSON-RPC message.
+
+use bytes::Bytes;
+use serde::Serialize;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Which way the bytes went, seen from the client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Client to server (stdin line, HTTP request).
+    Out,
+    /// Server to client (stdout line, stderr line, HTTP response, SSE event).
+    In,
+    /// Something the transport observed that is not bytes on the wire (process exit, retry wait).
+    Local,
+}
+
+/// What kind of bytes a frame holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FrameKind {
+    /// A line written to the server's stdin.
+    StdinLine,
+    /// A line read from the server's stdout.
+    StdoutLine,
+    /// A line read from the server's stderr.
+    StderrLine,
+    /// An HTTP request (body = request body).
+    HttpRequest,
+    /// An HTTP response head and, for non-streaming bodies, the body.
+    HttpResponse,
+    /// One Server-Sent Event (body = its `data`).
+    SseEvent,
+    /// A transport lifecycle event: process spawned or exited, stream closed, reconnect scheduled.
+    Lifecycle,
+}
+
+/// Transport details attached to a frame. Fields are present when they apply.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct FrameMeta {
+    /// HTTP exchange number this frame belongs to (request, response and its SSE events share it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<u64>,
+    /// HTTP method.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// HTTP URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// HTTP status code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// HTTP headers in wire order, names as sent or received.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<(String, String)>,
+    /// SSE `id` field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sse_id: Option<String>,
+    /// SSE `event` field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sse_event: Option<String>,
+    /// SSE `retry` field in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sse_retry: Option<u64>,
+    /// A short human note from the transport (e.g. "process exited with status 1").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Set when the body was cut short (for example a line over `--max-message-bytes`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+}
+
+/// One recorded unit of traffic.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    /// Sequence number assigned by the engine's log (0 until recorded).
+    pub seq: u64,
+    /// Wall-clock time in microseconds since the Unix epoch.
+    pub at_us: u64,
+    /// Which way it went.
+    pub direction: Direction,
+    /// What it is.
+    pub kind: FrameKind,
+    /// The exact bytes (without the line terminator for line-based kinds).
+    pub body: Bytes,
+    /// Transport details.
+    pub meta: FrameMeta,
+    /// True when `body` is expected to hold one JSON-RPC message the engine should parse.
+    pub carries_message: bool,
+}
+
+impl Frame {
+    /// A frame stamped with the current time.
+    pub fn new(direction: Direction, kind: FrameKind, body: impl Into<Bytes>) -> Self {
+        Frame {
+            seq: 0,
+            at_us: now_us(),
+            direction,
+            kind,
+            body: body.into(),
+            meta: FrameMeta::default(),
+            carries_message: false,
+        }
+    }
+
+    /// Mark the frame as carrying one JSON-RPC message.
+    pub fn message(mut self) -> Self {
+        self.carries_message = true;
+        self
+    }
+
+    /// Attach transport details.
+    pub fn with_meta(mut self, meta: FrameMeta) -> Self {
+        self.meta = meta;
+        self
+    }
+
+    /// Attach a human note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.meta.note = Some(note.into());
+        self
+    }
+
+    /// The body as UTF-8 text, if it is valid UTF-8.
+    pub fn text(&self) -> Option<&str> {
+        std::str::from_utf8(&self.body).ok()
+    }
+}
+
+/// Microseconds since the Unix epoch, now.
+pub fn now_us() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_micros() as u64)
+        .unwrap_or(0)
+}

@@ -1,0 +1,26 @@
+//! mcpscope-proto: what goes over the wire in the Model Context Protocol, for both eras, with no I/O.
+//!
+//! - [`Frame`]: bytes as they crossed the wire, recorded before anything parses them.
+//! - [`classify`]: a lenient JSON-RPC classifier that names every odd message instead of dropping it.
+//! - [`era`]: legacy (2025-11-25) vs modern (2026-07-28) rules: `_meta` envelope, probe verdicts.
+//! - [`headers`]: `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` mirroring and `x-mcp-header` validation.
+//! - [`lint`] (feature `lint`): each message checked against the official `schema.json` of its revision.
+//!
+//! ```
+//! use mcpscope_proto::{classify, Classified};
+//! let v = serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {}});
+//! assert!(matches!(classify(&v), Classified::Response { .. }));
+//! ```
+
+pub mod era;
+mod frame;
+pub mod headers;
+mod jsonrpc;
+#[cfg(feature = "lint")]
+pub mod lint;
+
+pub use frame::{Direction, Frame, FrameKind, FrameMeta, now_us};
+pub use jsonrpc::{
+    Classified, RequestId, RpcError, classify, error_response, notification, parse_and_classify,
+    request, response,
+};

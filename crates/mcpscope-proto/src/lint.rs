@@ -1,0 +1,314 @@
+//! Schema lint: check each message against the official `schema.json` of its revision.
+//!
+//! Conformance is judged here, separately from parsing: a message that fails the schema is still
+//! delivered and shown, with findings attached. The schemas are the spec's own files, vendored
+//! byte-for-byte under `spec/` at the workspace root and compiled lazily, one validator per
+//! definition. `$ref`s are resolved inside the document only; nothing is fetched.
+
+use crate::jsonrpc::Classified;
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+static SCHEMA_2025_11_25: &str = include_str!("../../../spec/2025-11-25/schema.json");
+static SCHEMA_2026_07_28: &str = include_str!("../../../spec/2026-07-28/schema.json");
+static SCHEMA_TASKS_EXT: &str = include_str!("../../../spec/extensions/io.modelcontextprotocol-tasks/draft/schema.json");
+
+/// A schema document we can lint against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Revision {
+    /// The legacy revision (also used for older legacy versions, which it supersedes).
+    #[serde(rename = "2025-11-25")]
+    Legacy20251125,
+    /// The modern revision.
+    #[serde(rename = "2026-07-28")]
+    Modern20260728,
+    /// The `io.modelcontextprotocol/tasks` extension (draft).
+    #[serde(rename = "tasks-extension")]
+    TasksExtension,
+}
+
+impl Revision {
+    /// The revision for a negotiated protocol version string.
+    pub fn for_version(version: &str) -> Revision {
+        if version >= crate::era::MODERN_VERSION {
+            Revision::Modern20260728
+        } else {
+            Revision::Legacy20251125
+        }
+    }
+
+    fn source(self) -> &'static str {
+        match self {
+            Revision::Legacy20251125 => SCHEMA_2025_11_25,
+            Revision::Modern20260728 => SCHEMA_2026_07_28,
+            Revision::TasksExtension => SCHEMA_TASKS_EXT,
+        }
+    }
+}
+
+/// One schema violation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// JSON pointer into the message.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The lint result for one message.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LintReport {
+    /// Schema revision used.
+    pub revision: Revision,
+    /// The `$defs` name the message was checked against (plus the result definition for responses).
+    pub definition: String,
+    /// Violations; empty means valid.
+    pub findings: Vec<Finding>,
+}
+
+/// What the linter needs to know beyond the message itself.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LintContext<'a> {
+    /// For a response: the method of the request it answers.
+    pub request_method: Option<&'a str>,
+}
+
+/// Largest number of findings reported per message.
+const MAX_FINDINGS: usize = 20;
+
+/// Lints messages; cheap to share, compiles validators on first use.
+#[derive(Default)]
+pub struct Linter {
+    docs: OnceLock<HashMap<Revision, Value>>,
+    cache: Mutex<HashMap<(Revision, String), Option<Arc<jsonschema::Validator>>>>,
+}
+
+impl Linter {
+    /// A new linter.
+    pub fn new() -> Linter {
+        Linter::default()
+    }
+
+    fn docs(&self) -> &HashMap<Revision, Value> {
+        self.docs.get_or_init(|| {
+            [Revision::Legacy20251125, Revision::Modern20260728, Revision::TasksExtension]
+                .into_iter()
+                .map(|r| (r, serde_json::from_str(r.source()).expect("vendored schema is valid JSON")))
+                .collect()
+        })
+    }
+
+    fn has_def(&self, rev: Revision, name: &str) -> bool {
+        self.docs()[&rev]["$defs"].get(name).is_some()
+    }
+
+    fn validator(&self, rev: Revision, name: &str) -> Option<Arc<jsonschema::Validator>> {
+        let key = (rev, name.to_string());
+        if let Some(v) = self.cache.lock().expect("lint cache").get(&key) {
+            return v.clone();
+        }
+        let doc = &self.docs()[&rev];
+        let built = doc["$defs"].get(name).and_then(|_| {
+            let schema = json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$defs": doc["$defs"].clone(),
+                "$ref": format!("#/$defs/{name}"),
+            });
+            jsonschema::draft202012::options().build(&schema).ok().map(Arc::new)
+        });
+        self.cache.lock().expect("lint cache").insert(key, built.clone());
+        built
+    }
+
+    fn check(&self, rev: Revision, def: &str, instance: &Value, prefix: &str, out: &mut Vec<Finding>) {
+        let Some(v) = self.validator(rev, def) else { return };
+        for e in v.iter_errors(instance) {
+            if out.len() >= MAX_FINDINGS {
+                break;
+            }
+            out.push(Finding { path: format!("{prefix}{}", e.instance_path()), message: e.to_string() });
+        }
+    }
+
+    /// Lint one message (any direction) under `revision`.
+    pub fn lint(&self, revision: Revision, message: &Value, ctx: LintContext<'_>) -> LintReport {
+        let mut findings = Vec::new();
+        let classified = crate::jsonrpc::classify(message);
+        let definition = match &classified {
+            Classified::Request { method, .. } | Classified::Notification { method, .. } => {
+                let is_request = matches!(classified, Classified::Request { .. });
+                let (rev, def) = match message_def(revision, method, is_request) {
+                    Some(d) if self.has_def(d.0, d.1) => (d.0, d.1.to_string()),
+                    _ => (revision, if is_request { "JSONRPCRequest" } else { "JSONRPCNotification" }.to_string()),
+                };
+                self.check(rev, &def, message, "", &mut findings);
+                def
+            }
+            Classified::Response { result, .. } => {
+                self.check(revision, "JSONRPCResultResponse", message, "", &mut findings);
+                match ctx.request_method.and_then(|m| result_def(revision, m, result)) {
+                    Some((rev, def)) if self.has_def(rev, def) => {
+                        self.check(rev, def, result, "/result", &mut findings);
+                        format!("JSONRPCResultResponse + {def}")
+                    }
+                    _ => "JSONRPCResultResponse".to_string(),
+                }
+            }
+            Classified::ErrorResponse { .. } => {
+                self.check(revision, "JSONRPCErrorResponse", message, "", &mut findings);
+                "JSONRPCErrorResponse".to_string()
+            }
+            Classified::Batch(_) => {
+                findings.push(Finding { path: String::new(), message: "JSON-RPC batches are not allowed in MCP".into() });
+                "(batch)".to_string()
+            }
+            Classified::Invalid(reason) => {
+                findings.push(Finding { path: String::new(), message: reason.clone() });
+                "(invalid)".to_string()
+            }
+        };
+        LintReport { revision, definition, findings }
+    }
+}
+
+/// The `$defs` name for a request or notification method.
+fn message_def(rev: Revision, method: &str, is_request: bool) -> Option<(Revision, &'static str)> {
+    let modern = rev == Revision::Modern20260728;
+    if modern {
+        let ext = match (method, is_request) {
+            ("tasks/get", true) => Some("GetTaskRequest"),
+            ("tasks/update", true) => Some("UpdateTaskRequest"),
+            ("tasks/cancel", true) => Some("CancelTaskRequest"),
+            ("notifications/tasks", false) => Some("TaskStatusNotification"),
+            _ => None,
+        };
+        if let Some(d) = ext {
+            return Some((Revision::TasksExtension, d));
+        }
+    }
+    let d = match (method, is_request) {
+        ("initialize", true) => "InitializeRequest",
+        ("ping", true) => "PingRequest",
+        ("server/discover", true) => "DiscoverRequest",
+        ("tools/list", true) => "ListToolsRequest",
+        ("tools/call", true) => "CallToolRequest",
+        ("resources/list", true) => "ListResourcesRequest",
+        ("resources/templates/list", true) => "ListResourceTemplatesRequest",
+        ("resources/read", true) => "ReadResourceRequest",
+        ("resources/subscribe", true) => "SubscribeRequest",
+        ("resources/unsubscribe", true) => "UnsubscribeRequest",
+        ("subscriptions/listen", true) => "SubscriptionsListenRequest",
+        ("prompts/list", true) => "ListPromptsRequest",
+        ("prompts/get", true) => "GetPromptRequest",
+        ("completion/complete", true) => "CompleteRequest",
+        ("logging/setLevel", true) => "SetLevelRequest",
+        ("tasks/get", true) => "GetTaskRequest",
+        ("tasks/result", true) => "GetTaskPayloadRequest",
+        ("tasks/list", true) => "ListTasksRequest",
+        ("tasks/cancel", true) => "CancelTaskRequest",
+        ("sampling/createMessage", true) => "CreateMessageRequest",
+        ("elicitation/create", true) => "ElicitRequest",
+        ("roots/list", true) => "ListRootsRequest",
+        ("notifications/initialized", false) => "InitializedNotification",
+        ("notifications/cancelled", false) => "CancelledNotification",
+        ("notifications/progress", false) => "ProgressNotification",
+        ("notifications/message", false) => "LoggingMessageNotification",
+        ("notifications/resources/updated", false) => "ResourceUpdatedNotification",
+        ("notifications/resources/list_changed", false) => "ResourceListChangedNotification",
+        ("notifications/tools/list_changed", false) => "ToolListChangedNotification",
+        ("notifications/prompts/list_changed", false) => "PromptListChangedNotification",
+        ("notifications/roots/list_changed", false) => "RootsListChangedNotification",
+        ("notifications/tasks/status", false) => "TaskStatusNotification",
+        ("notifications/elicitation/complete", false) => "ElicitationCompleteNotification",
+        ("notifications/subscriptions/acknowledged", false) => "SubscriptionsAcknowledgedNotification",
+        _ => return None,
+    };
+    Some((rev, d))
+}
+
+/// The `$defs` name for the result of `method`, looking at the result for task / input_required.
+fn result_def(rev: Revision, method: &str, result: &Value) -> Option<(Revision, &'static str)> {
+    let modern = rev == Revision::Modern20260728;
+    let result_type = result.get("resultType").and_then(Value::as_str);
+    if modern && result_type == Some("input_required") {
+        return Some((rev, "InputRequiredResult"));
+    }
+    if modern && result_type == Some("task") {
+        return Some((Revision::TasksExtension, "CreateTaskResult"));
+    }
+    if modern {
+        let ext = match method {
+            "tasks/get" => Some("GetTaskResult"),
+            "tasks/update" => Some("UpdateTaskResult"),
+            "tasks/cancel" => Some("CancelTaskResult"),
+            _ => None,
+        };
+        if let Some(d) = ext {
+            return Some((Revision::TasksExtension, d));
+        }
+    }
+    if !modern && method == "tools/call" && result.get("task").is_some() {
+        return Some((rev, "CreateTaskResult"));
+    }
+    let d = match method {
+        "initialize" => "InitializeResult",
+        "server/discover" => "DiscoverResult",
+        "tools/list" => "ListToolsResult",
+        "tools/call" => "CallToolResult",
+        "resources/list" => "ListResourcesResult",
+        "resources/templates/list" => "ListResourceTemplatesResult",
+        "resources/read" => "ReadResourceResult",
+        "prompts/list" => "ListPromptsResult",
+        "prompts/get" => "GetPromptResult",
+        "completion/complete" => "CompleteResult",
+        "subscriptions/listen" => "SubscriptionsListenResult",
+        "tasks/get" => "GetTaskResult",
+        "tasks/result" => "GetTaskPayloadResult",
+        "tasks/list" => "ListTasksResult",
+        "tasks/cancel" => "CancelTaskResult",
+        "sampling/createMessage" => "CreateMessageResult",
+        "elicitation/create" => "ElicitResult",
+        "roots/list" => "ListRootsResult",
+        "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => "EmptyResult",
+        _ => return None,
+    };
+    Some((rev, d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_and_invalid_messages() {
+        let l = Linter::new();
+        let ok = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "echo", "arguments": {}}});
+        let r = l.lint(Revision::Legacy20251125, &ok, LintContext::default());
+        assert_eq!(r.definition, "CallToolRequest");
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
+        let bad = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": 5}]}});
+        let r = l.lint(Revision::Legacy20251125, &bad, LintContext { request_method: Some("tools/list") });
+        assert!(r.findings.iter().any(|f| f.path.starts_with("/result/tools/0")), "{:?}", r.findings);
+    }
+
+    #[test]
+    fn spec_examples_validate() {
+        // Every example the spec ships for these definitions must pass our linter's validators.
+        let l = Linter::new();
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/2026-07-28/examples");
+        let mut checked = 0;
+        for def in ["CallToolRequest", "DiscoverResult", "CallToolResult", "InputRequiredResult", "ListToolsResult"] {
+            for entry in std::fs::read_dir(format!("{dir}/{def}")).unwrap() {
+                let path = entry.unwrap().path();
+                let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                let mut out = vec![];
+                l.check(Revision::Modern20260728, def, &v, "", &mut out);
+                assert!(out.is_empty(), "{}: {out:?}", path.display());
+                checked += 1;
+            }
+        }
+        assert!(checked >= 5);
+    }
+}

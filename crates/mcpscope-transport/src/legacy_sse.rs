@@ -1,0 +1,251 @@
+//! The deprecated HTTP+SSE transport (protocol 2024-11-05), still served by many servers.
+//!
+//! The client GETs the SSE endpoint and waits for an `endpoint` event whose data is the URL to
+//! POST messages to; every server message then arrives as an SSE event on that one stream. The
+//! endpoint must have the same origin as the SSE URL — a server cannot redirect our messages to
+//! another host.
+
+use crate::http::{error_chain, response_meta};
+use crate::sse::SseParser;
+use crate::{EventTx, Outgoing, TransportError, TransportEvent, TransportOptions};
+use bytes::Bytes;
+use futures::StreamExt;
+use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::sync::oneshot;
+use tokio::task::AbortHandle;
+
+/// A legacy HTTP+SSE connection.
+pub struct SseTransport {
+    client: reqwest::Client,
+    endpoint: String,
+    headers: Vec<(String, String)>,
+    events: EventTx,
+    exchange: Arc<AtomicU64>,
+    stream: AbortHandle,
+}
+
+impl SseTransport {
+    pub(crate) async fn connect(
+        url: &str,
+        headers: &[(String, String)],
+        opts: &TransportOptions,
+        events: EventTx,
+    ) -> Result<SseTransport, TransportError> {
+        let base = url::Url::parse(url).map_err(|e| TransportError::Other(format!("invalid URL {url:?}: {e}")))?;
+        let client = crate::http::build_client(opts)?;
+        let exchange = Arc::new(AtomicU64::new(0));
+        let ex = exchange.fetch_add(1, Ordering::SeqCst) + 1;
+        let req_headers = crate::http::merge_headers(
+            vec![("Accept".to_string(), "text/event-stream".to_string())],
+            headers,
+        );
+        let frame = |f: Frame| {
+            let _ = events.send(TransportEvent::Frame(f));
+        };
+        frame(Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(FrameMeta {
+            exchange: Some(ex),
+            method: Some("GET".into()),
+            url: Some(url.to_string()),
+            headers: req_headers.clone(),
+            note: Some("HTTP+SSE: opening the event stream, waiting for the endpoint event".into()),
+            ..Default::default()
+        }));
+        let mut req = client.get(url);
+        for (k, v) in &req_headers {
+            req = req.header(k, v);
+        }
+        let resp = req
+            .send()
+            .await
+            .map_err(|e| TransportError::Unreachable { url: url.to_string(), reason: error_chain(&e) })?;
+        let status = resp.status().as_u16();
+        let meta = response_meta(ex, "GET", url, &resp);
+        let ctype = resp
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if status == 401 || status == 403 {
+            let challenge = resp.headers().get("www-authenticate").and_then(|v| v.to_str().ok()).map(str::to_string);
+            let body = resp.bytes().await.unwrap_or_default();
+            frame(Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(meta));
+            return Err(TransportError::AuthRequired { url: url.to_string(), status, challenge });
+        }
+        if !(200..300).contains(&status) || !ctype.starts_with("text/event-stream") {
+            let body = resp.bytes().await.unwrap_or_default();
+            let text = String::from_utf8_lossy(&body[..body.len().min(2000)]).into_owned();
+            frame(Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(meta));
+            return Err(TransportError::Status {
+                method: "GET".into(),
+                url: url.to_string(),
+                status,
+                body: text,
+                content_type: (!ctype.is_empty()).then_some(ctype),
+            });
+        }
+        frame(Frame::new(Direction::In, FrameKind::HttpResponse, Bytes::new()).with_meta(meta));
+
+        let (endpoint_tx, endpoint_rx) = oneshot::channel::<Result<String, TransportError>>();
+        let max = opts.max_message_bytes;
+        let ev_tx = events.clone();
+        let base2 = base.clone();
+        let task = tokio::spawn(async move {
+            let mut endpoint_tx = Some(endpoint_tx);
+            let mut parser = SseParser::with_max(max);
+            let mut stream = resp.bytes_stream();
+            let mut ended = "the server ended the event stream".to_string();
+            loop {
+                let chunk = match stream.next().await {
+                    Some(Ok(c)) => c,
+                    Some(Err(e)) => {
+                        ended = format!("the event stream broke: {}", error_chain(&e));
+                        break;
+                    }
+                    None => break,
+                };
+                for ev in parser.feed(&chunk) {
+                    let overflow = std::mem::take(&mut parser.overflow);
+                    let is_endpoint = ev.event.as_deref() == Some("endpoint");
+                    let is_message = !ev.data.is_empty() && ev.event.as_deref().is_none_or(|e| e == "message");
+                    let mut note = None;
+                    if is_endpoint {
+                        let resolved = resolve_endpoint(&base2, ev.data.trim());
+                        note = Some(match &resolved {
+                            Ok(u) => format!("endpoint: POST messages to {u}"),
+                            Err(e) => e.to_string(),
+                        });
+                        if let Some(tx) = endpoint_tx.take() {
+                            let _ = tx.send(resolved);
+                        }
+                    }
+                    let mut f = Frame::new(Direction::In, FrameKind::SseEvent, Bytes::from(ev.data)).with_meta(FrameMeta {
+                        exchange: Some(ex),
+                        sse_id: ev.id,
+                        sse_event: ev.event,
+                        sse_retry: ev.retry,
+                        note,
+                        truncated: overflow,
+                        ..Default::default()
+                    });
+                    f.carries_message = is_message && !overflow;
+                    let _ = ev_tx.send(TransportEvent::Frame(f));
+                }
+            }
+            if let Some(tx) = endpoint_tx.take() {
+                let _ = tx.send(Err(TransportError::StreamEnded(format!(
+                    "{ended} before sending the endpoint event: is this an HTTP+SSE server?"
+                ))));
+            }
+            let _ = ev_tx.send(TransportEvent::Frame(
+                Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new()).with_note(ended.clone()),
+            ));
+            let _ = ev_tx.send(TransportEvent::Closed { reason: ended });
+        });
+        let endpoint = match endpoint_rx.await {
+            Ok(Ok(e)) => e,
+            Ok(Err(e)) => {
+                task.abort();
+                return Err(e);
+            }
+            Err(_) => {
+                task.abort();
+                return Err(TransportError::StreamEnded("the event stream ended before the endpoint event".into()));
+            }
+        };
+        Ok(SseTransport { client, endpoint, headers: headers.to_vec(), events, exchange, stream: task.abort_handle() })
+    }
+
+    pub(crate) fn send(&self, out: Outgoing) -> Result<(), TransportError> {
+        let ex = self.exchange.fetch_add(1, Ordering::SeqCst) + 1;
+        let headers = crate::http::merge_headers(
+            vec![("Content-Type".to_string(), "application/json".to_string())],
+            &self.headers,
+        );
+        let _ = self.events.send(TransportEvent::Frame(
+            Frame::new(Direction::Out, FrameKind::HttpRequest, out.body.clone())
+                .with_meta(FrameMeta {
+                    exchange: Some(ex),
+                    method: Some("POST".into()),
+                    url: Some(self.endpoint.clone()),
+                    headers: headers.clone(),
+                    ..Default::default()
+                })
+                .message(),
+        ));
+        let mut req = self.client.post(&self.endpoint).body(out.body);
+        for (k, v) in &headers {
+            req = req.header(k, v);
+        }
+        let events = self.events.clone();
+        let endpoint = self.endpoint.clone();
+        let id = out.id;
+        tokio::spawn(async move {
+            match req.send().await {
+                Ok(resp) => {
+                    let status = resp.status().as_u16();
+                    let meta = response_meta(ex, "POST", &endpoint, &resp);
+                    let is_json = resp
+                        .headers()
+                        .get("content-type")
+                        .and_then(|v| v.to_str().ok())
+                        .is_some_and(|c| c.contains("json"));
+                    let body = resp.bytes().await.unwrap_or_default();
+                    let text = String::from_utf8_lossy(&body[..body.len().min(2000)]).into_owned();
+                    let mut f = Frame::new(Direction::In, FrameKind::HttpResponse, body.clone()).with_meta(meta);
+                    // Some servers answer on the POST itself rather than on the stream.
+                    f.carries_message = is_json && !body.is_empty();
+                    let _ = events.send(TransportEvent::Frame(f));
+                    if !(200..300).contains(&status) {
+                        let _ = events.send(TransportEvent::Failed {
+                            id,
+                            error: TransportError::Status { method: "POST".into(), url: endpoint, status, body: text, content_type: None },
+                        });
+                    }
+                }
+                Err(e) => {
+                    let _ = events.send(TransportEvent::Failed {
+                        id,
+                        error: TransportError::Unreachable { url: endpoint, reason: error_chain(&e) },
+                    });
+                }
+            }
+        });
+        Ok(())
+    }
+
+    pub(crate) fn close(&self) {
+        self.stream.abort();
+        let _ = self.events.send(TransportEvent::Closed { reason: "connection closed by the client".into() });
+    }
+}
+
+/// Resolve the `endpoint` event's data against the SSE URL and refuse another origin.
+fn resolve_endpoint(base: &url::Url, data: &str) -> Result<String, TransportError> {
+    let u = base
+        .join(data)
+        .map_err(|e| TransportError::Other(format!("endpoint event {data:?} is not a valid URL: {e}")))?;
+    if u.origin() != base.origin() {
+        return Err(TransportError::Other(format!(
+            "endpoint event points to {}, a different origin from {}: refusing to send messages there",
+            u.origin().ascii_serialization(),
+            base.origin().ascii_serialization()
+        )));
+    }
+    Ok(u.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoint_must_share_the_origin() {
+        let base = url::Url::parse("http://127.0.0.1:3000/sse").unwrap();
+        assert_eq!(resolve_endpoint(&base, "/message?sessionId=1").unwrap(), "http://127.0.0.1:3000/message?sessionId=1");
+        assert!(resolve_endpoint(&base, "http://evil.example/x").is_err());
+        assert!(resolve_endpoint(&base, "http://127.0.0.1:3001/x").is_err());
+    }
+}

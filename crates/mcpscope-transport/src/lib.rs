@@ -1,0 +1,287 @@
+//! mcpscope-transport: move MCP messages over stdio, Streamable HTTP and legacy HTTP+SSE, and record
+//! every byte as a [`Frame`] before anything parses it.
+//!
+//! A transport knows bytes, framing and connections; it does not know MCP. It emits one ordered
+//! stream of [`TransportEvent`]s: frames (stdin/stdout/stderr lines, HTTP requests and responses
+//! with headers, SSE events), transport-level failures tied to the request that caused them, and
+//! the end of the connection with its reason. The session engine (`mcpscope-client`) parses the
+//! frames that carry messages and owns everything above.
+//!
+//! ```no_run
+//! # async fn f() -> Result<(), mcpscope_transport::TransportError> {
+//! use mcpscope_transport::{Connection, Target, TransportOptions};
+//! let target = Target::Stdio { command: "node".into(), args: vec!["server.js".into()], env: vec![], cwd: None };
+//! let (conn, mut events) = Connection::open(&target, &TransportOptions::default()).await?;
+//! # Ok(()) }
+//! ```
+
+mod http;
+mod legacy_sse;
+mod lines;
+pub mod sse;
+mod stdio;
+
+pub use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
+use mcpscope_proto::RequestId;
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// Where to connect.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// Spawn a process and speak newline-delimited JSON-RPC over its stdin/stdout.
+    Stdio {
+        /// Program to run (looked up on the allowlisted `PATH`).
+        command: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Extra environment on top of the allowlist (`HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`).
+        env: Vec<(String, String)>,
+        /// Working directory.
+        cwd: Option<PathBuf>,
+    },
+    /// Streamable HTTP (both eras).
+    Http {
+        /// The MCP endpoint.
+        url: String,
+        /// Extra request headers (`--header`).
+        headers: Vec<(String, String)>,
+    },
+    /// The deprecated HTTP+SSE transport (2024-11-05): GET an `endpoint` event, POST to it.
+    Sse {
+        /// The SSE endpoint.
+        url: String,
+        /// Extra request headers (`--header`).
+        headers: Vec<(String, String)>,
+    },
+}
+
+impl Target {
+    /// Short transport name: `stdio`, `http` or `sse`.
+    pub fn transport_name(&self) -> &'static str {
+        match self {
+            Target::Stdio { .. } => "stdio",
+            Target::Http { .. } => "http",
+            Target::Sse { .. } => "sse",
+        }
+    }
+}
+
+/// Knobs shared by all transports.
+#[derive(Debug, Clone)]
+pub struct TransportOptions {
+    /// Largest single message (stdio line, HTTP body, SSE event) accepted; bigger ones are cut
+    /// short with a clear error and the session goes on. Default 256 MiB.
+    pub max_message_bytes: usize,
+    /// How long to wait between closing stdin, SIGTERM and SIGKILL when shutting a process down.
+    pub shutdown_grace: Duration,
+    /// TCP connect timeout for HTTP transports.
+    pub connect_timeout: Option<Duration>,
+}
+
+impl Default for TransportOptions {
+    fn default() -> Self {
+        TransportOptions {
+            max_message_bytes: 256 * 1024 * 1024,
+            shutdown_grace: Duration::from_millis(2000),
+            connect_timeout: Some(Duration::from_secs(15)),
+        }
+    }
+}
+
+/// One message to send.
+#[derive(Debug, Clone)]
+pub struct Outgoing {
+    /// The serialized JSON-RPC message (one line, no newline).
+    pub body: bytes::Bytes,
+    /// The request id when the message is a request (so failures can name it).
+    pub id: Option<RequestId>,
+    /// Per-message HTTP headers computed by the engine (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`,
+    /// `MCP-Protocol-Version`). Ignored on stdio.
+    pub headers: Vec<(String, String)>,
+}
+
+/// What a transport reports, in order.
+#[derive(Debug)]
+pub enum TransportEvent {
+    /// Bytes that crossed the wire (or a lifecycle note).
+    Frame(Frame),
+    /// Sending a message failed without a JSON-RPC answer. `id` names the request, if it was one.
+    Failed {
+        /// The request that failed.
+        id: Option<RequestId>,
+        /// Why.
+        error: TransportError,
+    },
+    /// The connection is over (process exited, stream closed for good).
+    Closed {
+        /// A human explanation: exit status, signal, last stderr lines.
+        reason: String,
+    },
+}
+
+/// Transport-level errors. Messages say what happened and, where it helps, what to do next.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum TransportError {
+    /// The process could not be started.
+    #[error("could not start `{command}`: {reason}")]
+    Spawn {
+        /// The program.
+        command: String,
+        /// The OS error.
+        reason: String,
+    },
+    /// TCP/TLS/DNS failure.
+    #[error("cannot reach {url}: {reason}")]
+    Unreachable {
+        /// The URL.
+        url: String,
+        /// The underlying error.
+        reason: String,
+    },
+    /// The server wants authorization (401/403 with `WWW-Authenticate`).
+    #[error("{url} requires authorization (HTTP {status}){}", challenge.as_ref().map(|c| format!(": WWW-Authenticate: {c}")).unwrap_or_default())]
+    AuthRequired {
+        /// The URL.
+        url: String,
+        /// 401 or 403.
+        status: u16,
+        /// The `WWW-Authenticate` header, if any.
+        challenge: Option<String>,
+    },
+    /// An HTTP status that carries no JSON-RPC answer.
+    #[error("{method} {url} answered HTTP {status}{}", body_excerpt(body))]
+    Status {
+        /// HTTP method.
+        method: String,
+        /// The URL.
+        url: String,
+        /// Status code.
+        status: u16,
+        /// The start of the body, as text.
+        body: String,
+        /// `Content-Type` of the response.
+        content_type: Option<String>,
+    },
+    /// The legacy session is gone (HTTP 404 to a request carrying `Mcp-Session-Id`).
+    #[error("the server no longer knows session {session_id} (HTTP 404)")]
+    SessionExpired {
+        /// The expired session id.
+        session_id: String,
+    },
+    /// A stream ended before it delivered the response.
+    #[error("{0}")]
+    StreamEnded(String),
+    /// A message was larger than `--max-message-bytes`.
+    #[error("a message of more than {limit} bytes was cut short (raise --max-message-bytes)")]
+    TooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The connection is closed; nothing can be sent.
+    #[error("the connection is closed")]
+    Closed,
+    /// Anything else, described.
+    #[error("{0}")]
+    Other(String),
+}
+
+fn body_excerpt(body: &str) -> String {
+    let t = body.trim();
+    if t.is_empty() {
+        return String::new();
+    }
+    let cut: String = t.chars().take(300).collect();
+    format!(": {cut}{}", if t.chars().count() > 300 { "…" } else { "" })
+}
+
+/// The receiving side of a connection's events.
+pub type Events = mpsc::UnboundedReceiver<TransportEvent>;
+type EventTx = mpsc::UnboundedSender<TransportEvent>;
+
+/// An open connection over one of the transports.
+pub enum Connection {
+    /// A child process.
+    Stdio(stdio::StdioTransport),
+    /// Streamable HTTP.
+    Http(http::HttpTransport),
+    /// Legacy HTTP+SSE.
+    Sse(legacy_sse::SseTransport),
+}
+
+impl Connection {
+    /// Open a connection. For stdio this spawns the process; for Streamable HTTP it only prepares
+    /// the client (nothing is sent until the first message); for HTTP+SSE it opens the GET stream
+    /// and waits for the `endpoint` event.
+    pub async fn open(target: &Target, opts: &TransportOptions) -> Result<(Connection, Events), TransportError> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let conn = match target {
+            Target::Stdio { command, args, env, cwd } => {
+                Connection::Stdio(stdio::StdioTransport::spawn(command, args, env, cwd.as_deref(), opts, tx)?)
+            }
+            Target::Http { url, headers } => Connection::Http(http::HttpTransport::new(url, headers, opts, tx)?),
+            Target::Sse { url, headers } => {
+                Connection::Sse(legacy_sse::SseTransport::connect(url, headers, opts, tx).await?)
+            }
+        };
+        Ok((conn, rx))
+    }
+
+    /// Send one message. Returns once it is handed to the wire (HTTP responses arrive as events).
+    pub async fn send(&self, out: Outgoing) -> Result<(), TransportError> {
+        match self {
+            Connection::Stdio(t) => t.send(out),
+            Connection::Http(t) => t.send(out),
+            Connection::Sse(t) => t.send(out),
+        }
+    }
+
+    /// Modern-era HTTP cancellation: close the response stream of request `id`. Returns whether a
+    /// stream was open. Other transports return false (they cancel with `notifications/cancelled`).
+    pub fn close_stream(&self, id: &RequestId) -> bool {
+        match self {
+            Connection::Http(t) => t.close_stream(id),
+            _ => false,
+        }
+    }
+
+    /// Legacy Streamable HTTP: remember the negotiated version for the `MCP-Protocol-Version` header.
+    pub fn set_protocol_version(&self, version: Option<String>) {
+        if let Connection::Http(t) = self {
+            t.set_protocol_version(version);
+        }
+    }
+
+    /// Legacy Streamable HTTP: open the standalone GET stream for server-initiated messages.
+    pub fn open_get_stream(&self) {
+        if let Connection::Http(t) = self {
+            t.open_get_stream();
+        }
+    }
+
+    /// Legacy Streamable HTTP: forget the session (after a 404, before re-initializing).
+    pub fn reset_session(&self) {
+        if let Connection::Http(t) = self {
+            t.reset_session();
+        }
+    }
+
+    /// The legacy session id, if the server issued one.
+    pub fn session_id(&self) -> Option<String> {
+        match self {
+            Connection::Http(t) => t.session_id(),
+            _ => None,
+        }
+    }
+
+    /// Close: stdio closes stdin, then SIGTERM, then SIGKILL after the grace period; HTTP sends
+    /// DELETE for a legacy session; SSE drops the stream. Waits until done.
+    pub async fn close(&self) {
+        match self {
+            Connection::Stdio(t) => t.close().await,
+            Connection::Http(t) => t.close().await,
+            Connection::Sse(t) => t.close(),
+        }
+    }
+}

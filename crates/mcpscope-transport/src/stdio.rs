@@ -1,0 +1,274 @@
+//! stdio transport: spawn the server in its own process group, write lines to its stdin, read
+//! lines from its stdout and stderr, and shut it down politely then firmly.
+//!
+//! The child gets an allowlisted environment (`HOME`, `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`)
+//! plus its configured `env`, as the official Inspector does, so secrets in our own environment do
+//! not leak into servers. Every stdout line becomes a frame that may carry a message; every stderr
+//! line becomes a frame that does not. When the process ends, a lifecycle frame and a `Closed`
+//! event name its exit status and its last stderr lines.
+
+use crate::lines::{Line, LineReader};
+use crate::{EventTx, Outgoing, TransportError, TransportEvent, TransportOptions};
+use bytes::Bytes;
+use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
+use std::collections::VecDeque;
+use std::path::Path;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::AsyncWriteExt;
+use tokio::process::{Child, Command};
+use tokio::sync::{mpsc, oneshot};
+
+/// Environment variables a server inherits from us; everything else must be given with `-e`.
+pub(crate) const ENV_ALLOWLIST: &[&str] = &["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+/// How many stderr lines to quote when the process dies.
+const STDERR_TAIL: usize = 10;
+
+/// A running stdio server.
+pub struct StdioTransport {
+    stdin_tx: Mutex<Option<mpsc::UnboundedSender<Bytes>>>,
+    events: EventTx,
+    shutdown: Mutex<Option<oneshot::Sender<()>>>,
+    done: tokio::sync::watch::Receiver<bool>,
+}
+
+impl StdioTransport {
+    pub(crate) fn spawn(
+        command: &str,
+        args: &[String],
+        env: &[(String, String)],
+        cwd: Option<&Path>,
+        opts: &TransportOptions,
+        events: EventTx,
+    ) -> Result<StdioTransport, TransportError> {
+        let mut cmd = Command::new(command);
+        cmd.args(args)
+            .env_clear()
+            .envs(ENV_ALLOWLIST.iter().filter_map(|k| std::env::var(k).ok().map(|v| (*k, v))))
+            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        if let Some(dir) = cwd {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().map_err(|e| TransportError::Spawn {
+            command: command.to_string(),
+            reason: match e.kind() {
+                std::io::ErrorKind::NotFound => format!(
+                    "{e} (is `{command}` installed and on PATH? the server sees only PATH, HOME, LOGNAME, SHELL, TERM, USER and -e variables)"
+                ),
+                _ => e.to_string(),
+            },
+        })?;
+        let pid = child.id();
+        let line = std::iter::once(command.to_string())
+            .chain(args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let _ = events.send(TransportEvent::Frame(
+            Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new())
+                .with_note(format!("spawned pid {} : {line}", pid.unwrap_or(0))),
+        ));
+
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let stderr = child.stderr.take().expect("piped");
+        let (stdin_tx, mut stdin_rx) = mpsc::unbounded_channel::<Bytes>();
+        let writer_events = events.clone();
+        tokio::spawn(async move {
+            let mut stdin = stdin;
+            while let Some(line) = stdin_rx.recv().await {
+                let r = async {
+                    stdin.write_all(&line).await?;
+                    stdin.write_all(b"\n").await?;
+                    stdin.flush().await
+                }
+                .await;
+                if let Err(e) = r {
+                    let _ = writer_events.send(TransportEvent::Frame(
+                        Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new())
+                            .with_note(format!("writing to the server's stdin failed: {e}")),
+                    ));
+                    break;
+                }
+            }
+            // Dropping stdin closes it: the polite first step of shutdown.
+        });
+
+        let tail = Arc::new(Mutex::new(VecDeque::<String>::new()));
+        let max = opts.max_message_bytes;
+        let out_events = events.clone();
+        let stdout_task = tokio::spawn(async move {
+            let mut reader = LineReader::new(stdout, max);
+            loop {
+                match reader.next_line().await {
+                    Ok(Some(Line::Complete { bytes, terminated })) => {
+                        let mut f = Frame::new(Direction::In, FrameKind::StdoutLine, bytes).message();
+                        if !terminated {
+                            f.meta.note = Some("last line had no trailing newline".into());
+                        }
+                        let _ = out_events.send(TransportEvent::Frame(f));
+                    }
+                    Ok(Some(Line::TooLong { head, total })) => {
+                        let f = Frame::new(Direction::In, FrameKind::StdoutLine, head).with_meta(FrameMeta {
+                            truncated: true,
+                            note: Some(format!(
+                                "line of {total} bytes exceeds --max-message-bytes {max}; kept the first {} bytes and skipped the rest",
+                                64 * 1024
+                            )),
+                            ..Default::default()
+                        });
+                        let _ = out_events.send(TransportEvent::Frame(f));
+                        let _ = out_events.send(TransportEvent::Failed {
+                            id: None,
+                            error: TransportError::TooLarge { limit: max },
+                        });
+                    }
+                    Ok(None) => break,
+                    Err(e) => {
+                        let _ = out_events.send(TransportEvent::Frame(
+                            Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new())
+                                .with_note(format!("reading the server's stdout failed: {e}")),
+                        ));
+                        break;
+                    }
+                }
+            }
+        });
+        let err_events = events.clone();
+        let err_tail = tail.clone();
+        let stderr_task = tokio::spawn(async move {
+            let mut reader = LineReader::new(stderr, max);
+            while let Ok(Some(line)) = reader.next_line().await {
+                let (bytes, meta) = match line {
+                    Line::Complete { bytes, .. } => (bytes, FrameMeta::default()),
+                    Line::TooLong { head, total } => (
+                        head,
+                        FrameMeta {
+                            truncated: true,
+                            note: Some(format!("stderr line of {total} bytes cut short")),
+                            ..Default::default()
+                        },
+                    ),
+                };
+                {
+                    let mut t = err_tail.lock().expect("tail lock");
+                    if t.len() == STDERR_TAIL {
+                        t.pop_front();
+                    }
+                    t.push_back(String::from_utf8_lossy(&bytes).chars().take(500).collect());
+                }
+                let _ = err_events.send(TransportEvent::Frame(
+                    Frame::new(Direction::In, FrameKind::StderrLine, bytes).with_meta(meta),
+                ));
+            }
+        });
+
+        let (shutdown_tx, shutdown_rx) = oneshot::channel();
+        let (done_tx, done_rx) = tokio::sync::watch::channel(false);
+        let grace = opts.shutdown_grace;
+        let sup_events = events.clone();
+        tokio::spawn(async move {
+            let status = supervise(child, pid, shutdown_rx, grace, &sup_events).await;
+            // Let the readers drain what the process wrote before it died.
+            let _ = stdout_task.await;
+            let _ = tokio::time::timeout(Duration::from_millis(500), stderr_task).await;
+            let reason = describe_exit(status.as_ref(), &tail.lock().expect("tail lock"));
+            let _ = sup_events.send(TransportEvent::Frame(
+                Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new()).with_note(reason.clone()),
+            ));
+            let _ = sup_events.send(TransportEvent::Closed { reason });
+            let _ = done_tx.send(true);
+        });
+
+        Ok(StdioTransport {
+            stdin_tx: Mutex::new(Some(stdin_tx)),
+            events,
+            shutdown: Mutex::new(Some(shutdown_tx)),
+            done: done_rx,
+        })
+    }
+
+    pub(crate) fn send(&self, out: Outgoing) -> Result<(), TransportError> {
+        let guard = self.stdin_tx.lock().expect("stdin lock");
+        let tx = guard.as_ref().ok_or(TransportError::Closed)?;
+        // Record first: the frame exists even if the write then fails.
+        let _ = self.events.send(TransportEvent::Frame(
+            Frame::new(Direction::Out, FrameKind::StdinLine, out.body.clone()).message(),
+        ));
+        tx.send(out.body).map_err(|_| TransportError::Closed)
+    }
+
+    pub(crate) async fn close(&self) {
+        // Closing stdin is the first, polite step; the supervisor escalates after the grace period.
+        self.stdin_tx.lock().expect("stdin lock").take();
+        if let Some(tx) = self.shutdown.lock().expect("shutdown lock").take() {
+            let _ = tx.send(());
+        }
+        let mut done = self.done.clone();
+        let _ = done.wait_for(|d| *d).await;
+    }
+}
+
+/// Wait for the child; on shutdown request: grace, SIGTERM to the group, grace, SIGKILL.
+async fn supervise(
+    mut child: Child,
+    pid: Option<u32>,
+    shutdown: oneshot::Receiver<()>,
+    grace: Duration,
+    events: &EventTx,
+) -> Option<ExitStatus> {
+    tokio::select! {
+        status = child.wait() => return status.ok(),
+        _ = shutdown => {}
+    }
+    if let Ok(Ok(status)) = tokio::time::timeout(grace, child.wait()).await {
+        return Some(status);
+    }
+    note(events, "server still running after stdin closed; sending SIGTERM to its process group");
+    signal_group(pid, nix::sys::signal::Signal::SIGTERM);
+    if let Ok(Ok(status)) = tokio::time::timeout(grace, child.wait()).await {
+        return Some(status);
+    }
+    note(events, "server ignored SIGTERM; sending SIGKILL to its process group");
+    signal_group(pid, nix::sys::signal::Signal::SIGKILL);
+    let _ = child.start_kill();
+    child.wait().await.ok()
+}
+
+fn note(events: &EventTx, text: &str) {
+    let _ = events.send(TransportEvent::Frame(
+        Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new()).with_note(text),
+    ));
+}
+
+fn signal_group(pid: Option<u32>, sig: nix::sys::signal::Signal) {
+    if let Some(pid) = pid {
+        // The child leads its own process group (process_group(0)), so its pid is the group id.
+        let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pid as i32), sig);
+    }
+}
+
+fn describe_exit(status: Option<&ExitStatus>, tail: &VecDeque<String>) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    let mut s = match status {
+        Some(st) => match (st.code(), st.signal()) {
+            (Some(code), _) => format!("server process exited with status {code}"),
+            (None, Some(sig)) => format!("server process was killed by signal {sig}"),
+            _ => "server process ended".to_string(),
+        },
+        None => "server process ended (status unknown)".to_string(),
+    };
+    if !tail.is_empty() {
+        s.push_str("; last stderr lines:");
+        for l in tail {
+            s.push_str("\n  ");
+            s.push_str(l);
+        }
+    }
+    s
+}
