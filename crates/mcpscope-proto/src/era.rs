@@ -269,16 +269,29 @@ mod tests {
     #[test]
     fn probe_verdicts_follow_the_wire_reference() {
         let ok = json!({"supportedVersions": ["2026-07-28"], "capabilities": {}});
-        assert!(matches!(classify_probe(Ok(&ok), MODERN_VERSION), ProbeVerdict::Modern { .. }));
+        assert!(matches!(
+            classify_probe(Ok(&ok), MODERN_VERSION),
+            ProbeVerdict::Modern { .. }
+        ));
         let old = json!({"supportedVersions": ["2025-11-25"]});
-        assert!(matches!(classify_probe(Ok(&old), MODERN_VERSION), ProbeVerdict::Legacy { .. }));
-        let e = |code: i64, data: Value| RpcError { code, message: "m".into(), data: Some(data) };
+        assert!(matches!(
+            classify_probe(Ok(&old), MODERN_VERSION),
+            ProbeVerdict::Legacy { .. }
+        ));
+        let e = |code: i64, data: Value| RpcError {
+            code,
+            message: "m".into(),
+            data: Some(data),
+        };
         assert!(matches!(
             classify_probe(Err(&e(-32601, json!(null))), MODERN_VERSION),
             ProbeVerdict::Legacy { .. }
         ));
         assert!(matches!(
-            classify_probe(Err(&e(-32022, json!({"supported": ["2025-11-25"]}))), MODERN_VERSION),
+            classify_probe(
+                Err(&e(-32022, json!({"supported": ["2025-11-25"]}))),
+                MODERN_VERSION
+            ),
             ProbeVerdict::Legacy { .. }
         ));
         assert!(matches!(

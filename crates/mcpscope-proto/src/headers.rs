@@ -149,7 +149,12 @@ fn find_unreachable(schema: &Value, unreachable: bool, at: &mut Vec<String>) -> 
             }
             continue;
         }
-        if key == "x-mcp-header" || key == "default" || key == "const" || key == "enum" || key == "examples" {
+        if key == "x-mcp-header"
+            || key == "default"
+            || key == "const"
+            || key == "enum"
+            || key == "examples"
+        {
             continue;
         }
         at.push(key.clone());
@@ -191,7 +196,10 @@ pub fn param_header_values(headers: &[ParamHeader], arguments: &Value) -> Vec<(S
                     i.to_string()
                 } else if let Some(u) = n.as_u64() {
                     u.to_string()
-                } else if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15) {
+                } else if let Some(f) = n
+                    .as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15)
+                {
                     (f as i64).to_string()
                 } else {
                     n.to_string()
@@ -205,7 +213,11 @@ pub fn param_header_values(headers: &[ParamHeader], arguments: &Value) -> Vec<(S
 }
 
 /// The standard modern headers for a request: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`.
-pub fn standard_headers(version: &str, method: &str, params: Option<&Value>) -> Vec<(String, String)> {
+pub fn standard_headers(
+    version: &str,
+    method: &str,
+    params: Option<&Value>,
+) -> Vec<(String, String)> {
     let mut out = vec![
         ("MCP-Protocol-Version".to_string(), version.to_string()),
         ("Mcp-Method".to_string(), method.to_string()),
@@ -226,13 +238,22 @@ mod tests {
     #[test]
     fn encodes_the_spec_examples() {
         assert_eq!(encode_value("us-west1"), "us-west1");
-        assert_eq!(encode_value("Hello, 世界"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
+        assert_eq!(
+            encode_value("Hello, 世界"),
+            "=?base64?SGVsbG8sIOS4lueVjA==?="
+        );
         assert_eq!(encode_value(" padded "), "=?base64?IHBhZGRlZCA=?=");
         assert_eq!(encode_value("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
-        assert_eq!(encode_value("=?base64?literal?="), "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+        assert_eq!(
+            encode_value("=?base64?literal?="),
+            "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?="
+        );
         assert_eq!(encode_value("a\tb"), "=?base64?YQli?=");
         assert_eq!(encode_value(""), "=?base64??=");
-        assert_eq!(decode_value("=?base64?SGVsbG8sIOS4lueVjA==?=").unwrap(), "Hello, 世界");
+        assert_eq!(
+            decode_value("=?base64?SGVsbG8sIOS4lueVjA==?=").unwrap(),
+            "Hello, 世界"
+        );
     }
 
     #[test]
@@ -245,26 +266,56 @@ mod tests {
         assert_eq!(hs.len(), 2);
         assert_eq!(hs[1].path, vec!["opts", "dry"]);
         let bad = |s: Value| param_headers(&s).unwrap_err();
-        assert!(bad(json!({"properties": {"n": {"type": "number", "x-mcp-header": "N"}}})).contains("number"));
+        assert!(
+            bad(json!({"properties": {"n": {"type": "number", "x-mcp-header": "N"}}}))
+                .contains("number")
+        );
         assert!(bad(json!({"properties": {"a": {"type": "string", "x-mcp-header": "A"}, "b": {"type": "string", "x-mcp-header": "a"}}})).contains("more than once"));
-        assert!(bad(json!({"properties": {"a": {"type": "string", "x-mcp-header": "bad name"}}})).contains("character"));
-        assert!(bad(json!({"properties": {"a": {"type": "string", "x-mcp-header": ""}}})).contains("empty"));
+        assert!(
+            bad(json!({"properties": {"a": {"type": "string", "x-mcp-header": "bad name"}}}))
+                .contains("character")
+        );
+        assert!(
+            bad(json!({"properties": {"a": {"type": "string", "x-mcp-header": ""}}}))
+                .contains("empty")
+        );
         assert!(bad(json!({"properties": {"l": {"type": "array", "items": {"type": "string", "x-mcp-header": "L"}}}})).contains("not reachable"));
-        assert!(bad(json!({"anyOf": [{"properties": {"a": {"type": "string", "x-mcp-header": "A"}}}]})).contains("not reachable"));
+        assert!(
+            bad(json!({"anyOf": [{"properties": {"a": {"type": "string", "x-mcp-header": "A"}}}]}))
+                .contains("not reachable")
+        );
     }
 
     #[test]
     fn mirrors_values() {
         let hs = vec![
-            ParamHeader { name: "Region".into(), path: vec!["region".into()] },
-            ParamHeader { name: "Count".into(), path: vec!["n".into()] },
-            ParamHeader { name: "Flag".into(), path: vec!["f".into()] },
-            ParamHeader { name: "Gone".into(), path: vec!["missing".into()] },
+            ParamHeader {
+                name: "Region".into(),
+                path: vec!["region".into()],
+            },
+            ParamHeader {
+                name: "Count".into(),
+                path: vec!["n".into()],
+            },
+            ParamHeader {
+                name: "Flag".into(),
+                path: vec!["f".into()],
+            },
+            ParamHeader {
+                name: "Gone".into(),
+                path: vec!["missing".into()],
+            },
         ];
         let v = param_header_values(&hs, &json!({"region": "Zürich", "n": 42, "f": null}));
-        assert_eq!(v, vec![
-            ("Mcp-Param-Region".to_string(), "=?base64?WsO8cmljaA==?=".to_string()),
-            ("Mcp-Param-Count".to_string(), "42".to_string()),
-        ]);
+        assert_eq!(
+            v,
+            vec![
+                (
+                    "Mcp-Param-Region".to_string(),
+                    "=?base64?WsO8cmljaA==?=".to_string()
+                ),
+                ("Mcp-Param-Count".to_string(), "42".to_string()),
+            ]
+        );
     }
 }

@@ -88,7 +88,8 @@ impl fmt::Display for RpcError {
     }
 }
 
-/// What one parsed message is.
+/// What one parsed message is. Payloads (`params`, `result`) stay in the message value, so a
+/// 100 MB result is never copied to be classified.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Classified {
     /// Has `method` and an `id`.
@@ -97,22 +98,16 @@ pub enum Classified {
         id: RequestId,
         /// The method name.
         method: String,
-        /// `params`, if present.
-        params: Option<Value>,
     },
     /// Has `method` and no `id`.
     Notification {
         /// The method name.
         method: String,
-        /// `params`, if present.
-        params: Option<Value>,
     },
     /// Has `result`.
     Response {
         /// The id.
         id: RequestId,
-        /// The result.
-        result: Value,
     },
     /// Has `error`.
     ErrorResponse {
@@ -121,8 +116,8 @@ pub enum Classified {
         /// The error.
         error: RpcError,
     },
-    /// A JSON array (JSON-RPC batch; MCP forbids batching in both revisions).
-    Batch(Vec<Value>),
+    /// A JSON array (JSON-RPC batch; MCP forbids batching in both revisions), with its length.
+    Batch(usize),
     /// Not a JSON-RPC 2.0 message; the reason says why.
     Invalid(String),
 }
@@ -145,7 +140,7 @@ impl Classified {
 pub fn classify(v: &Value) -> Classified {
     let obj = match v {
         Value::Object(o) => o,
-        Value::Array(items) => return Classified::Batch(items.clone()),
+        Value::Array(items) => return Classified::Batch(items.len()),
         other => {
             return Classified::Invalid(format!(
                 "a JSON-RPC message must be an object, got {}",
@@ -161,8 +156,7 @@ pub fn classify(v: &Value) -> Classified {
         let Some(method) = method.as_str() else {
             return Classified::Invalid(r#""method" is not a string"#.into());
         };
-        let params = obj.get("params").cloned();
-        if let Some(p) = &params
+        if let Some(p) = obj.get("params")
             && !(p.is_object() || p.is_array())
         {
             return Classified::Invalid(format!(
@@ -173,13 +167,11 @@ pub fn classify(v: &Value) -> Classified {
         return match id {
             None => Classified::Notification {
                 method: method.to_string(),
-                params,
             },
             Some(idv) => match RequestId::from_value(idv) {
                 Some(id) => Classified::Request {
                     id,
                     method: method.to_string(),
-                    params,
                 },
                 None => Classified::Invalid(format!(
                     "request {method} has an id that is not a string or integer: {idv}"
@@ -189,11 +181,8 @@ pub fn classify(v: &Value) -> Classified {
     }
     match (obj.get("result"), obj.get("error")) {
         (Some(_), Some(_)) => Classified::Invalid(r#"has both "result" and "error""#.into()),
-        (Some(result), None) => match id.and_then(RequestId::from_value) {
-            Some(id) => Classified::Response {
-                id,
-                result: result.clone(),
-            },
+        (Some(_), None) => match id.and_then(RequestId::from_value) {
+            Some(id) => Classified::Response { id },
             None => Classified::Invalid("response without a usable id".into()),
         },
         (None, Some(error)) => {
@@ -295,7 +284,10 @@ mod tests {
         let c = |s: &str| parse_and_classify(s.as_bytes()).1;
         assert!(matches!(
             c(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
-            Classified::Request { id: RequestId::Number(1), .. }
+            Classified::Request {
+                id: RequestId::Number(1),
+                ..
+            }
         ));
         assert!(matches!(
             c(r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#),
@@ -303,15 +295,24 @@ mod tests {
         ));
         assert!(matches!(
             c(r#"{"jsonrpc":"2.0","id":"a","result":{}}"#),
-            Classified::Response { id: RequestId::String(_), .. }
+            Classified::Response {
+                id: RequestId::String(_),
+                ..
+            }
         ));
         assert!(matches!(
             c(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#),
             Classified::ErrorResponse { id: None, .. }
         ));
         assert!(matches!(c("[1,2]"), Classified::Batch(_)));
-        assert!(matches!(c(r#"{"id":1,"result":{}}"#), Classified::Invalid(_)));
-        assert!(matches!(c(r#"{"jsonrpc":"2.0","method":"x","params":"s"}"#), Classified::Invalid(_)));
+        assert!(matches!(
+            c(r#"{"id":1,"result":{}}"#),
+            Classified::Invalid(_)
+        ));
+        assert!(matches!(
+            c(r#"{"jsonrpc":"2.0","method":"x","params":"s"}"#),
+            Classified::Invalid(_)
+        ));
     }
 
     #[test]

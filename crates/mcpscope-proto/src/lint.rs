@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 static SCHEMA_2025_11_25: &str = include_str!("../../../spec/2025-11-25/schema.json");
 static SCHEMA_2026_07_28: &str = include_str!("../../../spec/2026-07-28/schema.json");
-static SCHEMA_TASKS_EXT: &str = include_str!("../../../spec/extensions/io.modelcontextprotocol-tasks/draft/schema.json");
+static SCHEMA_TASKS_EXT: &str =
+    include_str!("../../../spec/extensions/io.modelcontextprotocol-tasks/draft/schema.json");
 
 /// A schema document we can lint against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -93,10 +94,19 @@ impl Linter {
 
     fn docs(&self) -> &HashMap<Revision, Value> {
         self.docs.get_or_init(|| {
-            [Revision::Legacy20251125, Revision::Modern20260728, Revision::TasksExtension]
-                .into_iter()
-                .map(|r| (r, serde_json::from_str(r.source()).expect("vendored schema is valid JSON")))
-                .collect()
+            [
+                Revision::Legacy20251125,
+                Revision::Modern20260728,
+                Revision::TasksExtension,
+            ]
+            .into_iter()
+            .map(|r| {
+                (
+                    r,
+                    serde_json::from_str(r.source()).expect("vendored schema is valid JSON"),
+                )
+            })
+            .collect()
         })
     }
 
@@ -116,19 +126,37 @@ impl Linter {
                 "$defs": doc["$defs"].clone(),
                 "$ref": format!("#/$defs/{name}"),
             });
-            jsonschema::draft202012::options().build(&schema).ok().map(Arc::new)
+            jsonschema::draft202012::options()
+                .build(&schema)
+                .ok()
+                .map(Arc::new)
         });
-        self.cache.lock().expect("lint cache").insert(key, built.clone());
+        self.cache
+            .lock()
+            .expect("lint cache")
+            .insert(key, built.clone());
         built
     }
 
-    fn check(&self, rev: Revision, def: &str, instance: &Value, prefix: &str, out: &mut Vec<Finding>) {
-        let Some(v) = self.validator(rev, def) else { return };
+    fn check(
+        &self,
+        rev: Revision,
+        def: &str,
+        instance: &Value,
+        prefix: &str,
+        out: &mut Vec<Finding>,
+    ) {
+        let Some(v) = self.validator(rev, def) else {
+            return;
+        };
         for e in v.iter_errors(instance) {
             if out.len() >= MAX_FINDINGS {
                 break;
             }
-            out.push(Finding { path: format!("{prefix}{}", e.instance_path()), message: e.to_string() });
+            out.push(Finding {
+                path: format!("{prefix}{}", e.instance_path()),
+                message: e.to_string(),
+            });
         }
     }
 
@@ -141,14 +169,32 @@ impl Linter {
                 let is_request = matches!(classified, Classified::Request { .. });
                 let (rev, def) = match message_def(revision, method, is_request) {
                     Some(d) if self.has_def(d.0, d.1) => (d.0, d.1.to_string()),
-                    _ => (revision, if is_request { "JSONRPCRequest" } else { "JSONRPCNotification" }.to_string()),
+                    _ => (
+                        revision,
+                        if is_request {
+                            "JSONRPCRequest"
+                        } else {
+                            "JSONRPCNotification"
+                        }
+                        .to_string(),
+                    ),
                 };
                 self.check(rev, &def, message, "", &mut findings);
                 def
             }
-            Classified::Response { result, .. } => {
-                self.check(revision, "JSONRPCResultResponse", message, "", &mut findings);
-                match ctx.request_method.and_then(|m| result_def(revision, m, result)) {
+            Classified::Response { .. } => {
+                let result = &message["result"];
+                self.check(
+                    revision,
+                    "JSONRPCResultResponse",
+                    message,
+                    "",
+                    &mut findings,
+                );
+                match ctx
+                    .request_method
+                    .and_then(|m| result_def(revision, m, result))
+                {
                     Some((rev, def)) if self.has_def(rev, def) => {
                         self.check(rev, def, result, "/result", &mut findings);
                         format!("JSONRPCResultResponse + {def}")
@@ -161,15 +207,25 @@ impl Linter {
                 "JSONRPCErrorResponse".to_string()
             }
             Classified::Batch(_) => {
-                findings.push(Finding { path: String::new(), message: "JSON-RPC batches are not allowed in MCP".into() });
+                findings.push(Finding {
+                    path: String::new(),
+                    message: "JSON-RPC batches are not allowed in MCP".into(),
+                });
                 "(batch)".to_string()
             }
             Classified::Invalid(reason) => {
-                findings.push(Finding { path: String::new(), message: reason.clone() });
+                findings.push(Finding {
+                    path: String::new(),
+                    message: reason.clone(),
+                });
                 "(invalid)".to_string()
             }
         };
-        LintReport { revision, definition, findings }
+        LintReport {
+            revision,
+            definition,
+            findings,
+        }
     }
 }
 
@@ -222,7 +278,9 @@ fn message_def(rev: Revision, method: &str, is_request: bool) -> Option<(Revisio
         ("notifications/roots/list_changed", false) => "RootsListChangedNotification",
         ("notifications/tasks/status", false) => "TaskStatusNotification",
         ("notifications/elicitation/complete", false) => "ElicitationCompleteNotification",
-        ("notifications/subscriptions/acknowledged", false) => "SubscriptionsAcknowledgedNotification",
+        ("notifications/subscriptions/acknowledged", false) => {
+            "SubscriptionsAcknowledgedNotification"
+        }
         _ => return None,
     };
     Some((rev, d))
@@ -271,7 +329,9 @@ fn result_def(rev: Revision, method: &str, result: &Value) -> Option<(Revision, 
         "sampling/createMessage" => "CreateMessageResult",
         "elicitation/create" => "ElicitResult",
         "roots/list" => "ListRootsResult",
-        "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => "EmptyResult",
+        "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
+            "EmptyResult"
+        }
         _ => return None,
     };
     Some((rev, d))
@@ -289,20 +349,42 @@ mod tests {
         assert_eq!(r.definition, "CallToolRequest");
         assert!(r.findings.is_empty(), "{:?}", r.findings);
         let bad = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": 5}]}});
-        let r = l.lint(Revision::Legacy20251125, &bad, LintContext { request_method: Some("tools/list") });
-        assert!(r.findings.iter().any(|f| f.path.starts_with("/result/tools/0")), "{:?}", r.findings);
+        let r = l.lint(
+            Revision::Legacy20251125,
+            &bad,
+            LintContext {
+                request_method: Some("tools/list"),
+            },
+        );
+        assert!(
+            r.findings
+                .iter()
+                .any(|f| f.path.starts_with("/result/tools/0")),
+            "{:?}",
+            r.findings
+        );
     }
 
     #[test]
     fn spec_examples_validate() {
         // Every example the spec ships for these definitions must pass our linter's validators.
         let l = Linter::new();
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/2026-07-28/examples");
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../spec/2026-07-28/examples"
+        );
         let mut checked = 0;
-        for def in ["CallToolRequest", "DiscoverResult", "CallToolResult", "InputRequiredResult", "ListToolsResult"] {
+        for def in [
+            "CallToolRequest",
+            "DiscoverResult",
+            "CallToolResult",
+            "InputRequiredResult",
+            "ListToolsResult",
+        ] {
             for entry in std::fs::read_dir(format!("{dir}/{def}")).unwrap() {
                 let path = entry.unwrap().path();
-                let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                let v: Value =
+                    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
                 let mut out = vec![];
                 l.check(Revision::Modern20260728, def, &v, "", &mut out);
                 assert!(out.is_empty(), "{}: {out:?}", path.display());

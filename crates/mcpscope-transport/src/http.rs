@@ -52,8 +52,9 @@ pub(crate) fn build_client(opts: &TransportOptions) -> Result<reqwest::Client, T
     if let Some(t) = opts.connect_timeout {
         b = b.connect_timeout(t);
     }
-    b.build()
-        .map_err(|e| TransportError::Other(format!("cannot build the HTTP client: {}", error_chain(&e))))
+    b.build().map_err(|e| {
+        TransportError::Other(format!("cannot build the HTTP client: {}", error_chain(&e)))
+    })
 }
 
 impl HttpTransport {
@@ -63,7 +64,8 @@ impl HttpTransport {
         opts: &TransportOptions,
         events: EventTx,
     ) -> Result<HttpTransport, TransportError> {
-        url::Url::parse(url).map_err(|e| TransportError::Other(format!("invalid URL {url:?}: {e}")))?;
+        url::Url::parse(url)
+            .map_err(|e| TransportError::Other(format!("invalid URL {url:?}: {e}")))?;
         Ok(HttpTransport {
             inner: Arc::new(Inner {
                 client: build_client(opts)?,
@@ -95,7 +97,11 @@ impl HttpTransport {
             }
         });
         if let Some(id) = id {
-            self.inner.streams.lock().expect("streams lock").insert(id, task.abort_handle());
+            self.inner
+                .streams
+                .lock()
+                .expect("streams lock")
+                .insert(id, task.abort_handle());
         }
         Ok(())
     }
@@ -105,7 +111,10 @@ impl HttpTransport {
         match handle {
             Some(h) => {
                 h.abort();
-                self.inner.note(None, format!("closed the response stream of request {id} (modern-era cancellation)"));
+                self.inner.note(
+                    None,
+                    format!("closed the response stream of request {id} (modern-era cancellation)"),
+                );
                 true
             }
             None => false,
@@ -130,7 +139,13 @@ impl HttpTransport {
     pub(crate) fn open_get_stream(&self) {
         let inner = self.inner.clone();
         let task = tokio::spawn(async move { get_stream_loop(&inner).await });
-        if let Some(old) = self.inner.get_stream.lock().expect("get lock").replace(task.abort_handle()) {
+        if let Some(old) = self
+            .inner
+            .get_stream
+            .lock()
+            .expect("get lock")
+            .replace(task.abort_handle())
+        {
             old.abort();
         }
     }
@@ -149,19 +164,27 @@ impl HttpTransport {
         if let Some(sid) = session {
             let ex = self.inner.next_exchange();
             let mut headers = vec![("Mcp-Session-Id".to_string(), sid)];
-            if let Some(v) = self.inner.protocol_version.lock().expect("version lock").clone() {
+            if let Some(v) = self
+                .inner
+                .protocol_version
+                .lock()
+                .expect("version lock")
+                .clone()
+            {
                 headers.push(("MCP-Protocol-Version".to_string(), v));
             }
             headers.extend(self.inner.headers.iter().cloned());
             self.inner.frame(
-                Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(FrameMeta {
-                    exchange: Some(ex),
-                    method: Some("DELETE".into()),
-                    url: Some(self.inner.url.clone()),
-                    headers: headers.clone(),
-                    note: Some("ending the session".into()),
-                    ..Default::default()
-                }),
+                Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(
+                    FrameMeta {
+                        exchange: Some(ex),
+                        method: Some("DELETE".into()),
+                        url: Some(self.inner.url.clone()),
+                        headers: headers.clone(),
+                        note: Some("ending the session".into()),
+                        ..Default::default()
+                    },
+                ),
             );
             let mut req = self.inner.client.delete(&self.inner.url);
             for (k, v) in &headers {
@@ -171,13 +194,21 @@ impl HttpTransport {
                 Ok(Ok(resp)) => {
                     let meta = response_meta(ex, "DELETE", &self.inner.url, &resp);
                     let body = resp.bytes().await.unwrap_or_default();
-                    self.inner.frame(Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(meta));
+                    self.inner.frame(
+                        Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(meta),
+                    );
                 }
-                Ok(Err(e)) => self.inner.note(Some(ex), format!("DELETE failed: {}", error_chain(&e))),
-                Err(_) => self.inner.note(Some(ex), "DELETE got no answer within 3 s".to_string()),
+                Ok(Err(e)) => self
+                    .inner
+                    .note(Some(ex), format!("DELETE failed: {}", error_chain(&e))),
+                Err(_) => self
+                    .inner
+                    .note(Some(ex), "DELETE got no answer within 3 s".to_string()),
             }
         }
-        let _ = self.inner.events.send(TransportEvent::Closed { reason: "connection closed by the client".into() });
+        let _ = self.inner.events.send(TransportEvent::Closed {
+            reason: "connection closed by the client".into(),
+        });
     }
 }
 
@@ -191,11 +222,13 @@ impl Inner {
     }
 
     pub(crate) fn note(&self, exchange: Option<u64>, text: String) {
-        self.frame(Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new()).with_meta(FrameMeta {
-            exchange,
-            note: Some(text),
-            ..Default::default()
-        }));
+        self.frame(
+            Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new()).with_meta(FrameMeta {
+                exchange,
+                note: Some(text),
+                ..Default::default()
+            }),
+        );
     }
 
     pub(crate) fn fail(&self, id: Option<RequestId>, error: TransportError) {
@@ -216,7 +249,10 @@ impl Inner {
 
 /// Merge header lists; later lists do not repeat names an earlier list set, except that the
 /// user's `--header` values replace our defaults of the same name.
-pub(crate) fn merge_headers(ours: Vec<(String, String)>, user: &[(String, String)]) -> Vec<(String, String)> {
+pub(crate) fn merge_headers(
+    ours: Vec<(String, String)>,
+    user: &[(String, String)],
+) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = ours
         .into_iter()
         .filter(|(k, _)| !user.iter().any(|(u, _)| u.eq_ignore_ascii_case(k)))
@@ -230,10 +266,16 @@ async fn post(inner: &Inner, out: Outgoing) {
     let mut url = inner.url.clone();
     let mut ours = vec![
         ("Content-Type".to_string(), "application/json".to_string()),
-        ("Accept".to_string(), "application/json, text/event-stream".to_string()),
+        (
+            "Accept".to_string(),
+            "application/json, text/event-stream".to_string(),
+        ),
     ];
     // Modern requests carry their own MCP-Protocol-Version; legacy ones get the negotiated one.
-    let engine_sets_version = out.headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("mcp-protocol-version"));
+    let engine_sets_version = out
+        .headers
+        .iter()
+        .any(|(k, _)| k.eq_ignore_ascii_case("mcp-protocol-version"));
     for (k, v) in inner.session_headers() {
         if engine_sets_version && k.eq_ignore_ascii_case("mcp-protocol-version") {
             continue;
@@ -245,14 +287,16 @@ async fn post(inner: &Inner, out: Outgoing) {
     let mut hop = 0;
     let resp = loop {
         let first = hop == 0;
-        let mut f = Frame::new(Direction::Out, FrameKind::HttpRequest, out.body.clone()).with_meta(FrameMeta {
-            exchange: Some(ex),
-            method: Some("POST".into()),
-            url: Some(url.clone()),
-            headers: headers.clone(),
-            note: (!first).then(|| format!("re-sent after redirect {hop}")),
-            ..Default::default()
-        });
+        let mut f = Frame::new(Direction::Out, FrameKind::HttpRequest, out.body.clone()).with_meta(
+            FrameMeta {
+                exchange: Some(ex),
+                method: Some("POST".into()),
+                url: Some(url.clone()),
+                headers: headers.clone(),
+                note: (!first).then(|| format!("re-sent after redirect {hop}")),
+                ..Default::default()
+            },
+        );
         // The message is the same on every hop; only the first frame counts as sending it.
         f.carries_message = first;
         inner.frame(f);
@@ -265,23 +309,42 @@ async fn post(inner: &Inner, out: Outgoing) {
             Err(e) => {
                 let reason = error_chain(&e);
                 inner.note(Some(ex), format!("POST {url} failed: {reason}"));
-                inner.fail(out.id.clone(), TransportError::Unreachable { url: url.clone(), reason });
+                inner.fail(
+                    out.id.clone(),
+                    TransportError::Unreachable {
+                        url: url.clone(),
+                        reason,
+                    },
+                );
                 return;
             }
         };
-        if let Some(sid) = resp.headers().get("mcp-session-id").and_then(|v| v.to_str().ok()) {
+        if let Some(sid) = resp
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+        {
             *inner.session_id.lock().expect("session lock") = Some(sid.to_string());
         }
         let status = resp.status();
         if status.is_redirection()
-            && let Some(loc) = resp.headers().get("location").and_then(|v| v.to_str().ok()).map(str::to_string)
+            && let Some(loc) = resp
+                .headers()
+                .get("location")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
         {
             let loc = loc.as_str();
             let next = match url::Url::parse(&url).and_then(|u| u.join(loc)) {
                 Ok(u) => u.to_string(),
                 Err(e) => {
                     record_response(inner, ex, "POST", &url, resp, out.id.clone(), None).await;
-                    inner.fail(out.id.clone(), TransportError::Other(format!("redirect to an invalid Location {loc:?}: {e}")));
+                    inner.fail(
+                        out.id.clone(),
+                        TransportError::Other(format!(
+                            "redirect to an invalid Location {loc:?}: {e}"
+                        )),
+                    );
                     return;
                 }
             };
@@ -292,9 +355,20 @@ async fn post(inner: &Inner, out: Outgoing) {
             } else {
                 format!("redirect to {next}: following it (re-sending the same POST)")
             };
-            inner.frame(Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(FrameMeta { note: Some(note), ..meta }));
+            inner.frame(
+                Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(FrameMeta {
+                    note: Some(note),
+                    ..meta
+                }),
+            );
             if hop >= MAX_REDIRECTS {
-                inner.fail(out.id.clone(), TransportError::Other(format!("too many redirects (more than {MAX_REDIRECTS}) from {}", inner.url)));
+                inner.fail(
+                    out.id.clone(),
+                    TransportError::Other(format!(
+                        "too many redirects (more than {MAX_REDIRECTS}) from {}",
+                        inner.url
+                    )),
+                );
                 return;
             }
             hop += 1;
@@ -312,7 +386,9 @@ async fn post(inner: &Inner, out: Outgoing) {
         .to_ascii_lowercase();
     if (200..300).contains(&status) && content_type.starts_with("text/event-stream") {
         let meta = response_meta(ex, "POST", &url, &resp);
-        inner.frame(Frame::new(Direction::In, FrameKind::HttpResponse, Bytes::new()).with_meta(meta));
+        inner.frame(
+            Frame::new(Direction::In, FrameKind::HttpResponse, Bytes::new()).with_meta(meta),
+        );
         let outcome = read_sse(inner, ex, resp, out.id.as_ref()).await;
         if let Some(id) = &out.id
             && !outcome.answered
@@ -322,18 +398,46 @@ async fn post(inner: &Inner, out: Outgoing) {
         return;
     }
     if status == 401 || status == 403 {
-        let challenge = resp.headers().get("www-authenticate").and_then(|v| v.to_str().ok()).map(str::to_string);
+        let challenge = resp
+            .headers()
+            .get("www-authenticate")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
         if status == 401 || challenge.is_some() {
             record_response(inner, ex, "POST", &url, resp, None, None).await;
-            inner.fail(out.id.clone(), TransportError::AuthRequired { url: url.clone(), status, challenge });
+            inner.fail(
+                out.id.clone(),
+                TransportError::AuthRequired {
+                    url: url.clone(),
+                    status,
+                    challenge,
+                },
+            );
             return;
         }
     }
     let had_session = status == 404 && inner.session_id.lock().expect("session lock").is_some();
-    let (answered, body) = record_response(inner, ex, "POST", &url, resp, out.id.clone(), Some(&content_type)).await;
+    let (answered, body) = record_response(
+        inner,
+        ex,
+        "POST",
+        &url,
+        resp,
+        out.id.clone(),
+        Some(&content_type),
+    )
+    .await;
     if had_session {
-        let sid = inner.session_id.lock().expect("session lock").take().unwrap_or_default();
-        inner.fail(out.id.clone(), TransportError::SessionExpired { session_id: sid });
+        let sid = inner
+            .session_id
+            .lock()
+            .expect("session lock")
+            .take()
+            .unwrap_or_default();
+        inner.fail(
+            out.id.clone(),
+            TransportError::SessionExpired { session_id: sid },
+        );
         return;
     }
     if status == 202 {
@@ -343,7 +447,11 @@ async fn post(inner: &Inner, out: Outgoing) {
         let error = if (200..300).contains(&status) {
             TransportError::Other(format!(
                 "POST {url} answered HTTP {status} with {} that does not answer request {}",
-                if content_type.is_empty() { "no Content-Type".to_string() } else { content_type.clone() },
+                if content_type.is_empty() {
+                    "no Content-Type".to_string()
+                } else {
+                    content_type.clone()
+                },
                 out.id.as_ref().map(|i| i.to_string()).unwrap_or_default()
             ))
         } else {
@@ -420,7 +528,12 @@ async fn read_body(resp: reqwest::Response, max: usize) -> (Bytes, bool) {
     (Bytes::from(buf), false)
 }
 
-pub(crate) fn response_meta(ex: u64, method: &str, url: &str, resp: &reqwest::Response) -> FrameMeta {
+pub(crate) fn response_meta(
+    ex: u64,
+    method: &str,
+    url: &str,
+    resp: &reqwest::Response,
+) -> FrameMeta {
     FrameMeta {
         exchange: Some(ex),
         method: Some(method.to_string()),
@@ -429,7 +542,12 @@ pub(crate) fn response_meta(ex: u64, method: &str, url: &str, resp: &reqwest::Re
         headers: resp
             .headers()
             .iter()
-            .map(|(k, v)| (k.as_str().to_string(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_string(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
             .collect(),
         ..Default::default()
     }
@@ -445,7 +563,8 @@ pub(crate) fn answers(body: &[u8], id: &RequestId) -> bool {
     }
     match serde_json::from_slice::<Peek>(body) {
         Ok(p) => {
-            (p.result.is_some() || p.error.is_some()) && p.id.as_ref().and_then(RequestId::from_value).as_ref() == Some(id)
+            (p.result.is_some() || p.error.is_some())
+                && p.id.as_ref().and_then(RequestId::from_value).as_ref() == Some(id)
         }
         Err(_) => false,
     }
@@ -460,33 +579,49 @@ pub(crate) struct SseOutcome {
 }
 
 /// Read an SSE response body, recording each event. Stops at the end of the stream.
-pub(crate) async fn read_sse(inner: &Inner, ex: u64, resp: reqwest::Response, id: Option<&RequestId>) -> SseOutcome {
+pub(crate) async fn read_sse(
+    inner: &Inner,
+    ex: u64,
+    resp: reqwest::Response,
+    id: Option<&RequestId>,
+) -> SseOutcome {
     let mut parser = SseParser::with_max(inner.max);
     let mut stream = resp.bytes_stream();
-    let mut outcome = SseOutcome { answered: false, last_id: None, retry: None, ended: "the server ended the stream".into() };
-    let handle = |ev: SseEvent, note: Option<String>, outcome: &mut SseOutcome, parser_overflow: bool| {
-        if let Some(i) = &ev.id {
-            outcome.last_id = Some(i.clone());
-        }
-        if let Some(r) = ev.retry {
-            outcome.retry = Some(r);
-        }
-        let is_message = !ev.data.is_empty() && ev.event.as_deref().is_none_or(|e| e == "message");
-        if is_message && let Some(id) = id && answers(ev.data.as_bytes(), id) {
-            outcome.answered = true;
-        }
-        let mut f = Frame::new(Direction::In, FrameKind::SseEvent, Bytes::from(ev.data)).with_meta(FrameMeta {
-            exchange: Some(ex),
-            sse_id: ev.id,
-            sse_event: ev.event,
-            sse_retry: ev.retry,
-            note,
-            truncated: parser_overflow,
-            ..Default::default()
-        });
-        f.carries_message = is_message && !parser_overflow;
-        inner.frame(f);
+    let mut outcome = SseOutcome {
+        answered: false,
+        last_id: None,
+        retry: None,
+        ended: "the server ended the stream".into(),
     };
+    let handle =
+        |ev: SseEvent, note: Option<String>, outcome: &mut SseOutcome, parser_overflow: bool| {
+            if let Some(i) = &ev.id {
+                outcome.last_id = Some(i.clone());
+            }
+            if let Some(r) = ev.retry {
+                outcome.retry = Some(r);
+            }
+            let is_message =
+                !ev.data.is_empty() && ev.event.as_deref().is_none_or(|e| e == "message");
+            if is_message
+                && let Some(id) = id
+                && answers(ev.data.as_bytes(), id)
+            {
+                outcome.answered = true;
+            }
+            let mut f = Frame::new(Direction::In, FrameKind::SseEvent, Bytes::from(ev.data))
+                .with_meta(FrameMeta {
+                    exchange: Some(ex),
+                    sse_id: ev.id,
+                    sse_event: ev.event,
+                    sse_retry: ev.retry,
+                    note,
+                    truncated: parser_overflow,
+                    ..Default::default()
+                });
+            f.carries_message = is_message && !parser_overflow;
+            inner.frame(f);
+        };
     loop {
         match stream.next().await {
             Some(Ok(chunk)) => {
@@ -504,7 +639,12 @@ pub(crate) async fn read_sse(inner: &Inner, ex: u64, resp: reqwest::Response, id
     }
     if let Some(ev) = parser.finish() {
         let over = parser.overflow;
-        handle(ev, Some("event without its closing blank line (stream ended)".into()), &mut outcome, over);
+        handle(
+            ev,
+            Some("event without its closing blank line (stream ended)".into()),
+            &mut outcome,
+            over,
+        );
     }
     inner.note(Some(ex), format!("SSE stream closed: {}", outcome.ended));
     outcome
@@ -528,7 +668,9 @@ async fn resume(inner: &Inner, ex: u64, url: &str, id: &RequestId, mut outcome: 
         if attempts >= MAX_RESUMES {
             inner.fail(
                 Some(id.clone()),
-                TransportError::StreamEnded(format!("request {id}: no answer after resuming the stream {MAX_RESUMES} times")),
+                TransportError::StreamEnded(format!(
+                    "request {id}: no answer after resuming the stream {MAX_RESUMES} times"
+                )),
             );
             return;
         }
@@ -544,14 +686,16 @@ async fn resume(inner: &Inner, ex: u64, url: &str, id: &RequestId, mut outcome: 
         headers.push(("Last-Event-ID".to_string(), last.clone()));
         let headers = merge_headers(headers, &inner.headers);
         let rex = inner.next_exchange();
-        inner.frame(Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(FrameMeta {
-            exchange: Some(rex),
-            method: Some("GET".into()),
-            url: Some(url.to_string()),
-            headers: headers.clone(),
-            note: Some(format!("resuming the stream of request {id}")),
-            ..Default::default()
-        }));
+        inner.frame(
+            Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(FrameMeta {
+                exchange: Some(rex),
+                method: Some("GET".into()),
+                url: Some(url.to_string()),
+                headers: headers.clone(),
+                note: Some(format!("resuming the stream of request {id}")),
+                ..Default::default()
+            }),
+        );
         let mut req = inner.client.get(url);
         for (k, v) in &headers {
             req = req.header(k, v);
@@ -559,7 +703,13 @@ async fn resume(inner: &Inner, ex: u64, url: &str, id: &RequestId, mut outcome: 
         let resp = match req.send().await {
             Ok(r) => r,
             Err(e) => {
-                inner.fail(Some(id.clone()), TransportError::Unreachable { url: url.to_string(), reason: error_chain(&e) });
+                inner.fail(
+                    Some(id.clone()),
+                    TransportError::Unreachable {
+                        url: url.to_string(),
+                        reason: error_chain(&e),
+                    },
+                );
                 return;
             }
         };
@@ -584,7 +734,9 @@ async fn resume(inner: &Inner, ex: u64, url: &str, id: &RequestId, mut outcome: 
             return;
         }
         let meta = response_meta(rex, "GET", url, &resp);
-        inner.frame(Frame::new(Direction::In, FrameKind::HttpResponse, Bytes::new()).with_meta(meta));
+        inner.frame(
+            Frame::new(Direction::In, FrameKind::HttpResponse, Bytes::new()).with_meta(meta),
+        );
         let next = read_sse(inner, rex, resp, Some(id)).await;
         if next.answered {
             return;
@@ -611,14 +763,16 @@ async fn get_stream_loop(inner: &Inner) {
         }
         let headers = merge_headers(headers, &inner.headers);
         let ex = inner.next_exchange();
-        inner.frame(Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(FrameMeta {
-            exchange: Some(ex),
-            method: Some("GET".into()),
-            url: Some(inner.url.clone()),
-            headers: headers.clone(),
-            note: Some("standalone stream for server-initiated messages".into()),
-            ..Default::default()
-        }));
+        inner.frame(
+            Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(FrameMeta {
+                exchange: Some(ex),
+                method: Some("GET".into()),
+                url: Some(inner.url.clone()),
+                headers: headers.clone(),
+                note: Some("standalone stream for server-initiated messages".into()),
+                ..Default::default()
+            }),
+        );
         let mut req = inner.client.get(&inner.url);
         for (k, v) in &headers {
             req = req.header(k, v);
@@ -633,7 +787,10 @@ async fn get_stream_loop(inner: &Inner) {
                     .is_some_and(|c| c.to_ascii_lowercase().starts_with("text/event-stream"));
                 if status == 405 {
                     record_response(inner, ex, "GET", &inner.url, resp, None, None).await;
-                    inner.note(Some(ex), "the server offers no standalone GET stream (405); that is allowed".into());
+                    inner.note(
+                        Some(ex),
+                        "the server offers no standalone GET stream (405); that is allowed".into(),
+                    );
                     return;
                 }
                 if !(200..300).contains(&status) || !is_sse {
@@ -643,7 +800,10 @@ async fn get_stream_loop(inner: &Inner) {
                 }
                 failures = 0;
                 let meta = response_meta(ex, "GET", &inner.url, &resp);
-                inner.frame(Frame::new(Direction::In, FrameKind::HttpResponse, Bytes::new()).with_meta(meta));
+                inner.frame(
+                    Frame::new(Direction::In, FrameKind::HttpResponse, Bytes::new())
+                        .with_meta(meta),
+                );
                 let outcome = read_sse(inner, ex, resp, None).await;
                 if outcome.last_id.is_some() {
                     last_id = outcome.last_id;

@@ -33,7 +33,8 @@ impl SseTransport {
         opts: &TransportOptions,
         events: EventTx,
     ) -> Result<SseTransport, TransportError> {
-        let base = url::Url::parse(url).map_err(|e| TransportError::Other(format!("invalid URL {url:?}: {e}")))?;
+        let base = url::Url::parse(url)
+            .map_err(|e| TransportError::Other(format!("invalid URL {url:?}: {e}")))?;
         let client = crate::http::build_client(opts)?;
         let exchange = Arc::new(AtomicU64::new(0));
         let ex = exchange.fetch_add(1, Ordering::SeqCst) + 1;
@@ -44,22 +45,26 @@ impl SseTransport {
         let frame = |f: Frame| {
             let _ = events.send(TransportEvent::Frame(f));
         };
-        frame(Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(FrameMeta {
-            exchange: Some(ex),
-            method: Some("GET".into()),
-            url: Some(url.to_string()),
-            headers: req_headers.clone(),
-            note: Some("HTTP+SSE: opening the event stream, waiting for the endpoint event".into()),
-            ..Default::default()
-        }));
+        frame(
+            Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(FrameMeta {
+                exchange: Some(ex),
+                method: Some("GET".into()),
+                url: Some(url.to_string()),
+                headers: req_headers.clone(),
+                note: Some(
+                    "HTTP+SSE: opening the event stream, waiting for the endpoint event".into(),
+                ),
+                ..Default::default()
+            }),
+        );
         let mut req = client.get(url);
         for (k, v) in &req_headers {
             req = req.header(k, v);
         }
-        let resp = req
-            .send()
-            .await
-            .map_err(|e| TransportError::Unreachable { url: url.to_string(), reason: error_chain(&e) })?;
+        let resp = req.send().await.map_err(|e| TransportError::Unreachable {
+            url: url.to_string(),
+            reason: error_chain(&e),
+        })?;
         let status = resp.status().as_u16();
         let meta = response_meta(ex, "GET", url, &resp);
         let ctype = resp
@@ -69,10 +74,18 @@ impl SseTransport {
             .unwrap_or("")
             .to_ascii_lowercase();
         if status == 401 || status == 403 {
-            let challenge = resp.headers().get("www-authenticate").and_then(|v| v.to_str().ok()).map(str::to_string);
+            let challenge = resp
+                .headers()
+                .get("www-authenticate")
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string);
             let body = resp.bytes().await.unwrap_or_default();
             frame(Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(meta));
-            return Err(TransportError::AuthRequired { url: url.to_string(), status, challenge });
+            return Err(TransportError::AuthRequired {
+                url: url.to_string(),
+                status,
+                challenge,
+            });
         }
         if !(200..300).contains(&status) || !ctype.starts_with("text/event-stream") {
             let body = resp.bytes().await.unwrap_or_default();
@@ -109,7 +122,8 @@ impl SseTransport {
                 for ev in parser.feed(&chunk) {
                     let overflow = std::mem::take(&mut parser.overflow);
                     let is_endpoint = ev.event.as_deref() == Some("endpoint");
-                    let is_message = !ev.data.is_empty() && ev.event.as_deref().is_none_or(|e| e == "message");
+                    let is_message =
+                        !ev.data.is_empty() && ev.event.as_deref().is_none_or(|e| e == "message");
                     let mut note = None;
                     if is_endpoint {
                         let resolved = resolve_endpoint(&base2, ev.data.trim());
@@ -121,15 +135,17 @@ impl SseTransport {
                             let _ = tx.send(resolved);
                         }
                     }
-                    let mut f = Frame::new(Direction::In, FrameKind::SseEvent, Bytes::from(ev.data)).with_meta(FrameMeta {
-                        exchange: Some(ex),
-                        sse_id: ev.id,
-                        sse_event: ev.event,
-                        sse_retry: ev.retry,
-                        note,
-                        truncated: overflow,
-                        ..Default::default()
-                    });
+                    let mut f =
+                        Frame::new(Direction::In, FrameKind::SseEvent, Bytes::from(ev.data))
+                            .with_meta(FrameMeta {
+                                exchange: Some(ex),
+                                sse_id: ev.id,
+                                sse_event: ev.event,
+                                sse_retry: ev.retry,
+                                note,
+                                truncated: overflow,
+                                ..Default::default()
+                            });
                     f.carries_message = is_message && !overflow;
                     let _ = ev_tx.send(TransportEvent::Frame(f));
                 }
@@ -140,7 +156,8 @@ impl SseTransport {
                 ))));
             }
             let _ = ev_tx.send(TransportEvent::Frame(
-                Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new()).with_note(ended.clone()),
+                Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new())
+                    .with_note(ended.clone()),
             ));
             let _ = ev_tx.send(TransportEvent::Closed { reason: ended });
         });
@@ -152,10 +169,19 @@ impl SseTransport {
             }
             Err(_) => {
                 task.abort();
-                return Err(TransportError::StreamEnded("the event stream ended before the endpoint event".into()));
+                return Err(TransportError::StreamEnded(
+                    "the event stream ended before the endpoint event".into(),
+                ));
             }
         };
-        Ok(SseTransport { client, endpoint, headers: headers.to_vec(), events, exchange, stream: task.abort_handle() })
+        Ok(SseTransport {
+            client,
+            endpoint,
+            headers: headers.to_vec(),
+            events,
+            exchange,
+            stream: task.abort_handle(),
+        })
     }
 
     pub(crate) fn send(&self, out: Outgoing) -> Result<(), TransportError> {
@@ -194,21 +220,31 @@ impl SseTransport {
                         .is_some_and(|c| c.contains("json"));
                     let body = resp.bytes().await.unwrap_or_default();
                     let text = String::from_utf8_lossy(&body[..body.len().min(2000)]).into_owned();
-                    let mut f = Frame::new(Direction::In, FrameKind::HttpResponse, body.clone()).with_meta(meta);
+                    let mut f = Frame::new(Direction::In, FrameKind::HttpResponse, body.clone())
+                        .with_meta(meta);
                     // Some servers answer on the POST itself rather than on the stream.
                     f.carries_message = is_json && !body.is_empty();
                     let _ = events.send(TransportEvent::Frame(f));
                     if !(200..300).contains(&status) {
                         let _ = events.send(TransportEvent::Failed {
                             id,
-                            error: TransportError::Status { method: "POST".into(), url: endpoint, status, body: text, content_type: None },
+                            error: TransportError::Status {
+                                method: "POST".into(),
+                                url: endpoint,
+                                status,
+                                body: text,
+                                content_type: None,
+                            },
                         });
                     }
                 }
                 Err(e) => {
                     let _ = events.send(TransportEvent::Failed {
                         id,
-                        error: TransportError::Unreachable { url: endpoint, reason: error_chain(&e) },
+                        error: TransportError::Unreachable {
+                            url: endpoint,
+                            reason: error_chain(&e),
+                        },
                     });
                 }
             }
@@ -218,15 +254,17 @@ impl SseTransport {
 
     pub(crate) fn close(&self) {
         self.stream.abort();
-        let _ = self.events.send(TransportEvent::Closed { reason: "connection closed by the client".into() });
+        let _ = self.events.send(TransportEvent::Closed {
+            reason: "connection closed by the client".into(),
+        });
     }
 }
 
 /// Resolve the `endpoint` event's data against the SSE URL and refuse another origin.
 fn resolve_endpoint(base: &url::Url, data: &str) -> Result<String, TransportError> {
-    let u = base
-        .join(data)
-        .map_err(|e| TransportError::Other(format!("endpoint event {data:?} is not a valid URL: {e}")))?;
+    let u = base.join(data).map_err(|e| {
+        TransportError::Other(format!("endpoint event {data:?} is not a valid URL: {e}"))
+    })?;
     if u.origin() != base.origin() {
         return Err(TransportError::Other(format!(
             "endpoint event points to {}, a different origin from {}: refusing to send messages there",
@@ -244,7 +282,10 @@ mod tests {
     #[test]
     fn endpoint_must_share_the_origin() {
         let base = url::Url::parse("http://127.0.0.1:3000/sse").unwrap();
-        assert_eq!(resolve_endpoint(&base, "/message?sessionId=1").unwrap(), "http://127.0.0.1:3000/message?sessionId=1");
+        assert_eq!(
+            resolve_endpoint(&base, "/message?sessionId=1").unwrap(),
+            "http://127.0.0.1:3000/message?sessionId=1"
+        );
         assert!(resolve_endpoint(&base, "http://evil.example/x").is_err());
         assert!(resolve_endpoint(&base, "http://127.0.0.1:3001/x").is_err());
     }

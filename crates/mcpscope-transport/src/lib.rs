@@ -21,8 +21,8 @@ mod lines;
 pub mod sse;
 mod stdio;
 
-pub use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
 use mcpscope_proto::RequestId;
+pub use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -214,13 +214,28 @@ impl Connection {
     /// Open a connection. For stdio this spawns the process; for Streamable HTTP it only prepares
     /// the client (nothing is sent until the first message); for HTTP+SSE it opens the GET stream
     /// and waits for the `endpoint` event.
-    pub async fn open(target: &Target, opts: &TransportOptions) -> Result<(Connection, Events), TransportError> {
+    pub async fn open(
+        target: &Target,
+        opts: &TransportOptions,
+    ) -> Result<(Connection, Events), TransportError> {
         let (tx, rx) = mpsc::unbounded_channel();
         let conn = match target {
-            Target::Stdio { command, args, env, cwd } => {
-                Connection::Stdio(stdio::StdioTransport::spawn(command, args, env, cwd.as_deref(), opts, tx)?)
+            Target::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => Connection::Stdio(stdio::StdioTransport::spawn(
+                command,
+                args,
+                env,
+                cwd.as_deref(),
+                opts,
+                tx,
+            )?),
+            Target::Http { url, headers } => {
+                Connection::Http(http::HttpTransport::new(url, headers, opts, tx)?)
             }
-            Target::Http { url, headers } => Connection::Http(http::HttpTransport::new(url, headers, opts, tx)?),
             Target::Sse { url, headers } => {
                 Connection::Sse(legacy_sse::SseTransport::connect(url, headers, opts, tx).await?)
             }

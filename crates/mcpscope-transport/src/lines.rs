@@ -57,10 +57,16 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 self.scanned = 0;
                 if let Some((head, seen)) = self.skipping.take() {
                     self.buf.drain(..=end);
-                    return Ok(Some(Line::TooLong { head, total: seen + end }));
+                    return Ok(Some(Line::TooLong {
+                        head,
+                        total: seen + end,
+                    }));
                 }
                 let line = self.take_line(end, end + 1);
-                return Ok(Some(Line::Complete { bytes: line, terminated: true }));
+                return Ok(Some(Line::Complete {
+                    bytes: line,
+                    terminated: true,
+                }));
             }
             self.scanned = self.buf.len();
             if self.eof {
@@ -75,7 +81,10 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 let len = self.buf.len();
                 self.scanned = 0;
                 let line = self.take_line(len, len);
-                return Ok(Some(Line::Complete { bytes: line, terminated: false }));
+                return Ok(Some(Line::Complete {
+                    bytes: line,
+                    terminated: false,
+                }));
             }
             if self.skipping.is_some() {
                 // Discard what we have of the over-long line; keep counting.

@@ -39,7 +39,10 @@ pub struct SseParser {
 impl SseParser {
     /// A parser that cuts an event's data at `max` bytes.
     pub fn with_max(max: usize) -> Self {
-        SseParser { max: Some(max), ..Default::default() }
+        SseParser {
+            max: Some(max),
+            ..Default::default()
+        }
     }
 
     /// Feed a chunk; returns the events it completed.

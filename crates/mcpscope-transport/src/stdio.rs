@@ -45,7 +45,11 @@ impl StdioTransport {
         let mut cmd = Command::new(command);
         cmd.args(args)
             .env_clear()
-            .envs(ENV_ALLOWLIST.iter().filter_map(|k| std::env::var(k).ok().map(|v| (*k, v))))
+            .envs(
+                ENV_ALLOWLIST
+                    .iter()
+                    .filter_map(|k| std::env::var(k).ok().map(|v| (*k, v))),
+            )
             .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -107,7 +111,8 @@ impl StdioTransport {
             loop {
                 match reader.next_line().await {
                     Ok(Some(Line::Complete { bytes, terminated })) => {
-                        let mut f = Frame::new(Direction::In, FrameKind::StdoutLine, bytes).message();
+                        let mut f =
+                            Frame::new(Direction::In, FrameKind::StdoutLine, bytes).message();
                         if !terminated {
                             f.meta.note = Some("last line had no trailing newline".into());
                         }
@@ -179,7 +184,8 @@ impl StdioTransport {
             let _ = tokio::time::timeout(Duration::from_millis(500), stderr_task).await;
             let reason = describe_exit(status.as_ref(), &tail.lock().expect("tail lock"));
             let _ = sup_events.send(TransportEvent::Frame(
-                Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new()).with_note(reason.clone()),
+                Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new())
+                    .with_note(reason.clone()),
             ));
             let _ = sup_events.send(TransportEvent::Closed { reason });
             let _ = done_tx.send(true);
@@ -229,12 +235,18 @@ async fn supervise(
     if let Ok(Ok(status)) = tokio::time::timeout(grace, child.wait()).await {
         return Some(status);
     }
-    note(events, "server still running after stdin closed; sending SIGTERM to its process group");
+    note(
+        events,
+        "server still running after stdin closed; sending SIGTERM to its process group",
+    );
     signal_group(pid, nix::sys::signal::Signal::SIGTERM);
     if let Ok(Ok(status)) = tokio::time::timeout(grace, child.wait()).await {
         return Some(status);
     }
-    note(events, "server ignored SIGTERM; sending SIGKILL to its process group");
+    note(
+        events,
+        "server ignored SIGTERM; sending SIGKILL to its process group",
+    );
     signal_group(pid, nix::sys::signal::Signal::SIGKILL);
     let _ = child.start_kill();
     child.wait().await.ok()

@@ -1,0 +1,80 @@
+//! What a session tells its views: every frame as recorded, and typed events derived from them.
+
+use mcpscope_proto::{Classified, Frame, RequestId};
+use serde_json::Value;
+
+/// One frame as the engine recorded it, with what it parsed out of it.
+#[derive(Debug)]
+pub struct Recorded<'a> {
+    /// The frame (sequence number assigned).
+    pub frame: &'a Frame,
+    /// The parsed message, when the frame carries one and it is JSON.
+    pub message: Option<&'a Value>,
+    /// Its classification, when the frame carries a message.
+    pub classified: Option<&'a Classified>,
+    /// For responses: the method of the request answered; for requests and notifications: their method.
+    pub method: Option<&'a str>,
+    /// The protocol version in force when the frame was seen (for linting).
+    pub protocol_version: Option<&'a str>,
+}
+
+/// A typed event derived from the traffic.
+#[derive(Debug, Clone)]
+pub enum SessionEvent {
+    /// `notifications/progress` for one of our requests.
+    Progress {
+        /// The request it belongs to.
+        request: RequestId,
+        /// That request's method.
+        method: String,
+        /// `progress`.
+        progress: f64,
+        /// `total`, if given.
+        total: Option<f64>,
+        /// `message`, if given.
+        message: Option<String>,
+    },
+    /// `notifications/message`.
+    Log {
+        /// Severity.
+        level: String,
+        /// Logger name.
+        logger: Option<String>,
+        /// Payload.
+        data: Value,
+    },
+    /// Any other notification from the server.
+    Notification {
+        /// Method.
+        method: String,
+        /// Params.
+        params: Option<Value>,
+    },
+    /// The server asked something (legacy request or an `input_required` entry).
+    ServerRequest {
+        /// Method.
+        method: String,
+        /// Where it came from, as text (e.g. `request 5` or `input_required round 2, key "login"`).
+        origin: String,
+    },
+    /// Something odd that did not stop the session (invalid line, unknown id, CRLF, …).
+    Warning {
+        /// What.
+        message: String,
+        /// The frame it is about.
+        frame_seq: Option<u64>,
+    },
+}
+
+/// A view that wants to see traffic and events. Calls happen on the engine's task: keep them short.
+pub trait Observer: Send + Sync + 'static {
+    /// Every frame, in order, before the engine acts on it.
+    fn on_frame(&self, _rec: &Recorded<'_>) {}
+    /// Every derived event.
+    fn on_event(&self, _event: &SessionEvent) {}
+}
+
+/// An observer that ignores everything.
+#[derive(Debug, Default)]
+pub struct NoObserver;
+impl Observer for NoObserver {}

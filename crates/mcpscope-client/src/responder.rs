@@ -1,0 +1,97 @@
+//! The `Responder`: how a view answers what the server asks of the client.
+//!
+//! Legacy servers send JSON-RPC requests (`sampling/createMessage`, `elicitation/create`,
+//! `roots/list`); modern servers return `input_required` results whose `inputRequests` carry the
+//! same methods and params. Both arrive here as one [`ServerRequest`], so a view writes its
+//! dialogs once. The CLI's responder is chosen by flags; the web UI's shows dialogs.
+
+use futures::future::BoxFuture;
+use mcpscope_proto::era::Era;
+use mcpscope_proto::{RequestId, RpcError};
+use serde_json::{Value, json};
+
+/// Where a server request came from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RequestOrigin {
+    /// A legacy JSON-RPC request from the server.
+    Legacy {
+        /// The server's request id.
+        id: RequestId,
+    },
+    /// One entry of a modern `input_required` result (or a task's `inputRequests`).
+    InputRequired {
+        /// The server-assigned key in `inputRequests`.
+        key: String,
+        /// Which round of the original request this is (1-based).
+        round: usize,
+        /// The method of the request that needs the input.
+        for_method: String,
+    },
+}
+
+/// Something the server asks the client to do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerRequest {
+    /// `sampling/createMessage`, `elicitation/create`, `roots/list` (or anything else a server sends).
+    pub method: String,
+    /// The request's params (`{}` when absent).
+    pub params: Value,
+    /// Where it came from.
+    pub origin: RequestOrigin,
+}
+
+/// Answers server requests. Implemented by each view.
+pub trait Responder: Send + Sync + 'static {
+    /// The client capabilities to declare in this era (legacy `initialize`, modern `_meta`).
+    fn capabilities(&self, era: Era) -> Value;
+    /// Answer one request: `Ok(result)` or `Err(error)` for a JSON-RPC error.
+    fn respond(&self, request: ServerRequest) -> BoxFuture<'static, Result<Value, RpcError>>;
+}
+
+/// Declines everything: elicitation → `decline`, sampling → an error, roots → none.
+#[derive(Debug, Clone, Default)]
+pub struct DeclineAll;
+
+/// The capabilities mcpscope declares: everything a client can answer, so servers show all of their
+/// features (the answer may still be a decline).
+pub fn full_capabilities(era: Era) -> Value {
+    match era {
+        Era::Legacy => json!({
+            "roots": {"listChanged": true},
+            "sampling": {},
+            "elicitation": {"form": {}, "url": {}},
+        }),
+        Era::Modern => json!({
+            "roots": {},
+            "sampling": {},
+            "elicitation": {"form": {}, "url": {}},
+            "extensions": {mcpscope_proto::era::TASKS_EXTENSION: {}},
+        }),
+    }
+}
+
+impl Responder for DeclineAll {
+    fn capabilities(&self, era: Era) -> Value {
+        full_capabilities(era)
+    }
+
+    fn respond(&self, request: ServerRequest) -> BoxFuture<'static, Result<Value, RpcError>> {
+        Box::pin(async move { decline(&request.method) })
+    }
+}
+
+/// The declining answer for a method: elicitation `decline`, sampling an error (code -1, as the
+/// spec's examples use for a user rejection), roots an empty list, anything else method-not-found.
+pub fn decline(method: &str) -> Result<Value, RpcError> {
+    match method {
+        "elicitation/create" => Ok(json!({"action": "decline"})),
+        "roots/list" => Ok(json!({"roots": []})),
+        "sampling/createMessage" => Err(RpcError {
+            code: -1,
+            message: "User rejected sampling request (mcpscope declines sampling unless --sampling-text is given)".into(),
+            data: None,
+        }),
+        "ping" => Ok(json!({})),
+        other => Err(RpcError { code: -32601, message: format!("Method not found: {other}"), data: None }),
+    }
+}

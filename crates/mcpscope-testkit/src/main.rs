@@ -1,0 +1,108 @@
+//! The `mcpscope-testkit` binary: runs one deliberately misbehaving stdio MCP server, chosen by
+//! subcommand (`mcpscope-testkit --help` lists them with what each proves), or, with `http`, one of
+//! the HTTP fixtures on loopback for poking at with curl or a browser.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use mcpscope_testkit::{HttpMode, StdioMode, run_stdio, serve_http};
+use std::net::Ipv4Addr;
+
+/// Deliberately misbehaving MCP servers, for testing MCP clients and inspectors.
+#[derive(Parser)]
+#[command(name = "mcpscope-testkit", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    #[command(flatten)]
+    Stdio(StdioMode),
+    /// Serve one HTTP fixture on 127.0.0.1 and print its entry URL on the first stdout line.
+    Http {
+        /// Which fixture (see the library's `HttpMode` for what each proves).
+        #[arg(value_enum)]
+        mode: HttpModeArg,
+        /// Port to bind; 0 picks a free one.
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// For session-expiring: requests answered per session before it expires.
+        #[arg(long, default_value_t = 3)]
+        requests_per_session: usize,
+    },
+}
+
+/// Command-line names for [`HttpMode`]; the library type carries data clap cannot derive from.
+#[derive(Clone, Copy, ValueEnum)]
+enum HttpModeArg {
+    Status500,
+    HtmlBody,
+    SessionExpiring,
+    Redirect,
+    SseDropThenResume,
+    AuthRequired,
+    LegacySseOnly,
+    SlowHeaders,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    // One thread is plenty for one client, and keeps the fixtures' timing easy to reason about.
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("mcpscope-testkit: cannot start the tokio runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    let status = match cli.command {
+        Command::Stdio(mode) => runtime.block_on(run_stdio(mode)),
+        Command::Http {
+            mode,
+            port,
+            requests_per_session,
+        } => runtime.block_on(http(mode, port, requests_per_session)),
+    };
+    // exit() rather than returning: dropping the runtime would wait for the blocking thread
+    // that is still parked in a read on stdin.
+    std::process::exit(status);
+}
+
+async fn http(mode: HttpModeArg, port: u16, requests_per_session: usize) -> i32 {
+    let mode = match mode {
+        HttpModeArg::Status500 => HttpMode::Status500,
+        HttpModeArg::HtmlBody => HttpMode::HtmlBody,
+        HttpModeArg::SessionExpiring => HttpMode::SessionExpiring {
+            requests_per_session,
+        },
+        HttpModeArg::Redirect => HttpMode::Redirect,
+        HttpModeArg::SseDropThenResume => HttpMode::SseDropThenResume,
+        HttpModeArg::AuthRequired => HttpMode::AuthRequired,
+        HttpModeArg::LegacySseOnly => HttpMode::LegacySseOnly,
+        HttpModeArg::SlowHeaders => HttpMode::SlowHeaders,
+    };
+    let listener = match tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            eprintln!("mcpscope-testkit: cannot listen on 127.0.0.1:{port}: {e}");
+            return 1;
+        }
+    };
+    match listener.local_addr() {
+        Ok(addr) => println!("http://{addr}{}", mode.entry_path()),
+        Err(e) => {
+            eprintln!("mcpscope-testkit: cannot read the bound address: {e}");
+            return 1;
+        }
+    }
+    match serve_http(listener, mode).await {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("mcpscope-testkit: http server failed: {e}");
+            1
+        }
+    }
+}

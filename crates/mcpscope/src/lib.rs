@@ -1,0 +1,63 @@
+//! The `mcpscope` binary's library: the one-shot CLI (`--cli`), the built-in demo server
+//! (`demo-server`), and — in later versions — the web UI (the default) and the TUI (`--tui`).
+//! Kept as a library so integration tests and benchmarks can reach the pieces.
+
+pub mod args;
+pub mod cli;
+pub mod observer;
+pub mod resolve;
+pub mod responder;
+
+use clap::Parser;
+
+/// Run mcpscope with these command-line arguments; returns the process exit code.
+pub fn run(argv: Vec<String>) -> i32 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    let code = runtime.block_on(async move {
+        if argv.get(1).map(String::as_str) == Some("demo-server") {
+            let demo = args::DemoArgs::parse_from(std::iter::once("mcpscope demo-server".to_string()).chain(argv.into_iter().skip(2)));
+            let r = match demo.http {
+                Some(port) => mcpscope_demo::serve_http(port, true).await,
+                None => mcpscope_demo::serve_stdio().await,
+            };
+            return match r {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("demo-server: {e:#}");
+                    1
+                }
+            };
+        }
+        let args = match args::Args::try_parse_from(&argv) {
+            Ok(a) => a,
+            Err(e) => {
+                let code = if e.use_stderr() { cli::exit::USAGE } else { 0 };
+                let _ = e.print();
+                if code != 0 {
+                    let f = cli::Failure { exit: code, code: "usage", message: e.kind().to_string(), extra: Default::default() };
+                    eprintln!("{}", f.json_line());
+                }
+                return code;
+            }
+        };
+        if args.cli {
+            return cli::run(args).await;
+        }
+        eprintln!(
+            "mcpscope: the web UI and the TUI are not in this build yet; use the one-shot CLI:\n  mcpscope --cli --demo --method tools/list\n  mcpscope --help"
+        );
+        cli::exit::USAGE
+    });
+    // Do not wait for background tasks (a server that ignores stdin close is being killed).
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    code
+}

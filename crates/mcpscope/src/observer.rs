@@ -1,0 +1,303 @@
+//! What the CLI does with traffic: write the `--trace` file, lint frames, and show progress,
+//! logs and warnings on stderr (text mode) or collect them for the JSON document.
+
+use base64::Engine as _;
+use mcpscope_client::{Observer, Recorded, SessionEvent};
+use mcpscope_proto::lint::{LintContext, Linter, Revision};
+use mcpscope_proto::{Direction, FrameKind};
+use serde::Serialize;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::sync::Mutex;
+
+/// One lint finding tied to its frame.
+#[derive(Debug, Clone, Serialize)]
+pub struct FrameFinding {
+    /// Frame sequence number.
+    pub seq: u64,
+    /// Direction of the frame.
+    pub direction: Direction,
+    /// The method involved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// Schema revision and definition checked.
+    pub definition: String,
+    /// Revision.
+    pub revision: Revision,
+    /// JSON pointer.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The CLI observer.
+pub struct CliObserver {
+    trace: Option<Mutex<std::io::BufWriter<std::fs::File>>>,
+    linter: Option<Linter>,
+    /// Print progress, logs and warnings on stderr.
+    pub print: bool,
+    show_stderr: bool,
+    /// Collected for the JSON document / exit status.
+    pub findings: Mutex<Vec<FrameFinding>>,
+    /// Warnings (collected always; printed in text mode).
+    pub warnings: Mutex<Vec<String>>,
+    /// Notifications other than progress (collected when `collect` is set).
+    pub notifications: Mutex<Vec<Value>>,
+    /// Collect notifications (listen/subscribe).
+    pub collect: bool,
+    trace_error: Mutex<Option<String>>,
+}
+
+impl CliObserver {
+    /// A new observer.
+    pub fn new(
+        trace: Option<std::fs::File>,
+        lint: bool,
+        print: bool,
+        show_stderr: bool,
+        collect: bool,
+    ) -> CliObserver {
+        CliObserver {
+            trace: trace.map(|f| Mutex::new(std::io::BufWriter::with_capacity(1 << 16, f))),
+            linter: lint.then(Linter::new),
+            print,
+            show_stderr,
+            findings: Mutex::new(vec![]),
+            warnings: Mutex::new(vec![]),
+            notifications: Mutex::new(vec![]),
+            collect,
+            trace_error: Mutex::new(None),
+        }
+    }
+
+    /// Flush the trace file; returns a write error if one happened.
+    pub fn finish(&self) -> Option<String> {
+        if let Some(t) = &self.trace
+            && let Err(e) = t.lock().expect("trace lock").flush()
+        {
+            return Some(format!("writing the trace failed: {e}"));
+        }
+        self.trace_error.lock().expect("trace error lock").clone()
+    }
+}
+
+#[derive(Serialize)]
+struct TraceLine<'a> {
+    seq: u64,
+    time: String,
+    #[serde(rename = "timeUs")]
+    time_us: u64,
+    direction: Direction,
+    kind: FrameKind,
+    #[serde(skip_serializing_if = "is_default_meta")]
+    meta: &'a mcpscope_proto::FrameMeta,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    base64: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lint: Option<Value>,
+}
+
+fn is_default_meta(m: &&mcpscope_proto::FrameMeta) -> bool {
+    **m == mcpscope_proto::FrameMeta::default()
+}
+
+/// RFC 3339 UTC time with microseconds, without a date library.
+pub fn rfc3339(us: u64) -> String {
+    let secs = us / 1_000_000;
+    let micros = us % 1_000_000;
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{micros:06}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+impl Observer for CliObserver {
+    fn on_frame(&self, rec: &Recorded<'_>) {
+        let f = rec.frame;
+        let mut lint_value = None;
+        if let (Some(linter), Some(classified)) = (&self.linter, rec.classified) {
+            let revision = rec
+                .protocol_version
+                .map(Revision::for_version)
+                .unwrap_or(Revision::Legacy20251125);
+            let report = match rec.message {
+                Some(m) => linter.lint(
+                    revision,
+                    m,
+                    LintContext {
+                        request_method: rec.method,
+                    },
+                ),
+                None => mcpscope_proto::lint::LintReport {
+                    revision,
+                    definition: "(not JSON)".into(),
+                    findings: vec![mcpscope_proto::lint::Finding {
+                        path: String::new(),
+                        message: match classified {
+                            mcpscope_proto::Classified::Invalid(r) => r.clone(),
+                            other => other.kind_name().to_string(),
+                        },
+                    }],
+                },
+            };
+            if !report.findings.is_empty() {
+                let mut all = self.findings.lock().expect("findings lock");
+                for finding in &report.findings {
+                    all.push(FrameFinding {
+                        seq: f.seq,
+                        direction: f.direction,
+                        method: rec.method.map(str::to_string),
+                        definition: report.definition.clone(),
+                        revision: report.revision,
+                        path: finding.path.clone(),
+                        message: finding.message.clone(),
+                    });
+                }
+                lint_value = Some(
+                    json!({"definition": report.definition, "revision": report.revision, "findings": report.findings}),
+                );
+            }
+        }
+        if self.show_stderr && f.kind == FrameKind::StderrLine {
+            eprintln!("server stderr: {}", String::from_utf8_lossy(&f.body));
+        }
+        if let Some(trace) = &self.trace {
+            let text = f.text();
+            let line = TraceLine {
+                seq: f.seq,
+                time: rfc3339(f.at_us),
+                time_us: f.at_us,
+                direction: f.direction,
+                kind: f.kind,
+                meta: &f.meta,
+                message: rec.classified.map(|c| c.kind_name()),
+                method: rec.method,
+                text,
+                base64: if text.is_none() {
+                    Some(base64::engine::general_purpose::STANDARD.encode(&f.body))
+                } else {
+                    None
+                },
+                lint: lint_value,
+            };
+            let mut w = trace.lock().expect("trace lock");
+            let r = serde_json::to_writer(&mut *w, &line)
+                .map_err(std::io::Error::from)
+                .and_then(|_| w.write_all(b"\n"));
+            if let Err(e) = r {
+                *self.trace_error.lock().expect("trace error lock") =
+                    Some(format!("writing the trace failed: {e}"));
+            }
+        }
+    }
+
+    fn on_event(&self, event: &SessionEvent) {
+        match event {
+            SessionEvent::Progress {
+                method,
+                progress,
+                total,
+                message,
+                ..
+            } => {
+                if self.print {
+                    let of = total.map(|t| format!("/{t}")).unwrap_or_default();
+                    let msg = message
+                        .as_deref()
+                        .map(|m| format!(" {m}"))
+                        .unwrap_or_default();
+                    eprintln!("progress {method}: {progress}{of}{msg}");
+                }
+            }
+            SessionEvent::Log {
+                level,
+                logger,
+                data,
+            } => {
+                if self.print {
+                    let logger = logger
+                        .as_deref()
+                        .map(|l| format!(" {l}:"))
+                        .unwrap_or_default();
+                    let text = match data {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    eprintln!("[{level}]{logger} {text}");
+                }
+                if self.collect {
+                    self.notifications
+                        .lock()
+                        .expect("notifications lock")
+                        .push(json!({
+                            "method": "notifications/message",
+                            "params": {"level": level, "logger": logger, "data": data}
+                        }));
+                }
+            }
+            SessionEvent::Notification { method, params } => {
+                if self.collect {
+                    let mut n = json!({"method": method});
+                    if let Some(p) = params {
+                        n["params"] = p.clone();
+                    }
+                    if self.print {
+                        eprintln!("notification {n}");
+                    }
+                    self.notifications
+                        .lock()
+                        .expect("notifications lock")
+                        .push(n);
+                }
+            }
+            SessionEvent::ServerRequest { method, origin } => {
+                if self.print {
+                    eprintln!("server asks: {method} ({origin})");
+                }
+            }
+            SessionEvent::Warning { message, frame_seq } => {
+                let text = match frame_seq {
+                    Some(s) => format!("{message} [frame {s}]"),
+                    None => message.clone(),
+                };
+                if self.print {
+                    eprintln!("warning: {text}");
+                }
+                self.warnings.lock().expect("warnings lock").push(text);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn formats_time() {
+        assert_eq!(super::rfc3339(0), "1970-01-01T00:00:00.000000Z");
+        assert_eq!(
+            super::rfc3339(1_764_460_800_123_456),
+            "2025-11-30T00:00:00.123456Z"
+        );
+    }
+}

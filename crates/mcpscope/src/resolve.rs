@@ -1,0 +1,445 @@
+//! Second stage of the command line: turn parsed flags (and a config file) into a transport
+//! target, client options and the method to run. Every mistake becomes a usage error that says
+//! what was wrong and what to write instead.
+
+use crate::args::{Args, TransportArg};
+use mcpscope_client::ClientOptions;
+use mcpscope_proto::era::EraPreference;
+use mcpscope_transport::Target;
+use serde_json::{Map, Value};
+use std::time::Duration;
+
+/// A usage error: exit code 1.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn usage<T>(msg: impl Into<String>) -> Result<T, UsageError> {
+    Err(UsageError(msg.into()))
+}
+
+/// What the CLI will connect to and how.
+pub struct Resolved {
+    /// The transport target.
+    pub target: Target,
+    /// Session options.
+    pub options: ClientOptions,
+    /// A label for messages (server name, command or URL).
+    pub label: String,
+}
+
+/// One server entry from a config file.
+#[derive(Debug, Default)]
+struct ServerEntry {
+    kind: Option<String>,
+    command: Option<String>,
+    args: Vec<String>,
+    env: Vec<(String, String)>,
+    cwd: Option<String>,
+    url: Option<String>,
+    headers: Vec<(String, String)>,
+    protocol_era: Option<String>,
+    connection_timeout: Option<u64>,
+    request_timeout: Option<u64>,
+}
+
+/// Parse `KEY=VALUE`.
+pub fn key_value(s: &str, flag: &str) -> Result<(String, String), UsageError> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+        _ => usage(format!("{flag} expects KEY=VALUE, got {s:?}")),
+    }
+}
+
+/// A value read as JSON when it parses, else as a string (`a=1` → 1, `a=x` → "x", `a="1"` → "1").
+pub fn coerce(v: &str) -> Value {
+    serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string()))
+}
+
+/// `KEY=VALUE` flags into a JSON object with coerced values.
+pub fn coerced_map(items: &[String], flag: &str) -> Result<Map<String, Value>, UsageError> {
+    let mut m = Map::new();
+    for item in items {
+        let (k, v) = key_value(item, flag)?;
+        m.insert(k, coerce(&v));
+    }
+    Ok(m)
+}
+
+fn parse_header(s: &str) -> Result<(String, String), UsageError> {
+    match s.split_once(':') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => usage(format!("--header expects \"Name: Value\", got {s:?}")),
+    }
+}
+
+fn ms(v: u64) -> Option<Duration> {
+    (v > 0).then(|| Duration::from_millis(v))
+}
+
+fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), UsageError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| UsageError(format!("cannot read config {path}: {e}")))?;
+    let doc: Value = serde_json::from_str(&text)
+        .map_err(|e| UsageError(format!("config {path} is not valid JSON: {e}")))?;
+    // Claude Desktop / Cursor / Inspector: mcpServers; VS Code: servers or mcp.servers.
+    let servers = doc
+        .get("mcpServers")
+        .or_else(|| doc.get("servers"))
+        .or_else(|| doc.get("mcp").and_then(|m| m.get("servers")))
+        .and_then(Value::as_object)
+        .ok_or_else(|| {
+            UsageError(format!(
+                "config {path} has no \"mcpServers\" (or \"servers\") object"
+            ))
+        })?;
+    let (name, entry) = match name {
+        Some(n) => match servers.get(n) {
+            Some(e) => (n.to_string(), e),
+            None => {
+                let names: Vec<&String> = servers.keys().collect();
+                return usage(format!(
+                    "config {path} has no server {n:?}; it has: {names:?}"
+                ));
+            }
+        },
+        None if servers.len() == 1 => {
+            let (n, e) = servers.iter().next().expect("one");
+            (n.clone(), e)
+        }
+        None => {
+            let names: Vec<&String> = servers.keys().collect();
+            return usage(format!(
+                "config {path} has {} servers; choose one with --server (one of {names:?})",
+                servers.len()
+            ));
+        }
+    };
+    let s = |k: &str| entry.get(k).and_then(Value::as_str).map(str::to_string);
+    let pairs = |k: &str| -> Vec<(String, String)> {
+        entry
+            .get(k)
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| {
+                        (
+                            k.clone(),
+                            v.as_str()
+                                .map(str::to_string)
+                                .unwrap_or_else(|| v.to_string()),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    Ok((
+        name,
+        ServerEntry {
+            kind: s("type").or_else(|| s("transport")),
+            command: s("command"),
+            args: entry
+                .get("args")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .map(|v| {
+                            v.as_str()
+                                .map(str::to_string)
+                                .unwrap_or_else(|| v.to_string())
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            env: pairs("env"),
+            cwd: s("cwd"),
+            url: s("url").or_else(|| s("serverUrl")),
+            headers: pairs("headers"),
+            protocol_era: s("protocolEra"),
+            connection_timeout: entry.get("connectionTimeout").and_then(Value::as_u64),
+            request_timeout: entry.get("requestTimeout").and_then(Value::as_u64),
+        },
+    ))
+}
+
+fn is_url(s: &str) -> bool {
+    s.starts_with("http://") || s.starts_with("https://")
+}
+
+/// Decide transport, target and options.
+pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
+    let mut headers = args
+        .headers
+        .iter()
+        .map(|h| parse_header(h))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut env = args
+        .env
+        .iter()
+        .map(|e| key_value(e, "-e"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut cwd = args.cwd.clone();
+    let mut era_text = args.protocol_era.clone();
+    let mut connect_ms = args.connect_timeout;
+    let mut request_ms = args.request_timeout;
+
+    let config = args.config.as_deref().or(args.catalog.as_deref());
+    let mut positional: Vec<String> = args
+        .target
+        .iter()
+        .chain(args.server_args.iter())
+        .cloned()
+        .collect();
+    let mut url = args.server_url.clone();
+    let mut kind = args.transport;
+    let label;
+    if args.demo {
+        if config.is_some() || !positional.is_empty() || url.is_some() {
+            return usage(
+                "--demo runs the built-in demo server; do not also give a target, --server-url or --config",
+            );
+        }
+        let exe = std::env::current_exe()
+            .map_err(|e| UsageError(format!("cannot find our own executable: {e}")))?;
+        positional = vec![exe.to_string_lossy().into_owned(), "demo-server".into()];
+        kind = Some(TransportArg::Stdio);
+        label = "the built-in demo server".to_string();
+    } else if let Some(path) = config {
+        if !positional.is_empty() || url.is_some() {
+            return usage(
+                "--config/--catalog selects the server; do not also give a target or --server-url",
+            );
+        }
+        let (name, e) = load_entry(path, args.server.as_deref())?;
+        label = format!("server {name:?} from {path}");
+        match (&e.command, &e.url) {
+            (Some(c), _) => {
+                positional = std::iter::once(c.clone())
+                    .chain(e.args.iter().cloned())
+                    .collect();
+            }
+            (None, Some(u)) => url = Some(u.clone()),
+            (None, None) => {
+                return usage(format!(
+                    "server {name:?} in {path} has neither \"command\" nor \"url\""
+                ));
+            }
+        }
+        if kind.is_none() {
+            kind = match e.kind.as_deref() {
+                Some("stdio") => Some(TransportArg::Stdio),
+                Some("http" | "streamable-http" | "streamableHttp") => Some(TransportArg::Http),
+                Some("sse") => Some(TransportArg::Sse),
+                _ => None,
+            };
+        }
+        // Command-line values win over the file's.
+        let mut file_env = e.env;
+        file_env.extend(env);
+        env = file_env;
+        let mut file_headers = e.headers;
+        file_headers.extend(headers);
+        headers = file_headers;
+        cwd = cwd.or(e.cwd);
+        era_text = era_text.or(e.protocol_era);
+        connect_ms = connect_ms.or(e.connection_timeout);
+        request_ms = request_ms.or(e.request_timeout);
+    } else {
+        if args.server.is_some() {
+            return usage("--server needs --config or --catalog");
+        }
+        if url.is_none() && positional.len() == 1 && is_url(&positional[0]) {
+            url = positional.pop();
+        }
+        label = match (&url, positional.first()) {
+            (Some(u), _) => u.clone(),
+            (None, Some(_)) => positional.join(" "),
+            (None, None) => {
+                return usage(
+                    "no server given: pass a command (mcpscope --cli node server.js …), a URL, --config FILE --server NAME, or --demo",
+                );
+            }
+        };
+    }
+
+    let mut options = ClientOptions::default();
+    let target = match (url, kind) {
+        (Some(u), Some(TransportArg::Stdio)) => {
+            return usage(format!(
+                "--transport stdio needs a command, not the URL {u}"
+            ));
+        }
+        (Some(u), k) => {
+            if !is_url(&u) {
+                return usage(format!("{u:?} is not an http(s) URL"));
+            }
+            let path = url::Url::parse(&u)
+                .map(|p| p.path().trim_end_matches('/').to_string())
+                .unwrap_or_default();
+            let k = k.unwrap_or_else(|| {
+                if path.ends_with("/sse") {
+                    TransportArg::Sse
+                } else {
+                    if !path.ends_with("/mcp") {
+                        // Unknown path: try Streamable HTTP first, then the deprecated HTTP+SSE.
+                        options.sse_fallback = true;
+                    }
+                    TransportArg::Http
+                }
+            });
+            if !env.is_empty() || cwd.is_some() {
+                return usage("-e and --cwd apply to stdio servers only");
+            }
+            match k {
+                TransportArg::Sse => Target::Sse { url: u, headers },
+                _ => Target::Http { url: u, headers },
+            }
+        }
+        (None, Some(TransportArg::Http | TransportArg::Sse)) => {
+            return usage("--transport http/sse needs a URL (positional or --server-url)");
+        }
+        (None, _) => {
+            if positional.is_empty() {
+                return usage("no server command given");
+            }
+            if !headers.is_empty() {
+                return usage("--header applies to HTTP servers only");
+            }
+            let command = positional.remove(0);
+            Target::Stdio {
+                command,
+                args: positional,
+                env,
+                cwd: cwd.map(Into::into),
+            }
+        }
+    };
+
+    options.era = match era_text {
+        Some(t) => t.parse::<EraPreference>().map_err(UsageError)?,
+        None => EraPreference::Legacy,
+    };
+    options.connect_timeout = ms(connect_ms.unwrap_or(15_000));
+    options.request_timeout = ms(request_ms.unwrap_or(60_000));
+    options.probe_timeout = Duration::from_millis(args.probe_timeout.max(1));
+    options.max_input_rounds = args.max_input_rounds;
+    options.metadata = coerced_map(&args.metadata, "--metadata")?;
+    options.transport.max_message_bytes = args.max_message_bytes;
+    options.transport.connect_timeout = options.connect_timeout;
+    Ok(Resolved {
+        target,
+        options,
+        label,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn parse(argv: &[&str]) -> Result<Resolved, UsageError> {
+        resolve(&Args::parse_from(
+            std::iter::once("mcpscope").chain(argv.iter().copied()),
+        ))
+    }
+
+    #[test]
+    fn command_flags_and_server_args() {
+        let r = parse(&[
+            "--cli",
+            "node",
+            "srv.js",
+            "--method",
+            "tools/list",
+            "-e",
+            "A=1",
+            "--",
+            "--port",
+            "3",
+        ])
+        .unwrap();
+        assert_eq!(
+            r.target,
+            Target::Stdio {
+                command: "node".into(),
+                args: vec!["srv.js".into(), "--port".into(), "3".into()],
+                env: vec![("A".into(), "1".into())],
+                cwd: None
+            }
+        );
+        let r = parse(&[
+            "--cli",
+            "--method",
+            "tools/list",
+            "--",
+            "python",
+            "srv.py",
+            "--verbose",
+        ])
+        .unwrap();
+        assert!(
+            matches!(r.target, Target::Stdio { ref command, ref args, .. } if command == "python" && args == &["srv.py", "--verbose"])
+        );
+    }
+
+    #[test]
+    fn url_transport_detection() {
+        assert!(matches!(
+            parse(&["--cli", "http://h/mcp"]).unwrap().target,
+            Target::Http { .. }
+        ));
+        assert!(matches!(
+            parse(&["--cli", "http://h/sse"]).unwrap().target,
+            Target::Sse { .. }
+        ));
+        let r = parse(&["--cli", "http://h/api"]).unwrap();
+        assert!(matches!(r.target, Target::Http { .. }) && r.options.sse_fallback);
+        assert!(matches!(
+            parse(&["--cli", "http://h/api", "--transport", "sse"])
+                .unwrap()
+                .target,
+            Target::Sse { .. }
+        ));
+    }
+
+    #[test]
+    fn usage_errors_say_what_to_do() {
+        assert!(
+            parse(&["--cli"])
+                .err()
+                .unwrap()
+                .0
+                .contains("no server given")
+        );
+        assert!(
+            parse(&["--cli", "x", "--protocol-era", "new"])
+                .err()
+                .unwrap()
+                .0
+                .contains("legacy, modern or auto")
+        );
+        assert!(
+            parse(&["--cli", "x", "--header", "bad"])
+                .err()
+                .unwrap()
+                .0
+                .contains("Name: Value")
+        );
+    }
+
+    #[test]
+    fn coercion() {
+        assert_eq!(coerce("1"), serde_json::json!(1));
+        assert_eq!(coerce("true"), serde_json::json!(true));
+        assert_eq!(coerce("hello"), serde_json::json!("hello"));
+        assert_eq!(coerce("\"1\""), serde_json::json!("1"));
+        assert_eq!(coerce("{\"x\":[1]}"), serde_json::json!({"x": [1]}));
+    }
+}
