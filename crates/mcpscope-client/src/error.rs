@@ -53,6 +53,21 @@ pub enum ClientError {
     /// The server broke a protocol rule we cannot work around.
     #[error("{0}")]
     Protocol(String),
+    /// The server asked for input (an `input_required` round) and the responder declined to
+    /// give it; the request cannot be retried without every answer, so it stops.
+    #[error(
+        "{method}: the server needs {input_method} (input {key:?}) and it was refused: {reason}; every input must be answered before retrying, so the request stops here"
+    )]
+    InputRefused {
+        /// The request's method.
+        method: String,
+        /// What the server asked for (`sampling/createMessage`, …).
+        input_method: String,
+        /// The key of the refused entry in `inputRequests`.
+        key: String,
+        /// The responder's reason.
+        reason: String,
+    },
     /// `input_required` rounds exceeded `--max-input-rounds`.
     #[error(
         "{method}: the server asked for input {rounds} times without completing (limit --max-input-rounds {rounds})"

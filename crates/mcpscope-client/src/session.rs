@@ -134,6 +134,9 @@ struct State {
     stderr_tail: VecDeque<String>,
     /// Why a message was thrown away (over-long line), for timeout messages.
     discarded: Option<String>,
+    /// A legacy HTTP session that expired on a message that was not a request (a notification's
+    /// 404): the next request must start a new session first.
+    session_lost: Option<String>,
     /// Connection generation; events of older connections are ignored.
     generation: u64,
     closed: Option<String>,
@@ -149,6 +152,8 @@ struct Shared {
     state: Mutex<State>,
     next_id: AtomicI64,
     seq: AtomicU64,
+    /// Woken when the engine has recorded the end of the current connection (see `close`).
+    closed_seen: Notify,
 }
 
 /// A connection to one MCP server.
@@ -187,12 +192,14 @@ impl Session {
                     tool_headers: HashMap::new(),
                     stderr_tail: VecDeque::new(),
                     discarded: None,
+                    session_lost: None,
                     generation: 0,
                     closed: None,
                     stage: "starting".into(),
                 }),
                 next_id: AtomicI64::new(1),
                 seq: AtomicU64::new(0),
+                closed_seen: Notify::new(),
             }),
         };
         session.spawn_engine(events, 0);
@@ -200,11 +207,16 @@ impl Session {
         let result = match session.shared.opts.connect_timeout {
             Some(t) => match tokio::time::timeout(t, handshake).await {
                 Ok(r) => r,
-                Err(_) => Err(ClientError::ConnectTimeout {
-                    stage: session.state().stage.clone(),
-                    after: t,
-                    detail: session.stderr_hint(),
-                }),
+                Err(_) => {
+                    // Read the stage in its own statement: a guard temporary inside the struct
+                    // literal would still be held when `stderr_hint` locks the state again.
+                    let stage = session.state().stage.clone();
+                    Err(ClientError::ConnectTimeout {
+                        stage,
+                        after: t,
+                        detail: session.stderr_hint(),
+                    })
+                }
             },
             None => handshake.await,
         };
@@ -338,16 +350,30 @@ impl Session {
             protocol_version: version.as_deref(),
         });
         if frame.kind == FrameKind::StderrLine {
-            let mut st = self.state();
-            if st.stderr_tail.len() == STDERR_TAIL {
-                st.stderr_tail.pop_front();
+            {
+                let mut st = self.state();
+                if st.stderr_tail.len() == STDERR_TAIL {
+                    st.stderr_tail.pop_front();
+                }
+                st.stderr_tail.push_back(
+                    String::from_utf8_lossy(&frame.body)
+                        .chars()
+                        .take(300)
+                        .collect(),
+                );
             }
-            st.stderr_tail.push_back(
-                String::from_utf8_lossy(&frame.body)
-                    .chars()
-                    .take(300)
-                    .collect(),
-            );
+            // The frame keeps only the head of the line: say so, or the rest vanishes unseen.
+            if frame.meta.truncated {
+                let note = frame
+                    .meta
+                    .note
+                    .as_deref()
+                    .unwrap_or("stderr line cut short");
+                self.warn(
+                    format!("server {note} (over --max-message-bytes; the trace keeps its head)"),
+                    Some(frame.seq),
+                );
+            }
             return;
         }
         if !act {
@@ -583,7 +609,12 @@ impl Session {
                     let _ = p.tx.send(Outcome::Failed(ClientError::Transport(error)));
                 }
             }
-            None => self.warn(error.to_string(), None),
+            None => {
+                if let TransportError::SessionExpired { session_id } = &error {
+                    self.state().session_lost = Some(session_id.clone());
+                }
+                self.warn(error.to_string(), None)
+            }
         }
     }
 
@@ -597,6 +628,7 @@ impl Session {
             let _ =
                 p.tx.send(Outcome::Failed(ClientError::Closed(reason.clone())));
         }
+        self.shared.closed_seen.notify_waiters();
     }
 
     // ----- sending -----
@@ -743,7 +775,10 @@ impl Session {
                             let removed = self.state().pending.remove(&id).is_some();
                             if removed {
                                 self.cancel_on_wire(&id, method, "request timed out").await;
-                                let detail = self.state().discarded.clone().or_else(|| self.stderr_hint());
+                                // Two statements: the guard of the first must be gone before
+                                // `stderr_hint` locks the state (same-thread deadlock otherwise).
+                                let discarded = self.state().discarded.clone();
+                                let detail = discarded.or_else(|| self.stderr_hint());
                                 return Err(ClientError::Timeout { method: method.to_string(), after: t, detail });
                             }
                             // Answered while we were timing out: take the answer.
@@ -860,6 +895,16 @@ impl Session {
         let mut retried_headers = false;
         let mut reinitialized = false;
         loop {
+            // The transport already forgot the dead session id; a request sent now would go
+            // without one and be refused as "session id required" instead of being retried.
+            let lost = self.state().session_lost.take();
+            if let Some(session_id) = lost
+                && self.era() == Era::Legacy
+            {
+                reinitialized = true;
+                self.warn(format!("session {session_id} expired (HTTP 404 to a notification); initializing a new session before {method}"), None);
+                self.initialize(&mut Vec::new()).await?;
+            }
             match self.send_once(method, params.clone(), opts).await {
                 Ok(result) => {
                     if method == "tools/list" {
@@ -1000,10 +1045,12 @@ impl Session {
                     out.insert(key.clone(), v);
                 }
                 Err(e) => {
-                    return Err(ClientError::Protocol(format!(
-                        "{method}: the server needs {inner} (input {key:?}) and it was refused: {}; every input must be answered before retrying, so the request stops here",
-                        e.message
-                    )));
+                    return Err(ClientError::InputRefused {
+                        method: method.to_string(),
+                        input_method: inner,
+                        key: key.clone(),
+                        reason: e.message,
+                    });
                 }
             }
         }
@@ -1235,7 +1282,8 @@ impl Session {
         conn.set_protocol_version(Some(negotiated.clone()));
         self.set_stage("sending notifications/initialized");
         self.notify("notifications/initialized", None).await?;
-        conn.open_get_stream();
+        self.set_stage("opening the standalone GET stream");
+        conn.open_get_stream(Duration::from_secs(2)).await;
         let info = ServerInfo {
             era: Era::Legacy,
             protocol_version: negotiated,
@@ -1429,6 +1477,22 @@ impl Session {
     /// Close the connection (stdin, SIGTERM, SIGKILL for stdio; DELETE for a legacy HTTP session).
     pub async fn close(&self) {
         self.conn().close().await;
+        // The connection's last events (the exit status, the final stderr lines) may still be
+        // queued for the engine task. Wait until it has recorded the end of the connection, so
+        // observers have seen every frame when the caller tears down. Bounded: a transport that
+        // never reports its end must not hang the caller.
+        let drained = async {
+            loop {
+                let notified = self.shared.closed_seen.notified();
+                tokio::pin!(notified);
+                notified.as_mut().enable();
+                if self.state().closed.is_some() {
+                    return;
+                }
+                notified.await;
+            }
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(2), drained).await;
     }
 
     /// Wait for a task to finish and return the final result.

@@ -38,7 +38,8 @@ This server exists so you can try every MCP feature without writing one.\n\n\
 - Tools cover every content type, progress, cancellation, logging, elicitation, sampling, \
 roots, tasks, custom `Mcp-Param-*` headers and huge results.\n\
 - `demo://counter` changes every second; subscribe to it.\n\
-- Prompts and resource templates offer completions.\n";
+- Prompts and resource templates offer completions.\n\
+- `resources/list` comes in pages of two, to show pagination.\n";
 
 /// The MCP Apps page behind `ui://demo/app.html`.
 pub(crate) const APP_HTML: &str = "<!DOCTYPE html>\n\

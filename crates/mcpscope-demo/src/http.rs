@@ -1,5 +1,6 @@
 //! The Streamable HTTP transport: rmcp's `StreamableHttpService` on axum, at `/mcp` on loopback,
-//! behind a small middleware that applies the legacy tasks shim (see `legacy_tasks`).
+//! behind a small middleware that applies the legacy tasks shim (see `legacy_tasks`). The same
+//! port also serves the deprecated HTTP+SSE transport at `/sse` (see `sse`).
 //!
 //! One service answers both eras: with `legacy_session_mode` on, rmcp routes `initialize` and
 //! session-bound requests (`Mcp-Session-Id`, GET stream, DELETE) to per-session workers, and
@@ -30,6 +31,7 @@ use tokio::net::TcpListener;
 use crate::{
     legacy_tasks::{self, Followup},
     server::{DemoServer, Shared},
+    sse,
 };
 
 /// Same as rmcp's default request-body limit: the middleware must read the body to rewrite it.
@@ -45,6 +47,10 @@ pub(crate) async fn serve(port: u16, announce: bool) -> anyhow::Result<()> {
     if announce {
         let port = listener.local_addr()?.port();
         eprintln!("listening on http://127.0.0.1:{port}/mcp");
+        eprintln!(
+            "deprecated HTTP+SSE transport on http://127.0.0.1:{port}{}",
+            sse::SSE_PATH
+        );
     }
     serve_on(listener, std::future::pending()).await
 }
@@ -55,6 +61,8 @@ pub(crate) async fn serve_on(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let shared = Shared::new();
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let sse_routes = sse::router(shared.clone(), stop_rx.clone());
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(true)
         // The server only listens on loopback; a browser page from anywhere else must not be
@@ -68,15 +76,21 @@ pub(crate) async fn serve_on(
     );
     let router = axum::Router::new()
         .route_service("/mcp", service)
-        .route_layer(middleware::from_fn(legacy_tasks_shim));
+        .route_layer(middleware::from_fn(legacy_tasks_shim))
+        .merge(sse_routes);
 
-    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let signal = async move {
         shutdown.await;
-        // Ends rmcp's sessions and SSE streams, which graceful shutdown would wait for.
+        // Ends rmcp's sessions and SSE streams, and our HTTP+SSE streams, which graceful
+        // shutdown would wait for.
         cancel.cancel();
         let _ = stop_tx.send(true);
     };
+    // Without TCP_NODELAY the response event that follows a priming SSE event waits for the
+    // client's delayed ACK (about 40 ms per request on Linux).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let server = axum::serve(listener, router).with_graceful_shutdown(signal);
     let mut stop_rx = stop_rx;
     let watchdog = async move {

@@ -1,5 +1,5 @@
-//! The built-in demo MCP server: every feature of both protocol eras, on stdio or Streamable
-//! HTTP, so newcomers have a server to point mcpscope at and our tests have one that exercises
+//! The built-in demo MCP server: every feature of both protocol eras, on stdio, Streamable HTTP
+//! or the deprecated HTTP+SSE transport, so newcomers have a server to point mcpscope at and our tests have one that exercises
 //! everything.
 //!
 //! It is built on `rmcp`, an implementation independent of ours, so what our client sees is
@@ -21,6 +21,7 @@ mod interaction;
 mod legacy_tasks;
 mod media;
 mod server;
+mod sse;
 mod stdio;
 
 use std::future::Future;
@@ -32,16 +33,18 @@ pub async fn serve_stdio() -> anyhow::Result<()> {
     stdio::serve_process_stdio().await
 }
 
-/// Serve Streamable HTTP on `127.0.0.1:port` at path `/mcp` until the process ends.
+/// Serve Streamable HTTP on `127.0.0.1:port` at path `/mcp`, and the deprecated HTTP+SSE
+/// transport at `/sse` (messages POSTed to `/message?sessionId=…`), until the process ends.
 ///
-/// Port 0 picks a free port. Nothing is printed on stdout; when `announce` is true one line,
-/// `listening on http://127.0.0.1:PORT/mcp`, goes to stderr once the socket is bound.
+/// Port 0 picks a free port. Nothing is printed on stdout; when `announce` is true two lines go
+/// to stderr once the socket is bound, first `listening on http://127.0.0.1:PORT/mcp`, then
+/// `deprecated HTTP+SSE transport on http://127.0.0.1:PORT/sse`.
 pub async fn serve_http(port: u16, announce: bool) -> anyhow::Result<()> {
     http::serve(port, announce).await
 }
 
-/// Serve Streamable HTTP at `/mcp` on an already-bound listener (for tests), returning when
-/// `shutdown` resolves.
+/// Serve Streamable HTTP at `/mcp` and HTTP+SSE at `/sse` on an already-bound listener (for
+/// tests), returning when `shutdown` resolves.
 pub async fn serve_http_on(
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,

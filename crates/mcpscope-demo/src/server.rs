@@ -30,7 +30,8 @@ use rmcp::{
         ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
         LoggingLevel, LoggingMessageNotificationParam, MetaObject, PaginatedRequestParams,
         ProgressNotificationParam, PromptMessage, ProtocolVersion, ReadResourceRequestParams,
-        ReadResourceResponse, ReadResourceResult, Reference, RequestStateCodec, ResourceContents,
+        ReadResourceResponse, ReadResourceResult, Reference, RequestStateCodec, Resource,
+        ResourceContents,
         ResourceUpdatedNotificationParam, Role, ServerCapabilities, ServerConfig,
         SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, TASKS_EXTENSION_ID,
         Tool, UnsubscribeRequestParams, UpdateTaskParams,
@@ -50,10 +51,14 @@ get-weather first; slow shows progress and cancellation; elicit-form, elicit-url
 list-roots ask the client for input; research runs as a task when asked; toggle-extra-tool \
 changes the tool list; subscribe to demo://counter for an update every second.";
 
+/// The private name the stdio pumps give a 2026-07-28 `ping` (see `stdio::rename_modern_ping`).
+pub(crate) const REMOVED_PING: &str = "mcpscope-demo/removed/ping";
 /// The name in `serverInfo`.
 const SERVER_NAME: &str = "mcpscope-demo";
 /// How long `research` pretends to work.
 const RESEARCH_TIME: Duration = Duration::from_secs(2);
+/// How many resources one `resources/list` page holds.
+const RESOURCES_PAGE: usize = 2;
 /// The largest `big` result we agree to build, so a typo cannot exhaust memory.
 const BIG_LIMIT: u64 = 512 * 1024 * 1024;
 /// Every logging level, least severe first (the order `logging/setLevel` thresholds use).
@@ -524,6 +529,32 @@ fn completion_values(request: &CompleteRequestParams) -> &'static [&'static str]
     }
 }
 
+/// One page of `resources/list` and the cursor of the next, if any. The pages are small so that
+/// clients (and our tests) see pagination at work; cursors are opaque to clients, `page-N` here.
+fn resource_page(
+    mut all: Vec<Resource>,
+    cursor: Option<&str>,
+) -> Result<(Vec<Resource>, Option<String>), McpError> {
+    let page = match cursor {
+        None => 1,
+        Some(cursor) => cursor
+            .strip_prefix("page-")
+            .and_then(|n| n.parse::<usize>().ok())
+            .filter(|n| (2..=all.len().div_ceil(RESOURCES_PAGE)).contains(n))
+            .ok_or_else(|| {
+                McpError::invalid_params(
+                    format!("invalid cursor {cursor:?} for resources/list"),
+                    Some(json!({"cursor": cursor})),
+                )
+            })?,
+    };
+    let start = (page - 1) * RESOURCES_PAGE;
+    let rest = all.split_off(start.min(all.len()));
+    let more = rest.len() > RESOURCES_PAGE;
+    let items = rest.into_iter().take(RESOURCES_PAGE).collect();
+    Ok((items, more.then(|| format!("page-{}", page + 1))))
+}
+
 fn prompt_arg(request: &GetPromptRequestParams, name: &str) -> Option<String> {
     request
         .arguments
@@ -612,10 +643,13 @@ impl ServerHandler for DemoServer {
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        let mut result = ListResourcesResult::with_all_items(catalog::resources());
+        let cursor = request.and_then(|request| request.cursor);
+        let (page, next) = resource_page(catalog::resources(), cursor.as_deref())?;
+        let mut result = ListResourcesResult::with_all_items(page);
+        result.next_cursor = next;
         stamp_server_info(&mut result.meta, &context);
         Ok(result)
     }
@@ -890,6 +924,9 @@ impl ServerHandler for DemoServer {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, McpError> {
+        if request.method == REMOVED_PING {
+            return Err(McpError::method_not_found::<rmcp::model::PingRequestMethod>());
+        }
         legacy_tasks::handle(&self.shared, request, context).await
     }
 }
@@ -912,6 +949,19 @@ mod tests {
             "Hello, 世界"
         );
         assert_eq!(decode_header_value("us-west1"), "us-west1");
+    }
+
+    #[test]
+    fn resources_come_in_pages_of_two() {
+        let all = catalog::resources();
+        let (first, next) = resource_page(all.clone(), None).unwrap();
+        assert_eq!((first.len(), next.as_deref()), (2, Some("page-2")));
+        let (second, next) = resource_page(all.clone(), Some("page-2")).unwrap();
+        assert_eq!((second.len(), next), (2, None));
+        assert_eq!(second[0].uri, all[2].uri);
+        for bad in ["page-1", "page-3", "", "x"] {
+            assert!(resource_page(all.clone(), Some(bad)).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! The stdio transport: rmcp's line transport behind two small pumps that apply the legacy tasks
 //! shim (see `legacy_tasks`) to each newline-delimited message.
 //!
+//! The same pumps carry each connection of the deprecated HTTP+SSE transport (see `sse`), which
+//! is line-shaped too: one message per POST in, one message per SSE event out.
+//!
 //! stdout carries protocol messages only; nothing else in this crate prints there.
 
 use std::{
@@ -10,7 +13,7 @@ use std::{
 };
 
 use rmcp::{ServiceExt as _, service::ServerInitializeError};
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::{
     io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream},
     sync::mpsc,
@@ -18,16 +21,19 @@ use tokio::{
 
 use crate::{
     legacy_tasks::{self, Followup},
-    server::{DemoServer, Shared, lock},
+    server::{DemoServer, REMOVED_PING, Shared, lock},
 };
+
+/// The first revision without `ping`.
+const MODERN_VERSION: &str = "2026-07-28";
 
 /// Lines longer than this are never `initialize` or `tools/list` results, so the outbound pump
 /// forwards them untouched instead of parsing (the `big` tool sends 100 MB lines).
 const MAX_REWRITTEN_LINE: usize = 4 * 1024 * 1024;
 /// Lines read ahead from stdin before the reader thread waits for rmcp to catch up.
-const STDIN_QUEUE: usize = 64;
+pub(crate) const STDIN_QUEUE: usize = 64;
 /// Buffer between the pumps and rmcp.
-const PIPE_CAPACITY: usize = 256 * 1024;
+pub(crate) const PIPE_CAPACITY: usize = 256 * 1024;
 
 /// What the inbound pump tells the outbound one.
 #[derive(Default)]
@@ -40,7 +46,7 @@ struct ShimState {
 
 /// Serves the demo on this process's stdin and stdout until stdin reaches end of file.
 pub(crate) async fn serve_process_stdio() -> anyhow::Result<()> {
-    serve(stdin_lines(), tokio::io::stdout()).await
+    serve(Shared::new(), stdin_lines(), tokio::io::stdout()).await
 }
 
 /// Reads stdin on a plain thread. Tokio's stdin also blocks a thread, but the runtime waits for
@@ -69,8 +75,10 @@ fn stdin_lines() -> mpsc::Receiver<std::io::Result<Vec<u8>>> {
     rx
 }
 
-/// Serves the demo over `input` lines until it ends.
-async fn serve(
+/// Serves one session of the demo over `input` lines (each ending in a newline) until the
+/// channel closes, writing newline-delimited messages to `output`.
+pub(crate) async fn serve(
+    shared: Arc<Shared>,
     input: mpsc::Receiver<std::io::Result<Vec<u8>>>,
     output: impl AsyncWrite + Unpin + Send + 'static,
 ) -> anyhow::Result<()> {
@@ -80,7 +88,7 @@ async fn serve(
     let inbound = tokio::spawn(pump_in(input, to_rmcp, state.clone()));
     let outbound = tokio::spawn(pump_out(from_rmcp, output, state));
 
-    let server = DemoServer::new(Shared::new());
+    let server = DemoServer::new(shared);
     let outcome = match server.serve((rmcp_reads, rmcp_writes)).await {
         Ok(running) => running
             .waiting()
@@ -101,6 +109,20 @@ async fn serve(
     outcome
 }
 
+/// rmcp answers `ping` with `{}` until a lifecycle has started, even when the request carries
+/// the 2026-07-28 envelope; but that revision removed `ping`, and `{}` lacks the `resultType`
+/// every modern result must have. Renamed, the request reaches the handler, which answers
+/// `-32601` as rmcp's HTTP transport already does for a modern `ping`.
+fn rename_modern_ping(message: &mut Value) {
+    let modern = message
+        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+        .and_then(Value::as_str)
+        .is_some_and(|version| version >= MODERN_VERSION);
+    if modern && message.get("id").is_some() && message.get("method") == Some(&json!("ping")) {
+        message["method"] = json!(REMOVED_PING);
+    }
+}
+
 /// The JSON text of a message's id, used as a map key.
 fn id_key(message: &Value) -> Option<String> {
     message.get("id").map(Value::to_string)
@@ -113,10 +135,12 @@ async fn pump_in(
 ) -> std::io::Result<()> {
     while let Some(line) = input.recv().await {
         let line = line?;
-        if legacy_tasks::may_need_inbound_rewrite(&line)
+        let may_be_ping = memchr::memmem::find(&line, b"\"ping\"").is_some();
+        if (may_be_ping || legacy_tasks::may_need_inbound_rewrite(&line))
             && let Ok(mut message) = serde_json::from_slice::<Value>(&line)
         {
             let before = message.get("method").cloned();
+            rename_modern_ping(&mut message);
             let followup = legacy_tasks::rewrite_inbound(&mut message);
             if let (Some(followup), Some(id)) = (followup, id_key(&message)) {
                 lock(&state).pending.insert(id, followup);

@@ -83,7 +83,7 @@ impl HttpTransport {
         })
     }
 
-    pub(crate) fn send(&self, out: Outgoing) -> Result<(), TransportError> {
+    pub(crate) async fn send(&self, out: Outgoing) -> Result<(), TransportError> {
         if self.inner.closed.load(Ordering::SeqCst) {
             return Err(TransportError::Closed);
         }
@@ -96,12 +96,15 @@ impl HttpTransport {
                 inner.streams.lock().expect("streams lock").remove(&id);
             }
         });
-        if let Some(id) = id {
-            self.inner
-                .streams
-                .lock()
-                .expect("streams lock")
-                .insert(id, task.abort_handle());
+        match id {
+            Some(id) => {
+                self.inner
+                    .streams
+                    .lock()
+                    .expect("streams lock")
+                    .insert(id, task.abort_handle());
+            }
+            None => settle(task).await,
         }
         Ok(())
     }
@@ -136,9 +139,10 @@ impl HttpTransport {
         }
     }
 
-    pub(crate) fn open_get_stream(&self) {
+    pub(crate) fn open_get_stream(&self) -> tokio::sync::oneshot::Receiver<()> {
         let inner = self.inner.clone();
-        let task = tokio::spawn(async move { get_stream_loop(&inner).await });
+        let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
+        let task = tokio::spawn(async move { get_stream_loop(&inner, ready_tx).await });
         if let Some(old) = self
             .inner
             .get_stream
@@ -148,6 +152,7 @@ impl HttpTransport {
         {
             old.abort();
         }
+        ready_rx
     }
 
     pub(crate) async fn close(&self) {
@@ -417,6 +422,10 @@ async fn post(inner: &Inner, out: Outgoing) {
         }
     }
     let had_session = status == 404 && inner.session_id.lock().expect("session lock").is_some();
+    // A 404 to a session id means "start a new session" whatever its body says: servers add a
+    // JSON-RPC error (-32001 Session not found) with the request's id, and letting the engine
+    // take that as the answer would end the request instead of re-initializing. The body is
+    // still recorded, just not handed over as a message.
     let (answered, body) = record_response(
         inner,
         ex,
@@ -424,10 +433,14 @@ async fn post(inner: &Inner, out: Outgoing) {
         &url,
         resp,
         out.id.clone(),
-        Some(&content_type),
+        (!had_session).then_some(content_type.as_str()),
     )
     .await;
     if had_session {
+        inner.note(
+            Some(ex),
+            "HTTP 404 to a request with a session id: the session expired, so the body is not taken as the answer".into(),
+        );
         let sid = inner
             .session_id
             .lock()
@@ -444,15 +457,23 @@ async fn post(inner: &Inner, out: Outgoing) {
         return;
     }
     if !answered && out.id.is_some() {
-        let error = if (200..300).contains(&status) {
+        let id = out.id.as_ref().map(|i| i.to_string()).unwrap_or_default();
+        let error = if (200..300).contains(&status) && !content_type.contains("json") {
+            // A web page or plain text where an MCP answer belongs: almost always the wrong URL
+            // or port (a reverse proxy's welcome page, a web app's front end).
+            let shown = if content_type.is_empty() {
+                "no Content-Type".to_string()
+            } else {
+                content_type.clone()
+            };
             TransportError::Other(format!(
-                "POST {url} answered HTTP {status} with {} that does not answer request {}",
-                if content_type.is_empty() {
-                    "no Content-Type".to_string()
-                } else {
-                    content_type.clone()
-                },
-                out.id.as_ref().map(|i| i.to_string()).unwrap_or_default()
+                "POST {url} answered HTTP {status} with {shown}, not JSON or an SSE stream, so request {id} has no answer: is this URL an MCP endpoint?{}",
+                body_start(&body)
+            ))
+        } else if (200..300).contains(&status) {
+            TransportError::Other(format!(
+                "POST {url} answered HTTP {status} with {content_type} that does not answer request {id}{}",
+                body_start(&body)
             ))
         } else {
             TransportError::Status {
@@ -477,6 +498,30 @@ async fn post(inner: &Inner, out: Outgoing) {
             },
         );
     }
+}
+
+/// How long sending a notification or response waits for the server to take it.
+pub(crate) const SETTLE_WAIT: Duration = Duration::from_secs(2);
+
+/// Wait (bounded) for the POST of a notification or response to be answered. POSTs travel on
+/// separate connections with no order between them, so without this `notifications/initialized`
+/// can reach the server after the request sent next, which a server may refuse (or, as with an
+/// expiring session, answer for a session that is already gone). stdio keeps this order by
+/// itself. The bound keeps a server that never answers from stalling us; the POST goes on.
+pub(crate) async fn settle(task: tokio::task::JoinHandle<()>) {
+    let _ = tokio::time::timeout(SETTLE_WAIT, task).await;
+}
+
+/// `"; the body starts: …"` with the first line-folded 200 characters of `body`, or nothing.
+fn body_start(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&body[..body.len().min(800)]);
+    let folded: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if folded.is_empty() {
+        return String::new();
+    }
+    let cut: String = folded.chars().take(200).collect();
+    let more = if cut.len() < folded.len() { "…" } else { "" };
+    format!("; the body starts: {cut}{more}")
 }
 
 /// Record a non-streaming response with its body. When `id` is given and the content type is JSON,
@@ -751,7 +796,10 @@ async fn resume(inner: &Inner, ex: u64, url: &str, id: &RequestId, mut outcome: 
 }
 
 /// The standalone GET stream: server-initiated requests and notifications (legacy).
-async fn get_stream_loop(inner: &Inner) {
+async fn get_stream_loop(inner: &Inner, ready: tokio::sync::oneshot::Sender<()>) {
+    // Signalled once the first GET has an answer (any status) or failed: servers that send
+    // requests only on this stream drop them until it is open, so the engine waits for it.
+    let mut ready = Some(ready);
     let mut last_id: Option<String> = None;
     let mut retry = DEFAULT_RETRY_MS;
     let mut failures = 0;
@@ -777,7 +825,11 @@ async fn get_stream_loop(inner: &Inner) {
         for (k, v) in &headers {
             req = req.header(k, v);
         }
-        match req.send().await {
+        let sent = req.send().await;
+        if let Some(r) = ready.take() {
+            let _ = r.send(());
+        }
+        match sent {
             Ok(resp) => {
                 let status = resp.status().as_u16();
                 let is_sse = resp

@@ -184,7 +184,7 @@ impl SseTransport {
         })
     }
 
-    pub(crate) fn send(&self, out: Outgoing) -> Result<(), TransportError> {
+    pub(crate) async fn send(&self, out: Outgoing) -> Result<(), TransportError> {
         let ex = self.exchange.fetch_add(1, Ordering::SeqCst) + 1;
         let headers = crate::http::merge_headers(
             vec![("Content-Type".to_string(), "application/json".to_string())],
@@ -208,7 +208,8 @@ impl SseTransport {
         let events = self.events.clone();
         let endpoint = self.endpoint.clone();
         let id = out.id;
-        tokio::spawn(async move {
+        let is_request = id.is_some();
+        let task = tokio::spawn(async move {
             match req.send().await {
                 Ok(resp) => {
                     let status = resp.status().as_u16();
@@ -249,6 +250,11 @@ impl SseTransport {
                 }
             }
         });
+        // Requests are answered on the stream; a notification must have reached the server
+        // before whatever we send next (see `http::settle`).
+        if !is_request {
+            crate::http::settle(task).await;
+        }
         Ok(())
     }
 

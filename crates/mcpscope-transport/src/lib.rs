@@ -243,12 +243,14 @@ impl Connection {
         Ok((conn, rx))
     }
 
-    /// Send one message. Returns once it is handed to the wire (HTTP responses arrive as events).
+    /// Send one message. Returns once it is handed to the wire (HTTP responses arrive as events);
+    /// over HTTP a notification or response waits (bounded) for its POST to be answered, so
+    /// messages reach the server in the order they were sent.
     pub async fn send(&self, out: Outgoing) -> Result<(), TransportError> {
         match self {
             Connection::Stdio(t) => t.send(out),
-            Connection::Http(t) => t.send(out),
-            Connection::Sse(t) => t.send(out),
+            Connection::Http(t) => t.send(out).await,
+            Connection::Sse(t) => t.send(out).await,
         }
     }
 
@@ -269,9 +271,12 @@ impl Connection {
     }
 
     /// Legacy Streamable HTTP: open the standalone GET stream for server-initiated messages.
-    pub fn open_get_stream(&self) {
+    /// Resolves once the server has answered the GET (with any status) or it failed, or after
+    /// `wait` at most; other transports resolve at once.
+    pub async fn open_get_stream(&self, wait: Duration) {
         if let Connection::Http(t) = self {
-            t.open_get_stream();
+            let ready = t.open_get_stream();
+            let _ = tokio::time::timeout(wait, ready).await;
         }
     }
 

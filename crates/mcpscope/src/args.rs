@@ -213,7 +213,8 @@ pub enum ElicitationArg {
     about = "Run the built-in demo MCP server (stdio by default)"
 )]
 pub struct DemoArgs {
-    /// Serve Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio. 0 picks a free port.
+    /// Serve HTTP on 127.0.0.1:PORT instead of stdio: Streamable HTTP at /mcp and the deprecated
+    /// HTTP+SSE transport at /sse. 0 picks a free port.
     #[arg(long, value_name = "PORT")]
     pub http: Option<u16>,
 }

@@ -73,6 +73,12 @@ impl From<UsageError> for Failure {
 fn failure(e: &ClientError, method: &str) -> Failure {
     let mut f = if e.is_auth_required() {
         Failure::new(exit::AUTH, "auth_required", e.to_string())
+    } else if matches!(
+        e,
+        ClientError::Timeout { .. } | ClientError::ConnectTimeout { .. }
+    ) {
+        // Still exit 4, but a script can tell "the server is slow or silent" from "it is gone".
+        Failure::new(exit::UNREACHABLE, "timeout", e.to_string())
     } else if e.is_connection_failure() {
         Failure::new(exit::UNREACHABLE, "unreachable", e.to_string())
     } else {
@@ -81,8 +87,18 @@ fn failure(e: &ClientError, method: &str) -> Failure {
                 Failure::new(exit::TOOL_ERROR, "tool_error", e.to_string())
             }
             ClientError::Rpc { .. } => Failure::new(exit::USAGE, "rpc_error", e.to_string()),
+            // Nothing is wrong with the server or the connection: our flags declined what the
+            // server needs (for example sampling without --sampling-text), so it is a usage
+            // matter the message explains.
+            ClientError::InputRefused { .. } => {
+                Failure::new(exit::USAGE, "input_refused", e.to_string())
+            }
             ClientError::Cancelled { .. } => {
                 Failure::new(exit::INTERRUPTED, "cancelled", e.to_string())
+            }
+            // The server is reachable and answering; it just never finishes asking.
+            ClientError::TooManyRounds { .. } => {
+                Failure::new(exit::UNREACHABLE, "input_rounds_exceeded", e.to_string())
             }
             _ => Failure::new(exit::UNREACHABLE, "protocol_error", e.to_string()),
         }
@@ -225,6 +241,11 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
         }
     }
 
+    let tool_name = params
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
     let work = execute(&session, &args, &method, params, &observer);
     let outcome = tokio::select! {
         r = work => r,
@@ -235,6 +256,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
             return Err(Failure::new(exit::INTERRUPTED, "interrupted", format!("interrupted (Ctrl-C); cancelled {n} request(s) in flight")));
         }
     };
+    let outcome = outcome.map_err(|f| explain_unserved(f, &session, &method));
     session.close().await;
     if let Some(e) = observer.finish() {
         eprintln!("warning: {e}");
@@ -245,7 +267,24 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     if args.lint && !findings.is_empty() && code == exit::OK {
         code = exit::LINT;
     }
+    // The result itself says `isError: true`; scripts still get the one stderr line every
+    // non-zero exit promises.
+    let tool_failed = (code == exit::TOOL_ERROR).then(|| {
+        Failure::new(
+            exit::TOOL_ERROR,
+            "tool_error",
+            format!(
+                "the tool {tool_name:?} reported an error (isError: true); its result was written as usual"
+            ),
+        )
+    });
     print_result(&args, &observer, outcome, &findings, output)?;
+    if let Some(f) = tool_failed {
+        if format_text(&args) && !args.quiet {
+            eprintln!("error: {}", f.message);
+        }
+        eprintln!("{}", f.json_line());
+    }
     if args.lint && format_text(&args) {
         report_lint(&findings);
     }
@@ -261,6 +300,40 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
         eprintln!("{}", f.json_line());
     }
     Ok(code)
+}
+
+/// A server that advertises a capability and then answers its methods with -32601 breaks its own
+/// promise. Say so: "method not found" alone reads like a typo on the user's side.
+fn explain_unserved(mut f: Failure, session: &Session, method: &str) -> Failure {
+    if f.extra.get("rpcCode") != Some(&json!(mcpscope_proto::era::METHOD_NOT_FOUND)) {
+        return f;
+    }
+    let Some(capability) = capability_of(method) else {
+        return f;
+    };
+    let advertised = session
+        .server_info()
+        .is_some_and(|i| i.capabilities.get(capability).is_some());
+    if advertised {
+        f.message.push_str(&format!(
+            "; the server advertised the {capability:?} capability, so not serving {method} is a server bug"
+        ));
+        f.extra
+            .insert("advertisedCapability".into(), json!(capability));
+    }
+    f
+}
+
+/// The server capability that promises `method`, for the methods that have one.
+fn capability_of(method: &str) -> Option<&'static str> {
+    match method {
+        "logging/setLevel" => Some("logging"),
+        "completion/complete" => Some("completions"),
+        m if m.starts_with("tools/") => Some("tools"),
+        m if m.starts_with("resources/") => Some("resources"),
+        m if m.starts_with("prompts/") => Some("prompts"),
+        _ => None,
+    }
 }
 
 fn format_text(args: &Args) -> bool {

@@ -43,7 +43,7 @@ pub fn run(argv: Vec<String>) -> i32 {
                 let code = if e.use_stderr() { cli::exit::USAGE } else { 0 };
                 let _ = e.print();
                 if code != 0 {
-                    let f = cli::Failure { exit: code, code: "usage", message: e.kind().to_string(), extra: Default::default() };
+                    let f = cli::Failure { exit: code, code: "usage", message: e.to_string().lines().next().unwrap_or("usage error").trim_start_matches("error: ").to_string(), extra: Default::default() };
                     eprintln!("{}", f.json_line());
                 }
                 return code;

@@ -46,6 +46,9 @@ pub struct CliObserver {
     /// Collect notifications (listen/subscribe).
     pub collect: bool,
     trace_error: Mutex<Option<String>>,
+    /// Set by `finish`: frames recorded after it (a late HTTP answer) are flushed one by one,
+    /// since nobody will flush the buffer again before the process exits.
+    finished: std::sync::atomic::AtomicBool,
 }
 
 impl CliObserver {
@@ -67,11 +70,14 @@ impl CliObserver {
             notifications: Mutex::new(vec![]),
             collect,
             trace_error: Mutex::new(None),
+            finished: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
     /// Flush the trace file; returns a write error if one happened.
     pub fn finish(&self) -> Option<String> {
+        self.finished
+            .store(true, std::sync::atomic::Ordering::SeqCst);
         if let Some(t) = &self.trace
             && let Err(e) = t.lock().expect("trace lock").flush()
         {
@@ -202,9 +208,11 @@ impl Observer for CliObserver {
                 lint: lint_value,
             };
             let mut w = trace.lock().expect("trace lock");
+            let late = self.finished.load(std::sync::atomic::Ordering::SeqCst);
             let r = serde_json::to_writer(&mut *w, &line)
                 .map_err(std::io::Error::from)
-                .and_then(|_| w.write_all(b"\n"));
+                .and_then(|_| w.write_all(b"\n"))
+                .and_then(|_| if late { w.flush() } else { Ok(()) });
             if let Err(e) = r {
                 *self.trace_error.lock().expect("trace error lock") =
                     Some(format!("writing the trace failed: {e}"));

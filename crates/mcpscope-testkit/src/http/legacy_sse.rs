@@ -31,6 +31,10 @@ pub(super) fn router() -> Router {
         // Only GET: a Streamable HTTP POST here gets axum's 405, the answer that sends a client
         // to the GET fallback.
         .route("/sse", get(open_stream))
+        // The same stream at the root, as servers mounted on a bare origin serve it: a URL
+        // without `/sse` or `/mcp` is what sends a client down the Streamable-HTTP-then-HTTP+SSE
+        // fallback, and POST `/` is a 405 here just like POST `/sse`.
+        .route("/", get(open_stream))
         .route("/message", post(message))
         .route("/mcp", any(|| async { StatusCode::NOT_FOUND }))
         .with_state(channels)

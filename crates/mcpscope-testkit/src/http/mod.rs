@@ -65,7 +65,8 @@ pub enum HttpMode {
     /// The deprecated HTTP+SSE transport (2024-11-05 style): `GET /sse` opens a stream whose first
     /// event is `endpoint` with `/message?sessionId=…`; `POST /message?sessionId=…` answers `202`
     /// and the response goes out on the stream. `/mcp` is `404` and `POST /sse` is `405`.
-    /// Proves the fallback from Streamable HTTP to HTTP+SSE works. Entry path: `/sse`.
+    /// `GET /` serves the same stream (and `POST /` is `405`), so the root URL exercises a
+    /// client's fallback from Streamable HTTP to HTTP+SSE. Entry path: `/sse`.
     LegacySseOnly,
     /// Accepts connections and reads requests but never sends a status line. Proves the HTTP
     /// request timeout fires (and the request is reported as timed out, not lost).

@@ -1,0 +1,129 @@
+//! Plumbing for the real-peer tests: find the npm peers `testenv/install.sh` puts in `.peers/`,
+//! start their HTTP servers on free loopback ports, and hand the CLI their stdio commands.
+//!
+//! Without `.peers/` these tests fail and say how to install it, so a CI that forgot the step
+//! does not pass by testing nothing; `MCPSCOPE_SKIP_PEERS=1` skips them on purpose.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::AsyncBufReadExt as _;
+
+/// The repository root (the workspace holds `testenv/` and `.peers/`).
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the repository root exists")
+}
+
+/// The installed peers.
+pub(crate) struct Peers {
+    testenv: PathBuf,
+    peers_dir: PathBuf,
+}
+
+impl Peers {
+    /// The peers, or `None` (after a notice) when `MCPSCOPE_SKIP_PEERS=1`. Panics, saying what
+    /// to run, when they are not installed.
+    pub(crate) fn get(test: &str) -> Option<Peers> {
+        if std::env::var("MCPSCOPE_SKIP_PEERS").as_deref() == Ok("1") {
+            eprintln!("{test}: skipped, MCPSCOPE_SKIP_PEERS=1 (real-peer tests need .peers/)");
+            return None;
+        }
+        let root = repo_root();
+        // The same override testenv/lib.sh honours.
+        let peers_dir = std::env::var_os("MCPSCOPE_PEERS_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join(".peers"));
+        let needed = [
+            "node22/node_modules/.bin/node",
+            "peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+            "peers/node_modules/@modelcontextprotocol/server/package.json",
+            "peers/node_modules/@modelcontextprotocol/node/package.json",
+        ];
+        let missing: Vec<String> = needed
+            .iter()
+            .map(|p| peers_dir.join(p))
+            .filter(|p| !p.exists())
+            .map(|p| p.display().to_string())
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "{test}: the real-peer tests need the npm peers, and these are missing:\n  {}\n\
+             Run `bash testenv/install.sh` (once; it installs Node 22, server-everything and the \
+             TypeScript SDK v2 into .peers/), or set MCPSCOPE_SKIP_PEERS=1 to skip these tests.",
+            missing.join("\n  ")
+        );
+        Some(Peers {
+            testenv: root.join("testenv"),
+            peers_dir,
+        })
+    }
+
+    fn script(&self, name: &str) -> String {
+        self.testenv
+            .join("peers")
+            .join(name)
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// CLI arguments that run `script mode` as a stdio server (the CLI gives a stdio server a
+    /// small allowlisted environment, so the peers' location is passed explicitly).
+    pub(crate) fn stdio(&self, script: &str) -> Vec<String> {
+        vec![
+            "-e".to_owned(),
+            format!("MCPSCOPE_PEERS_DIR={}", self.peers_dir.display()),
+            "-e".to_owned(),
+            "MCPSCOPE_TS_SERVER_QUIET=1".to_owned(),
+            "--".to_owned(),
+            self.script(script),
+            "stdio".to_owned(),
+        ]
+    }
+
+    /// Starts `script mode 0` and waits for it to say where it listens.
+    pub(crate) async fn serve(&self, script: &str, mode: &str) -> PeerServer {
+        let mut child = tokio::process::Command::new(self.script(script))
+            .args([mode, "0"])
+            .env("MCPSCOPE_PEERS_DIR", &self.peers_dir)
+            .env("MCPSCOPE_TS_SERVER_QUIET", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {script} {mode}: {e}"));
+        let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+        let mut seen = Vec::new();
+        let base = loop {
+            let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line())
+                .await
+                .unwrap_or_else(|_| panic!("{script} {mode} did not start: {seen:?}"))
+                .expect("read the peer's stderr")
+                .unwrap_or_else(|| panic!("{script} {mode} exited: {seen:?}"));
+            // `mcpscope-testenv: listening on http://127.0.0.1:PORT[/mcp] (pid N)`
+            if let Some(rest) = line.split("listening on ").nth(1)
+                && let Some(url) = rest.split_whitespace().next()
+            {
+                break url.trim_end_matches("/mcp").to_owned();
+            }
+            seen.push(line);
+        };
+        // Keep draining stderr so a chatty peer never blocks on a full pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        assert!(base.starts_with("http://127.0.0.1:"), "{base}");
+        PeerServer {
+            base,
+            _child: child,
+        }
+    }
+}
+
+/// A peer serving HTTP; killed when dropped.
+pub(crate) struct PeerServer {
+    /// `http://127.0.0.1:PORT`.
+    pub(crate) base: String,
+    _child: tokio::process::Child,
+}

@@ -1,0 +1,33 @@
+//! The mcpscope crate's one integration-test binary: the real `mcpscope` executable driven the
+//! way users and CI drive it, against real servers. One binary, so cargo links once and the
+//! test harness schedules every module's tests together.
+
+// The CLI against the testkit's misbehaving servers; shared plumbing first.
+mod misbehaving_support;
+// stdio: noise, silence, early exits, wrong version, phantom capabilities, 100 MB, 1,000 tools,
+// 100,000 notifications, unterminated last line, stderr chatter, request timeout.
+mod misbehaving_stdio;
+// Progress resetting the request timeout, and Ctrl-C (SIGINT) cancelling without orphans.
+mod misbehaving_signals;
+// HTTP fixtures: 500, HTML, expiring sessions, redirects, SSE resume, 401, HTTP+SSE, no headers.
+mod misbehaving_http;
+// Eras: the modern fixture pinned and auto-detected, input_required rounds, legacy fallback.
+mod misbehaving_era;
+
+// The CLI against the built-in demo server, both eras × stdio, Streamable HTTP and HTTP+SSE;
+// shared plumbing first.
+mod demo_harness;
+// tools/list and tools/call: every content type, isError and unknown tools, --format json.
+mod demo_tools;
+// What goes on the wire: the modern _meta envelope and Mcp-* headers, legacy sessions, HTTP+SSE.
+mod demo_frames;
+// Resources (pagination, templates, subscribe, listen), prompts and completion.
+mod demo_resources;
+// Elicitation, sampling and roots: legacy server→client requests, modern input_required rounds.
+mod demo_interaction;
+// ping, logging, progress, tasks, arbitrary methods, --lint, and `mcpscope demo-server`.
+mod demo_utilities;
+// Real peers from npm (testenv/install.sh): server-everything and a TypeScript SDK v2 server.
+mod peers_support;
+mod peers_everything;
+mod peers_ts_sdk;

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Run every test mcpscope has, from a clean checkout on a fresh machine: installs the real peers
+# (Node 22, server-everything, the TypeScript SDK server, the conformance suite) into .peers/,
+# checks formatting and lints, runs the Rust tests (unit, integration against the demo server,
+# the misbehaving-server testkit and the real peers), then the spec's conformance suite against
+# our CLI. Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { printf '\n=== %s (%s)\n' "$1" "$(date +%H:%M:%S)"; }
+SECONDS=0
+
+step "install the test peers (testenv/install.sh)"
+bash testenv/install.sh
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy -D warnings"
+cargo clippy --locked --workspace --all-targets -- -D warnings
+
+step "cargo build"
+cargo build --locked --workspace --all-targets
+
+step "proto has no I/O"
+if grep -rnE 'std::(fs|net|process)|tokio' crates/mcpscope-proto/src; then
+  echo "mcpscope-proto must not do I/O (found the lines above)"; exit 1
+fi
+
+step "cargo test"
+export MCPSCOPE_TESTKIT_BIN="$PWD/target/debug/mcpscope-testkit"
+cargo test --locked --workspace -- --test-threads "${MCPSCOPE_TEST_THREADS:-4}"
+
+step "conformance suite (testenv/conformance/run.sh)"
+MCPSCOPE_BIN="$PWD/target/debug/mcpscope" bash testenv/conformance/run.sh
+
+echo
+echo "all tests passed in ${SECONDS}s"
