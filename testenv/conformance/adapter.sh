@@ -4,7 +4,8 @@
 # The suite appends the mock server's URL as the last argument and sets
 #   MCP_CONFORMANCE_SCENARIO          scenario name (always)
 #   MCP_CONFORMANCE_PROTOCOL_VERSION  revision to speak (2025-11-25 unless --spec-version says otherwise)
-#   MCP_CONFORMANCE_CONTEXT           JSON with scenario data (http-custom-headers: the tool calls)
+#   MCP_CONFORMANCE_CONTEXT           JSON with scenario data (http-custom-headers: the tool calls;
+#                                     auth/pre-registration: client_id, client_secret)
 #
 # Each scenario maps to ORDINARY `mcpscope --cli <url> ...` invocations — everything
 # scenario-specific (tool names, arguments) lives here, never in the product. What each scenario
@@ -39,9 +40,17 @@ common=(--cli "$url" --transport http --protocol-era "$era" --format json
 # shellcheck disable=SC2206
 [ -n "${MCPSCOPE_CONFORMANCE_ARGS:-}" ] && common+=(${MCPSCOPE_CONFORMANCE_ARGS})
 
+# Every run gets a secret store of its own (an encrypted file in a fresh directory): the mocks
+# pick ports at random, so tokens stored by one scenario must never meet another's servers, and
+# nothing may land in the user's keyring.
+store_dir="$(mktemp -d "${TMPDIR:-/tmp}/mcpscope-conformance-XXXXXX")"
+export MCPSCOPE_SECRET_STORE=file MCPSCOPE_DATA_DIR="$store_dir"
+unset MCPSCOPE_SECRET_PASSPHRASE MCPSCOPE_SECRET_FILE MCPSCOPE_AUTH_PROFILE
+
 n=0
 child=
-trap '[ -n "$child" ] && kill "$child" 2>/dev/null; exit 143' TERM INT
+trap '[ -n "$child" ] && kill "$child" 2>/dev/null; rm -rf "$store_dir"; exit 143' TERM INT
+trap 'rm -rf "$store_dir"' EXIT
 mcpscope() {
   n=$((n + 1))
   local trace=()
@@ -69,6 +78,19 @@ must_refuse() {
     echo "adapter: mcpscope did NOT refuse: $*" >&2
     status=1
   fi
+}
+# For an authorization mcpscope must refuse: passes only with exit 3 (auth_required).
+must_refuse_auth() {
+  mcpscope "$@"
+  local rc=$?
+  if [ $rc != 3 ]; then
+    echo "adapter: expected exit 3 (auth_required), got $rc: $*" >&2
+    status=1
+  fi
+}
+# A value from MCP_CONFORMANCE_CONTEXT.
+context() {
+  python3 -c 'import json, os, sys; print(json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}").get(sys.argv[1], ""))' "$1"
 }
 
 case "$scenario" in
@@ -142,6 +164,42 @@ for c in json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}").get("tool
   json-schema-ref-no-deref)
     # modern: list tools; never fetch the network $ref in lookup_user's inputSchema
     must --method tools/list
+    ;;
+  # --- authorization (both revisions). The mocks' authorization endpoints approve at once and
+  # redirect back, so --headless-auth reads code and iss from that redirect's Location. Every
+  # request after the 401 must carry the token; see SCENARIOS.md § Authorization.
+  auth/basic-cimd)
+    # the AS accepts client ID metadata documents: the URL the suite expects is the client id
+    must --method tools/list --headless-auth \
+      --client-metadata-url https://conformance-test.local/client-metadata.json
+    ;;
+  auth/pre-registration)
+    # no DCR: the pre-registered client from the context, client_secret_basic at the token endpoint
+    id="$(context client_id)" secret="$(context client_secret)"
+    [ -n "$id" ] || { echo "adapter: MCP_CONFORMANCE_CONTEXT has no client_id" >&2; exit 1; }
+    must --method tools/list --headless-auth --client-id "$id" --client-secret "$secret"
+    ;;
+  auth/scope-step-up)
+    # initialize is open; tools/call gets 401 (scope mcp:basic), then 403 insufficient_scope
+    # (mcp:write): re-authorize for the union, retry, succeed
+    must --method tools/call --tool-name test-tool --headless-auth
+    ;;
+  auth/scope-retry-limit)
+    # every authorized request gets 403 insufficient_scope: give up after a bounded number of
+    # authorizations (1 + 2 step-ups <= the suite's 3) with auth_required
+    must_refuse_auth --method tools/call --tool-name test-tool --headless-auth
+    ;;
+  auth/resource-mismatch | auth/iss-supported-missing | auth/iss-wrong-issuer | auth/iss-unexpected | \
+    auth/iss-normalized | auth/metadata-issuer-mismatch)
+    # refusals: PRM resource not this server; iss missing though advertised; iss of another
+    # issuer (advertised or not); iss equal only after normalization; AS metadata with a foreign
+    # issuer. mcpscope must stop before the token request and exit 3.
+    must_refuse_auth --method tools/list --headless-auth
+    ;;
+  auth/*)
+    # discovery variants, scope selection, token endpoint auth methods, offline_access, iss
+    # accepted, authorization server migration, 2025-03-26 back-compat: one ordinary call
+    must --method tools/list --headless-auth
     ;;
   *)
     echo "adapter: no mapping for scenario '$scenario' (see testenv/conformance/SCENARIOS.md)" >&2

@@ -4,9 +4,11 @@
 #
 #   testenv/conformance/run.sh [options] [SCENARIO[@REVISION] ...]
 #
-#   SCENARIO[@REVISION]   default: the eleven runs below (tools_call runs under both revisions).
-#                         A bare name runs under every default revision listing it (or 2025-11-25
-#                         for a name that is not in the default list).
+#   SCENARIO[@REVISION]   default: every run below — the eleven core runs (tools_call under both
+#                         revisions) and the 41 auth runs (14 scored by 2025-11-25, 25 by
+#                         2026-07-28, the two 2025-03-26 back-compat ones). A bare name runs under
+#                         every default revision listing it (or 2025-11-25 for a name that is not
+#                         in the default list); `core` and `auth` select those groups.
 #   -o, --output DIR      results (default: target/conformance); per run: DIR/REV/SCENARIO-<ts>/
 #                         {checks.json,stdout.txt,stderr.txt}, DIR/REV/SCENARIO.log (suite output),
 #                         DIR/summary.ndjson (one JSON line per run)
@@ -40,6 +42,27 @@ DEFAULT_RUNS=(
   http-invalid-tool-headers@2026-07-28
   json-schema-ref-no-deref@2026-07-28
 )
+CORE_RUNS=("${DEFAULT_RUNS[@]}")
+
+# The auth/* client scenarios each requirement set scores (requirements/2025-11-25.yaml and
+# 2026-07-28.yaml of the suite), plus the 2025-03-26 back-compat scenarios (removed in 2025-06-18,
+# so they only run at 2025-03-26).
+AUTH_BOTH=(
+  metadata-default metadata-var1 metadata-var2 metadata-var3 basic-cimd
+  scope-from-www-authenticate scope-from-scopes-supported scope-omitted-when-undefined
+  scope-step-up scope-retry-limit token-endpoint-auth-basic token-endpoint-auth-post
+  token-endpoint-auth-none pre-registration
+)
+AUTH_2026=(
+  resource-mismatch offline-access-scope offline-access-not-supported
+  authorization-server-migration iss-supported iss-not-advertised iss-supported-missing
+  iss-wrong-issuer iss-unexpected iss-normalized metadata-issuer-mismatch
+)
+AUTH_RUNS=()
+for a in "${AUTH_BOTH[@]}"; do AUTH_RUNS+=("auth/$a@2025-11-25"); done
+for a in "${AUTH_BOTH[@]}" "${AUTH_2026[@]}"; do AUTH_RUNS+=("auth/$a@2026-07-28"); done
+AUTH_RUNS+=(auth/2025-03-26-oauth-metadata-backcompat@2025-03-26 auth/2025-03-26-oauth-endpoint-fallback@2025-03-26)
+DEFAULT_RUNS+=("${AUTH_RUNS[@]}")
 
 out="$REPO_ROOT/target/conformance"
 command="$TESTENV/conformance/adapter.sh"
@@ -89,6 +112,8 @@ if [ ${#selected[@]} -eq 0 ]; then
   runs=("${DEFAULT_RUNS[@]}")
 else
   for s in "${selected[@]}"; do
+    if [ "$s" = core ]; then runs+=("${CORE_RUNS[@]}"); continue; fi
+    if [ "$s" = auth ]; then runs+=("${AUTH_RUNS[@]}"); continue; fi
     if [[ "$s" == *@* ]]; then runs+=("$s"); continue; fi
     found=0
     for d in "${DEFAULT_RUNS[@]}"; do

@@ -111,7 +111,9 @@ impl ClientError {
     pub fn is_auth_required(&self) -> bool {
         matches!(
             self,
-            ClientError::Transport(TransportError::AuthRequired { .. })
+            ClientError::Transport(
+                TransportError::AuthRequired { .. } | TransportError::AuthFailed { .. }
+            )
         )
     }
 }

@@ -81,6 +81,10 @@ pub struct RequestOptions {
     pub progress: bool,
     /// Override the session's request timeout (`Some(None)` = no timeout).
     pub timeout: Option<Option<Duration>>,
+    /// Do not signal cancellation when the timeout fires (the Auto probe: a legacy server that
+    /// never answered `server/discover` should not also receive a `notifications/cancelled`
+    /// before `initialize`).
+    pub quiet_timeout: bool,
 }
 
 /// What the handshake established.
@@ -205,19 +209,28 @@ impl Session {
         session.spawn_engine(events, 0);
         let handshake = session.handshake();
         let result = match session.shared.opts.connect_timeout {
-            Some(t) => match tokio::time::timeout(t, handshake).await {
-                Ok(r) => r,
-                Err(_) => {
-                    // Read the stage in its own statement: a guard temporary inside the struct
-                    // literal would still be held when `stderr_hint` locks the state again.
-                    let stage = session.state().stage.clone();
-                    Err(ClientError::ConnectTimeout {
-                        stage,
-                        after: t,
-                        detail: session.stderr_hint(),
-                    })
+            Some(t) => {
+                let mut handshake = std::pin::pin!(handshake);
+                loop {
+                    match tokio::time::timeout(t, &mut handshake).await {
+                        Ok(r) => break r,
+                        // An authorization is in progress (a login waits on a person): the
+                        // server is not the one being slow.
+                        Err(_) if session.authorizing() => continue,
+                        Err(_) => {
+                            // Read the stage in its own statement: a guard temporary inside the
+                            // struct literal would still be held when `stderr_hint` locks the
+                            // state again.
+                            let stage = session.state().stage.clone();
+                            break Err(ClientError::ConnectTimeout {
+                                stage,
+                                after: t,
+                                detail: session.stderr_hint(),
+                            });
+                        }
+                    }
                 }
-            },
+            }
             None => handshake.await,
         };
         match result {
@@ -232,6 +245,17 @@ impl Session {
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
         self.shared.state.lock().expect("session state lock")
+    }
+
+    /// True while the auth provider is authorizing (a login may wait on a person); timeouts
+    /// wait with it.
+    fn authorizing(&self) -> bool {
+        self.shared
+            .opts
+            .transport
+            .auth
+            .as_ref()
+            .is_some_and(|a| a.authorizing())
     }
 
     fn conn(&self) -> Arc<Connection> {
@@ -379,6 +403,22 @@ impl Session {
         if !act {
             return;
         }
+        if frame.direction == Direction::In && frame.meta.truncated {
+            // A message cut short cannot be parsed, so it is never classified below: say so
+            // here, or it passes without a word. The trace keeps its head.
+            let note = frame
+                .meta
+                .note
+                .clone()
+                .unwrap_or_else(|| "a message was cut short".into());
+            let what = match frame.kind {
+                FrameKind::StdoutLine => "stdout",
+                FrameKind::SseEvent => "SSE event",
+                _ => "HTTP body",
+            };
+            self.warn(format!("{what}: {note}"), Some(frame.seq));
+            self.state().discarded = Some(note);
+        }
         let Some(classified) = classified else { return };
         match frame.direction {
             Direction::Out => {
@@ -399,14 +439,6 @@ impl Session {
                     if let Some(note) = &frame.meta.note {
                         self.warn(format!("stdout: {note}"), Some(frame.seq));
                     }
-                }
-                if frame.meta.truncated {
-                    let note = frame
-                        .meta
-                        .note
-                        .clone()
-                        .unwrap_or_else(|| "a message was cut short".into());
-                    self.state().discarded = Some(note);
                 }
                 self.dispatch(&frame, message, classified);
             }
@@ -772,9 +804,14 @@ impl Session {
                         o = &mut rx => o.ok(),
                         _ = activity.notified() => continue,
                         _ = tokio::time::sleep(t) => {
+                            if self.authorizing() {
+                                continue;
+                            }
                             let removed = self.state().pending.remove(&id).is_some();
                             if removed {
-                                self.cancel_on_wire(&id, method, "request timed out").await;
+                                if !opts.quiet_timeout {
+                                    self.cancel_on_wire(&id, method, "request timed out").await;
+                                }
                                 // Two statements: the guard of the first must be gone before
                                 // `stderr_hint` locks the state (same-thread deadlock otherwise).
                                 let discarded = self.state().discarded.clone();
@@ -1313,7 +1350,7 @@ impl Session {
     }
 
     /// The modern handshake: `server/discover` (with the `-32022` retry inside `request`).
-    async fn discover(&self, notes: &mut Vec<String>) -> Result<(), ClientError> {
+    async fn discover(&self, notes: &mut [String]) -> Result<(), ClientError> {
         {
             let mut st = self.state();
             st.era = Era::Modern;
@@ -1395,6 +1432,7 @@ impl Session {
             ));
             let opts = RequestOptions {
                 timeout: Some(Some(probe_timeout)),
+                quiet_timeout: true,
                 ..Default::default()
             };
             let outcome = self.send_once("server/discover", None, &opts).await;

@@ -79,7 +79,7 @@ async fn loopback_only(request: Request, next: Next) -> Response {
         .headers()
         .get(header::HOST)
         .and_then(|value| value.to_str().ok())
-        .is_some_and(|host| is_loopback_authority(host));
+        .is_some_and(is_loopback_authority);
     let origin_ok = match request.headers().get(header::ORIGIN) {
         None => true,
         Some(origin) => origin.to_str().ok().is_some_and(|origin| {
@@ -251,7 +251,12 @@ mod tests {
         for ok in ["127.0.0.1:8080", "localhost", "localhost:1", "[::1]:3000"] {
             assert!(is_loopback_authority(ok), "{ok}");
         }
-        for bad in ["evil.example", "127.0.0.2:80", "localhost.evil.example", "[::2]:1"] {
+        for bad in [
+            "evil.example",
+            "127.0.0.2:80",
+            "localhost.evil.example",
+            "[::2]:1",
+        ] {
             assert!(!is_loopback_authority(bad), "{bad}");
         }
     }

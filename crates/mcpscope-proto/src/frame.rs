@@ -39,6 +39,18 @@ pub enum FrameKind {
     SseEvent,
     /// A transport lifecycle event: process spawned or exited, stream closed, reconnect scheduled.
     Lifecycle,
+    /// An HTTP request of the OAuth flow (metadata discovery, registration, authorization,
+    /// token): kept apart from MCP traffic so views can show the flow as its own source.
+    #[serde(rename = "oauth-request")]
+    OAuthRequest,
+    /// The answer to an [`FrameKind::OAuthRequest`], or the authorization response that arrived
+    /// on the loopback callback.
+    #[serde(rename = "oauth-response")]
+    OAuthResponse,
+    /// A decision of the OAuth flow that is not bytes on the wire (scopes chosen, a metadata
+    /// document refused and why, the browser opened); the note says what.
+    #[serde(rename = "oauth-step")]
+    OAuthStep,
 }
 
 /// Transport details attached to a frame. Fields are present when they apply.

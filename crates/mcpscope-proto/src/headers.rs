@@ -13,15 +13,15 @@ use serde_json::Value;
 
 /// Encode one header value (for `Mcp-Name` and `Mcp-Param-*`).
 pub fn encode_value(s: &str) -> String {
-    let plain = !s.is_empty()
-        && s.bytes().all(|b| (0x20..=0x7e).contains(&b))
-        && !s.starts_with(' ')
-        && !s.ends_with(' ')
-        && !(s.starts_with("=?base64?") && s.ends_with("?="));
-    if plain {
-        s.to_string()
-    } else {
+    let needs_base64 = s.is_empty()
+        || !s.bytes().all(|b| (0x20..=0x7e).contains(&b))
+        || s.starts_with(' ')
+        || s.ends_with(' ')
+        || (s.starts_with("=?base64?") && s.ends_with("?="));
+    if needs_base64 {
         format!("=?base64?{}?=", STANDARD.encode(s.as_bytes()))
+    } else {
+        s.to_string()
     }
 }
 

@@ -79,11 +79,14 @@ pub struct LintContext<'a> {
 /// Largest number of findings reported per message.
 const MAX_FINDINGS: usize = 20;
 
+/// A compiled definition, or `None` when the schema has no such definition.
+type CachedValidator = Option<Arc<jsonschema::Validator>>;
+
 /// Lints messages; cheap to share, compiles validators on first use.
 #[derive(Default)]
 pub struct Linter {
     docs: OnceLock<HashMap<Revision, Value>>,
-    cache: Mutex<HashMap<(Revision, String), Option<Arc<jsonschema::Validator>>>>,
+    cache: Mutex<HashMap<(Revision, String), CachedValidator>>,
 }
 
 impl Linter {
@@ -161,7 +164,12 @@ impl Linter {
     }
 
     /// Check any value against one `$defs` definition of a revision (unknown names give nothing).
-    pub fn check_definition(&self, revision: Revision, definition: &str, instance: &Value) -> Vec<Finding> {
+    pub fn check_definition(
+        &self,
+        revision: Revision,
+        definition: &str,
+        instance: &Value,
+    ) -> Vec<Finding> {
         let mut out = Vec::new();
         self.check(revision, definition, instance, "", &mut out);
         out
@@ -401,9 +409,7 @@ mod tests {
     #[test]
     fn elicit_result_numbers_follow_schema_ts() {
         let l = Linter::new();
-        let answer = |content: Value| {
-            json!({"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": content}})
-        };
+        let answer = |content: Value| json!({"jsonrpc": "2.0", "id": 1, "result": {"action": "accept", "content": content}});
         let ctx = LintContext {
             request_method: Some("elicitation/create"),
         };

@@ -7,7 +7,10 @@ use serde_json::Value;
 #[test]
 fn every_spec_example_validates() {
     let linter = Linter::new();
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/2026-07-28/examples");
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../spec/2026-07-28/examples"
+    );
     let mut checked = 0;
     for def_dir in std::fs::read_dir(dir).unwrap() {
         let def_dir = def_dir.unwrap().path();
@@ -27,5 +30,9 @@ fn every_spec_example_validates() {
 fn a_broken_example_is_caught() {
     let linter = Linter::new();
     let bad = serde_json::json!({"content": "not an array"});
-    assert!(!linter.check_definition(Revision::Modern20260728, "CallToolResult", &bad).is_empty());
+    assert!(
+        !linter
+            .check_definition(Revision::Modern20260728, "CallToolResult", &bad)
+            .is_empty()
+    );
 }

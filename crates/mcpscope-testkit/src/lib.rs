@@ -12,6 +12,9 @@
 //!   sessions, redirects, SSE that drops and resumes, 401, the deprecated HTTP+SSE transport, a
 //!   server that never sends headers) on a loopback listener, with [`HttpStats`] counting what
 //!   arrived.
+//! - **OAuth**: [`OAuthFixture`] is an authorization server and the MCP server it protects, with
+//!   knobs for expiring refresh tokens, revoked clients, a slow token endpoint and a login page on
+//!   another host ([`OAuthOptions`]), and [`OAuthStats`] counting grants.
 //!
 //! ```no_run
 //! # async fn f() -> mcpscope_testkit::Result<()> {
@@ -30,11 +33,13 @@ mod bin;
 mod error;
 mod http;
 mod jsonrpc;
+mod oauth;
 mod stdio;
 
 pub use bin::{BIN_ENV, BIN_NAME, bin_path};
 pub use error::{Error, Result};
 pub use http::{HttpFixture, HttpMode, HttpStats, serve_http, serve_http_with_stats};
+pub use oauth::{OAuthFixture, OAuthOptions, OAuthStats};
 pub use stdio::{
     GARBAGE_NOISE, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, StdioMode, run_stdio,
     run_stdio_on,

@@ -10,6 +10,7 @@
 //! headers, and closing the response stream is the cancellation. Redirects are followed by hand so
 //! every hop is a recorded exchange.
 
+use crate::auth::{AuthChallenge, AuthProvider};
 use crate::sse::{SseEvent, SseParser};
 use crate::{EventTx, Outgoing, TransportError, TransportEvent, TransportOptions};
 use bytes::Bytes;
@@ -27,6 +28,9 @@ const MAX_REDIRECTS: usize = 5;
 const MAX_RESUMES: usize = 5;
 /// Delay before resuming when the server gave no `retry:`.
 const DEFAULT_RETRY_MS: u64 = 1000;
+/// How many times one message is re-sent after the auth provider answered a challenge (a fresh
+/// login, then a step-up or two); the provider has its own, tighter limits.
+const MAX_AUTH_ROUNDS: usize = 4;
 
 /// A Streamable HTTP connection.
 pub struct HttpTransport {
@@ -45,6 +49,8 @@ pub(crate) struct Inner {
     get_stream: Mutex<Option<AbortHandle>>,
     pub(crate) max: usize,
     closed: AtomicBool,
+    /// `None` when there is no provider or the user set `Authorization` with `--header`.
+    pub(crate) auth: Option<Arc<dyn AuthProvider>>,
 }
 
 pub(crate) fn build_client(opts: &TransportOptions) -> Result<reqwest::Client, TransportError> {
@@ -79,6 +85,10 @@ impl HttpTransport {
                 get_stream: Mutex::new(None),
                 max: opts.max_message_bytes,
                 closed: AtomicBool::new(false),
+                auth: opts
+                    .auth
+                    .clone()
+                    .filter(|_| !crate::auth::user_sets_authorization(headers)),
             }),
         })
     }
@@ -178,6 +188,9 @@ impl HttpTransport {
             {
                 headers.push(("MCP-Protocol-Version".to_string(), v));
             }
+            if let Some(a) = self.inner.authorization().await {
+                headers.push(("Authorization".to_string(), a));
+            }
             headers.extend(self.inner.headers.iter().cloned());
             self.inner.frame(
                 Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(
@@ -266,7 +279,49 @@ pub(crate) fn merge_headers(
     out
 }
 
+/// Send one message, and once more each time the auth provider answers a challenge.
 async fn post(inner: &Inner, out: Outgoing) {
+    let mut round = 0;
+    loop {
+        let mut challenged = None;
+        post_once(inner, &out, round, &mut challenged).await;
+        let (Some(challenge), Some(provider)) = (challenged, &inner.auth) else {
+            return;
+        };
+        let failed = |reason: String| TransportError::AuthFailed {
+            url: challenge.url.clone(),
+            status: challenge.status,
+            challenge: challenge.www_authenticate.clone(),
+            reason,
+        };
+        if round >= MAX_AUTH_ROUNDS {
+            inner.fail(
+                out.id.clone(),
+                failed(format!(
+                    "the server still refused the request after {MAX_AUTH_ROUNDS} new authorizations"
+                )),
+            );
+            return;
+        }
+        match provider.on_challenge(challenge.clone(), inner).await {
+            Ok(()) => round += 1,
+            Err(reason) => {
+                inner.fail(out.id.clone(), failed(reason));
+                return;
+            }
+        }
+    }
+}
+
+/// One POST of `out` (following redirects). A `401`/`403` challenge is left in `challenged` when
+/// an auth provider can answer it; otherwise every outcome is reported here.
+async fn post_once(
+    inner: &Inner,
+    out: &Outgoing,
+    round: usize,
+    challenged: &mut Option<AuthChallenge>,
+) {
+    let authorization = inner.authorization().await;
     let ex = inner.next_exchange();
     let mut url = inner.url.clone();
     let mut ours = vec![
@@ -288,17 +343,28 @@ async fn post(inner: &Inner, out: Outgoing) {
         ours.push((k, v));
     }
     ours.extend(out.headers.iter().cloned());
+    if let Some(a) = &authorization {
+        ours.push(("Authorization".to_string(), a.clone()));
+    }
     let headers = merge_headers(ours, &inner.headers);
     let mut hop = 0;
     let resp = loop {
-        let first = hop == 0;
+        // A message re-sent after a redirect or a new authorization is the same message: only
+        // its first frame counts as sending it.
+        let first = hop == 0 && round == 0;
         let mut f = Frame::new(Direction::Out, FrameKind::HttpRequest, out.body.clone()).with_meta(
             FrameMeta {
                 exchange: Some(ex),
                 method: Some("POST".into()),
                 url: Some(url.clone()),
                 headers: headers.clone(),
-                note: (!first).then(|| format!("re-sent after redirect {hop}")),
+                note: if hop > 0 {
+                    Some(format!("re-sent after redirect {hop}"))
+                } else if round > 0 {
+                    Some(format!("re-sent with new authorization ({round})"))
+                } else {
+                    None
+                },
                 ..Default::default()
             },
         );
@@ -389,6 +455,11 @@ async fn post(inner: &Inner, out: Outgoing) {
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_ascii_lowercase();
+    if (200..300).contains(&status)
+        && let (Some(provider), Some(a)) = (&inner.auth, &authorization)
+    {
+        provider.on_success(a);
+    }
     if (200..300).contains(&status) && content_type.starts_with("text/event-stream") {
         let meta = response_meta(ex, "POST", &url, &resp);
         inner.frame(
@@ -410,6 +481,15 @@ async fn post(inner: &Inner, out: Outgoing) {
             .map(str::to_string);
         if status == 401 || challenge.is_some() {
             record_response(inner, ex, "POST", &url, resp, None, None).await;
+            if inner.auth.is_some() {
+                *challenged = Some(AuthChallenge {
+                    url: url.clone(),
+                    status,
+                    www_authenticate: challenge,
+                    sent_authorization: authorization,
+                });
+                return;
+            }
             inner.fail(
                 out.id.clone(),
                 TransportError::AuthRequired {
@@ -484,7 +564,7 @@ async fn post(inner: &Inner, out: Outgoing) {
                 content_type: (!content_type.is_empty()).then(|| content_type.clone()),
             }
         };
-        inner.fail(out.id, error);
+        inner.fail(out.id.clone(), error);
     } else if !answered && !(200..300).contains(&status) {
         // A notification or response POST was refused: say so, tied to nothing.
         inner.fail(
@@ -729,6 +809,9 @@ async fn resume(inner: &Inner, ex: u64, url: &str, id: &RequestId, mut outcome: 
         let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
         headers.extend(inner.session_headers());
         headers.push(("Last-Event-ID".to_string(), last.clone()));
+        if let Some(a) = inner.authorization().await {
+            headers.push(("Authorization".to_string(), a));
+        }
         let headers = merge_headers(headers, &inner.headers);
         let rex = inner.next_exchange();
         inner.frame(
@@ -803,11 +886,18 @@ async fn get_stream_loop(inner: &Inner, ready: tokio::sync::oneshot::Sender<()>)
     let mut last_id: Option<String> = None;
     let mut retry = DEFAULT_RETRY_MS;
     let mut failures = 0;
+    // Redirects are followed as for POSTs, each hop a recorded exchange; the stream then stays
+    // at the URL they led to.
+    let mut url = inner.url.clone();
+    let mut hops = 0;
     loop {
         let mut headers = vec![("Accept".to_string(), "text/event-stream".to_string())];
         headers.extend(inner.session_headers());
         if let Some(l) = &last_id {
             headers.push(("Last-Event-ID".to_string(), l.clone()));
+        }
+        if let Some(a) = inner.authorization().await {
+            headers.push(("Authorization".to_string(), a));
         }
         let headers = merge_headers(headers, &inner.headers);
         let ex = inner.next_exchange();
@@ -815,17 +905,39 @@ async fn get_stream_loop(inner: &Inner, ready: tokio::sync::oneshot::Sender<()>)
             Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(FrameMeta {
                 exchange: Some(ex),
                 method: Some("GET".into()),
-                url: Some(inner.url.clone()),
+                url: Some(url.clone()),
                 headers: headers.clone(),
                 note: Some("standalone stream for server-initiated messages".into()),
                 ..Default::default()
             }),
         );
-        let mut req = inner.client.get(&inner.url);
+        let mut req = inner.client.get(&url);
         for (k, v) in &headers {
             req = req.header(k, v);
         }
         let sent = req.send().await;
+        if let Ok(resp) = &sent
+            && resp.status().is_redirection()
+            && hops < MAX_REDIRECTS
+            && let Some(next) = resp
+                .headers()
+                .get("location")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|loc| url::Url::parse(&url).and_then(|u| u.join(loc)).ok())
+        {
+            let resp = sent.expect("checked Ok");
+            let meta = response_meta(ex, "GET", &url, &resp);
+            let body = resp.bytes().await.unwrap_or_default();
+            inner.frame(
+                Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(FrameMeta {
+                    note: Some(format!("redirect to {next}: following it")),
+                    ..meta
+                }),
+            );
+            hops += 1;
+            url = next.to_string();
+            continue;
+        }
         if let Some(r) = ready.take() {
             let _ = r.send(());
         }
@@ -838,7 +950,7 @@ async fn get_stream_loop(inner: &Inner, ready: tokio::sync::oneshot::Sender<()>)
                     .and_then(|v| v.to_str().ok())
                     .is_some_and(|c| c.to_ascii_lowercase().starts_with("text/event-stream"));
                 if status == 405 {
-                    record_response(inner, ex, "GET", &inner.url, resp, None, None).await;
+                    record_response(inner, ex, "GET", &url, resp, None, None).await;
                     inner.note(
                         Some(ex),
                         "the server offers no standalone GET stream (405); that is allowed".into(),
@@ -846,12 +958,12 @@ async fn get_stream_loop(inner: &Inner, ready: tokio::sync::oneshot::Sender<()>)
                     return;
                 }
                 if !(200..300).contains(&status) || !is_sse {
-                    record_response(inner, ex, "GET", &inner.url, resp, None, None).await;
+                    record_response(inner, ex, "GET", &url, resp, None, None).await;
                     inner.note(Some(ex), format!("the GET stream was refused (HTTP {status}); server-initiated messages can only arrive on request streams"));
                     return;
                 }
                 failures = 0;
-                let meta = response_meta(ex, "GET", &inner.url, &resp);
+                let meta = response_meta(ex, "GET", &url, &resp);
                 inner.frame(
                     Frame::new(Direction::In, FrameKind::HttpResponse, Bytes::new())
                         .with_meta(meta),

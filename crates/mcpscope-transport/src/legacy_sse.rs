@@ -5,6 +5,7 @@
 //! endpoint must have the same origin as the SSE URL — a server cannot redirect our messages to
 //! another host.
 
+use crate::auth::{AuthChallenge, AuthProvider, FrameSink, user_sets_authorization};
 use crate::http::{error_chain, response_meta};
 use crate::sse::SseParser;
 use crate::{EventTx, Outgoing, TransportError, TransportEvent, TransportOptions};
@@ -16,6 +17,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::oneshot;
 use tokio::task::AbortHandle;
 
+/// How many times the GET or one POST is re-sent after the auth provider answered a challenge.
+const MAX_AUTH_ROUNDS: usize = 4;
+
 /// A legacy HTTP+SSE connection.
 pub struct SseTransport {
     client: reqwest::Client,
@@ -24,6 +28,55 @@ pub struct SseTransport {
     events: EventTx,
     exchange: Arc<AtomicU64>,
     stream: AbortHandle,
+    /// `None` when there is no provider or the user set `Authorization` with `--header`.
+    auth: Option<Arc<dyn AuthProvider>>,
+}
+
+/// Records the auth provider's exchanges in this connection's event stream.
+#[derive(Clone)]
+struct SseSink {
+    events: EventTx,
+    exchange: Arc<AtomicU64>,
+}
+
+impl FrameSink for SseSink {
+    fn next_exchange(&self) -> u64 {
+        self.exchange.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    fn frame(&self, frame: Frame) {
+        let _ = self.events.send(TransportEvent::Frame(frame));
+    }
+}
+
+/// The `401`/`403` challenge in `resp`, if it is one (a `403` without `WWW-Authenticate` is a
+/// plain refusal).
+fn challenge_of(
+    resp: &reqwest::Response,
+    url: &str,
+    sent: Option<String>,
+) -> Option<AuthChallenge> {
+    let status = resp.status().as_u16();
+    let www_authenticate = resp
+        .headers()
+        .get("www-authenticate")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    ((status == 401) || (status == 403 && www_authenticate.is_some())).then(|| AuthChallenge {
+        url: url.to_string(),
+        status,
+        www_authenticate,
+        sent_authorization: sent,
+    })
+}
+
+fn auth_failed(c: &AuthChallenge, reason: String) -> TransportError {
+    TransportError::AuthFailed {
+        url: c.url.clone(),
+        status: c.status,
+        challenge: c.www_authenticate.clone(),
+        reason,
+    }
 }
 
 impl SseTransport {
@@ -37,34 +90,83 @@ impl SseTransport {
             .map_err(|e| TransportError::Other(format!("invalid URL {url:?}: {e}")))?;
         let client = crate::http::build_client(opts)?;
         let exchange = Arc::new(AtomicU64::new(0));
-        let ex = exchange.fetch_add(1, Ordering::SeqCst) + 1;
-        let req_headers = crate::http::merge_headers(
-            vec![("Accept".to_string(), "text/event-stream".to_string())],
-            headers,
-        );
+        let auth = opts
+            .auth
+            .clone()
+            .filter(|_| !user_sets_authorization(headers));
+        let sink = SseSink {
+            events: events.clone(),
+            exchange: exchange.clone(),
+        };
         let frame = |f: Frame| {
             let _ = events.send(TransportEvent::Frame(f));
         };
-        frame(
-            Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(FrameMeta {
-                exchange: Some(ex),
-                method: Some("GET".into()),
-                url: Some(url.to_string()),
-                headers: req_headers.clone(),
-                note: Some(
-                    "HTTP+SSE: opening the event stream, waiting for the endpoint event".into(),
+        let mut round = 0;
+        let (resp, ex) = loop {
+            let ex = sink.next_exchange();
+            let mut ours = vec![("Accept".to_string(), "text/event-stream".to_string())];
+            let sent = match &auth {
+                Some(p) => p.authorization(&sink).await,
+                None => None,
+            };
+            if let Some(a) = &sent {
+                ours.push(("Authorization".to_string(), a.clone()));
+            }
+            let req_headers = crate::http::merge_headers(ours, headers);
+            frame(
+                Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(
+                    FrameMeta {
+                        exchange: Some(ex),
+                        method: Some("GET".into()),
+                        url: Some(url.to_string()),
+                        headers: req_headers.clone(),
+                        note: Some(
+                            "HTTP+SSE: opening the event stream, waiting for the endpoint event"
+                                .into(),
+                        ),
+                        ..Default::default()
+                    },
                 ),
-                ..Default::default()
-            }),
-        );
-        let mut req = client.get(url);
-        for (k, v) in &req_headers {
-            req = req.header(k, v);
-        }
-        let resp = req.send().await.map_err(|e| TransportError::Unreachable {
-            url: url.to_string(),
-            reason: error_chain(&e),
-        })?;
+            );
+            let mut req = client.get(url);
+            for (k, v) in &req_headers {
+                req = req.header(k, v);
+            }
+            let resp = req.send().await.map_err(|e| TransportError::Unreachable {
+                url: url.to_string(),
+                reason: error_chain(&e),
+            })?;
+            let Some(challenge) = challenge_of(&resp, url, sent.clone()) else {
+                if resp.status().is_success()
+                    && let (Some(p), Some(a)) = (&auth, &sent)
+                {
+                    p.on_success(a);
+                }
+                break (resp, ex);
+            };
+            let meta = response_meta(ex, "GET", url, &resp);
+            let body = resp.bytes().await.unwrap_or_default();
+            frame(Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(meta));
+            let Some(p) = &auth else {
+                return Err(TransportError::AuthRequired {
+                    url: url.to_string(),
+                    status: challenge.status,
+                    challenge: challenge.www_authenticate,
+                });
+            };
+            if round >= MAX_AUTH_ROUNDS {
+                return Err(auth_failed(
+                    &challenge,
+                    format!(
+                        "the server still refused the stream after {MAX_AUTH_ROUNDS} new authorizations"
+                    ),
+                ));
+            }
+            p.on_challenge(challenge.clone(), &sink)
+                .await
+                .map_err(|reason| auth_failed(&challenge, reason))?;
+            round += 1;
+        };
         let status = resp.status().as_u16();
         let meta = response_meta(ex, "GET", url, &resp);
         let ctype = resp
@@ -73,20 +175,6 @@ impl SseTransport {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_ascii_lowercase();
-        if status == 401 || status == 403 {
-            let challenge = resp
-                .headers()
-                .get("www-authenticate")
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string);
-            let body = resp.bytes().await.unwrap_or_default();
-            frame(Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(meta));
-            return Err(TransportError::AuthRequired {
-                url: url.to_string(),
-                status,
-                challenge,
-            });
-        }
         if !(200..300).contains(&status) || !ctype.starts_with("text/event-stream") {
             let body = resp.bytes().await.unwrap_or_default();
             let text = String::from_utf8_lossy(&body[..body.len().min(2000)]).into_owned();
@@ -181,73 +269,67 @@ impl SseTransport {
             events,
             exchange,
             stream: task.abort_handle(),
+            auth,
         })
     }
 
     pub(crate) async fn send(&self, out: Outgoing) -> Result<(), TransportError> {
-        let ex = self.exchange.fetch_add(1, Ordering::SeqCst) + 1;
-        let headers = crate::http::merge_headers(
-            vec![("Content-Type".to_string(), "application/json".to_string())],
-            &self.headers,
-        );
-        let _ = self.events.send(TransportEvent::Frame(
-            Frame::new(Direction::Out, FrameKind::HttpRequest, out.body.clone())
-                .with_meta(FrameMeta {
-                    exchange: Some(ex),
-                    method: Some("POST".into()),
-                    url: Some(self.endpoint.clone()),
-                    headers: headers.clone(),
-                    ..Default::default()
-                })
-                .message(),
-        ));
-        let mut req = self.client.post(&self.endpoint).body(out.body);
-        for (k, v) in &headers {
-            req = req.header(k, v);
-        }
+        let client = self.client.clone();
+        let user_headers = self.headers.clone();
         let events = self.events.clone();
         let endpoint = self.endpoint.clone();
-        let id = out.id;
-        let is_request = id.is_some();
+        let auth = self.auth.clone();
+        let sink = SseSink {
+            events: self.events.clone(),
+            exchange: self.exchange.clone(),
+        };
+        let is_request = out.id.is_some();
         let task = tokio::spawn(async move {
-            match req.send().await {
-                Ok(resp) => {
-                    let status = resp.status().as_u16();
-                    let meta = response_meta(ex, "POST", &endpoint, &resp);
-                    let is_json = resp
-                        .headers()
-                        .get("content-type")
-                        .and_then(|v| v.to_str().ok())
-                        .is_some_and(|c| c.contains("json"));
-                    let body = resp.bytes().await.unwrap_or_default();
-                    let text = String::from_utf8_lossy(&body[..body.len().min(2000)]).into_owned();
-                    let mut f = Frame::new(Direction::In, FrameKind::HttpResponse, body.clone())
-                        .with_meta(meta);
-                    // Some servers answer on the POST itself rather than on the stream.
-                    f.carries_message = is_json && !body.is_empty();
-                    let _ = events.send(TransportEvent::Frame(f));
-                    if !(200..300).contains(&status) {
-                        let _ = events.send(TransportEvent::Failed {
-                            id,
-                            error: TransportError::Status {
-                                method: "POST".into(),
-                                url: endpoint,
-                                status,
-                                body: text,
-                                content_type: None,
-                            },
-                        });
-                    }
-                }
-                Err(e) => {
+            let mut round = 0;
+            loop {
+                let sent = match &auth {
+                    Some(p) => p.authorization(&sink).await,
+                    None => None,
+                };
+                let Some(challenge) = post_once(
+                    &client,
+                    &sink,
+                    &endpoint,
+                    &user_headers,
+                    &out,
+                    (auth.as_ref(), sent),
+                    round,
+                )
+                .await
+                else {
+                    return;
+                };
+                let Some(p) = &auth else {
                     let _ = events.send(TransportEvent::Failed {
-                        id,
-                        error: TransportError::Unreachable {
-                            url: endpoint,
-                            reason: error_chain(&e),
+                        id: out.id.clone(),
+                        error: TransportError::AuthRequired {
+                            url: challenge.url,
+                            status: challenge.status,
+                            challenge: challenge.www_authenticate,
                         },
                     });
+                    return;
+                };
+                let result = if round >= MAX_AUTH_ROUNDS {
+                    Err(format!(
+                        "the server still refused the request after {MAX_AUTH_ROUNDS} new authorizations"
+                    ))
+                } else {
+                    p.on_challenge(challenge.clone(), &sink).await
+                };
+                if let Err(reason) = result {
+                    let _ = events.send(TransportEvent::Failed {
+                        id: out.id.clone(),
+                        error: auth_failed(&challenge, reason),
+                    });
+                    return;
                 }
+                round += 1;
             }
         });
         // Requests are answered on the stream; a notification must have reached the server
@@ -264,6 +346,89 @@ impl SseTransport {
             reason: "connection closed by the client".into(),
         });
     }
+}
+
+/// One POST of `out` to the endpoint. Returns the challenge when the answer is one an auth
+/// provider can take up (`auth` is set); every other outcome is reported here.
+async fn post_once(
+    client: &reqwest::Client,
+    sink: &SseSink,
+    endpoint: &str,
+    user_headers: &[(String, String)],
+    out: &Outgoing,
+    (auth, sent): (Option<&Arc<dyn AuthProvider>>, Option<String>),
+    round: usize,
+) -> Option<AuthChallenge> {
+    let ex = sink.next_exchange();
+    let mut ours = vec![("Content-Type".to_string(), "application/json".to_string())];
+    if let Some(a) = &sent {
+        ours.push(("Authorization".to_string(), a.clone()));
+    }
+    let headers = crate::http::merge_headers(ours, user_headers);
+    let mut f =
+        Frame::new(Direction::Out, FrameKind::HttpRequest, out.body.clone()).with_meta(FrameMeta {
+            exchange: Some(ex),
+            method: Some("POST".into()),
+            url: Some(endpoint.to_string()),
+            headers: headers.clone(),
+            note: (round > 0).then(|| format!("re-sent with new authorization ({round})")),
+            ..Default::default()
+        });
+    // A re-sent message is the same message: only the first frame counts as sending it.
+    f.carries_message = round == 0;
+    sink.frame(f);
+    let mut req = client.post(endpoint).body(out.body.clone());
+    for (k, v) in &headers {
+        req = req.header(k, v);
+    }
+    let fail = |error: TransportError| {
+        let _ = sink.events.send(TransportEvent::Failed {
+            id: out.id.clone(),
+            error,
+        });
+    };
+    let resp = match req.send().await {
+        Ok(r) => r,
+        Err(e) => {
+            fail(TransportError::Unreachable {
+                url: endpoint.to_string(),
+                reason: error_chain(&e),
+            });
+            return None;
+        }
+    };
+    let status = resp.status().as_u16();
+    let challenge = challenge_of(&resp, endpoint, sent.clone());
+    let meta = response_meta(ex, "POST", endpoint, &resp);
+    let is_json = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|c| c.contains("json"));
+    let body = resp.bytes().await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&body[..body.len().min(2000)]).into_owned();
+    let mut f = Frame::new(Direction::In, FrameKind::HttpResponse, body.clone()).with_meta(meta);
+    // Some servers answer on the POST itself rather than on the stream.
+    f.carries_message = is_json && !body.is_empty() && challenge.is_none();
+    sink.frame(f);
+    if let Some(c) = challenge {
+        return Some(c);
+    }
+    if (200..300).contains(&status)
+        && let (Some(p), Some(a)) = (auth, &sent)
+    {
+        p.on_success(a);
+    }
+    if !(200..300).contains(&status) {
+        fail(TransportError::Status {
+            method: "POST".into(),
+            url: endpoint.to_string(),
+            status,
+            body: text,
+            content_type: None,
+        });
+    }
+    None
 }
 
 /// Resolve the `endpoint` event's data against the SSE URL and refuse another origin.

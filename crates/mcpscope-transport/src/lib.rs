@@ -15,15 +15,18 @@
 //! # Ok(()) }
 //! ```
 
+pub mod auth;
 mod http;
 mod legacy_sse;
 mod lines;
 pub mod sse;
 mod stdio;
 
+pub use auth::{AuthChallenge, AuthProvider, FrameSink};
 use mcpscope_proto::RequestId;
 pub use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -78,6 +81,9 @@ pub struct TransportOptions {
     pub shutdown_grace: Duration,
     /// TCP connect timeout for HTTP transports.
     pub connect_timeout: Option<Duration>,
+    /// Supplies `Authorization` headers and answers `401`/`403` challenges (OAuth) on the HTTP
+    /// transports. `None`: a challenge ends the request with [`TransportError::AuthRequired`].
+    pub auth: Option<Arc<dyn AuthProvider>>,
 }
 
 impl Default for TransportOptions {
@@ -86,6 +92,7 @@ impl Default for TransportOptions {
             max_message_bytes: 256 * 1024 * 1024,
             shutdown_grace: Duration::from_millis(2000),
             connect_timeout: Some(Duration::from_secs(15)),
+            auth: None,
         }
     }
 }
@@ -149,6 +156,20 @@ pub enum TransportError {
         status: u16,
         /// The `WWW-Authenticate` header, if any.
         challenge: Option<String>,
+    },
+    /// The server wants authorization and the auth provider could not obtain it (discovery,
+    /// registration, the login or the token request failed, or a check refused what the
+    /// authorization server sent).
+    #[error("{url} requires authorization (HTTP {status}{}) and it could not be obtained: {reason}", challenge.as_ref().map(|c| format!("; WWW-Authenticate: {c}")).unwrap_or_default())]
+    AuthFailed {
+        /// The URL.
+        url: String,
+        /// 401 or 403.
+        status: u16,
+        /// The `WWW-Authenticate` header, if any.
+        challenge: Option<String>,
+        /// What failed, and what to do.
+        reason: String,
     },
     /// An HTTP status that carries no JSON-RPC answer.
     #[error("{method} {url} answered HTTP {status}{}", body_excerpt(body))]

@@ -10,7 +10,7 @@
 use crate::lines::{Line, LineReader};
 use crate::{EventTx, Outgoing, TransportError, TransportEvent, TransportOptions};
 use bytes::Bytes;
-use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
+use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta, RequestId};
 use std::collections::VecDeque;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
@@ -127,11 +127,23 @@ impl StdioTransport {
                             )),
                             ..Default::default()
                         });
+                        let cut = peek_cut(&f.body);
                         let _ = out_events.send(TransportEvent::Frame(f));
-                        let _ = out_events.send(TransportEvent::Failed {
-                            id: None,
-                            error: TransportError::TooLarge { limit: max },
-                        });
+                        // Fail the request the lost message answered, when its head says which;
+                        // a cut notification fails nothing and the session goes on.
+                        // When the head cannot tell, the engine guesses (the only request
+                        // waiting, if there is just one).
+                        let failed = match cut {
+                            Cut::Answers(id) => Some(Some(id)),
+                            Cut::Unknown => Some(None),
+                            Cut::NotAnAnswer => None,
+                        };
+                        if let Some(id) = failed {
+                            let _ = out_events.send(TransportEvent::Failed {
+                                id,
+                                error: TransportError::TooLarge { limit: max },
+                            });
+                        }
                     }
                     Ok(None) => break,
                     Err(e) => {
@@ -220,6 +232,78 @@ impl StdioTransport {
     }
 }
 
+/// What the kept head of an over-long stdout line says about the message it began.
+#[derive(Debug, PartialEq)]
+enum Cut {
+    /// A response or error response to this request id.
+    Answers(RequestId),
+    /// A notification or a server request: nothing of ours waits on it.
+    NotAnAnswer,
+    /// Too little (or too odd) to tell.
+    Unknown,
+}
+
+/// Read the envelope keys that precede the payload (`{"jsonrpc":"2.0","id":7,"result":…`) from
+/// a cut line. The line is incomplete JSON, so parsing stops with an error at the cut; what was
+/// seen before it is all we need.
+fn peek_cut(head: &[u8]) -> Cut {
+    use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+    use serde_json::Value;
+
+    #[derive(Default)]
+    struct Seen {
+        id: Option<Value>,
+        method: bool,
+        answer: bool,
+    }
+    struct Peek<'a>(&'a mut Seen);
+    impl<'de> DeserializeSeed<'de> for Peek<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Peek<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON-RPC message object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "id" => self.0.id = Some(map.next_value::<Value>()?),
+                    // Noted before the value is read: the value is where the line was cut.
+                    "method" => {
+                        self.0.method = true;
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                    "result" | "error" => {
+                        self.0.answer = true;
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+    let mut seen = Seen::default();
+    let mut de = serde_json::Deserializer::from_slice(head);
+    // The error is expected (the line was cut); `seen` holds what came before it.
+    let _ = Peek(&mut seen).deserialize(&mut de);
+    match seen {
+        Seen { method: true, .. } => Cut::NotAnAnswer,
+        Seen {
+            answer: true,
+            id: Some(id),
+            ..
+        } => RequestId::from_value(&id).map_or(Cut::Unknown, Cut::Answers),
+        _ => Cut::Unknown,
+    }
+}
+
 /// Wait for the child; on shutdown request: grace, SIGTERM to the group, grace, SIGKILL.
 async fn supervise(
     mut child: Child,
@@ -283,4 +367,36 @@ fn describe_exit(status: Option<&ExitStatus>, tail: &VecDeque<String>) -> String
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cut_line_names_the_request_it_answered() {
+        let head = br#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"xxxx"#;
+        assert_eq!(peek_cut(head), Cut::Answers(RequestId::Number(7)));
+        let head = br#"{"jsonrpc":"2.0","id":"a","error":{"code":-1,"message":"yyyy"#;
+        assert_eq!(peek_cut(head), Cut::Answers(RequestId::String("a".into())));
+    }
+
+    #[test]
+    fn a_cut_notification_or_server_request_answers_nothing() {
+        let head = br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"zz"#;
+        assert_eq!(peek_cut(head), Cut::NotAnAnswer);
+        let head = br#"{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"#;
+        assert_eq!(peek_cut(head), Cut::NotAnAnswer);
+    }
+
+    #[test]
+    fn a_head_that_does_not_tell_is_unknown() {
+        // The id comes after the payload, the line is not JSON, or it is not an object.
+        assert_eq!(
+            peek_cut(br#"{"jsonrpc":"2.0","result":{"a":"bbb"#),
+            Cut::Unknown
+        );
+        assert_eq!(peek_cut(b"Server log: xxxxxxxx"), Cut::Unknown);
+        assert_eq!(peek_cut(b"[1,2,3"), Cut::Unknown);
+    }
 }

@@ -175,6 +175,45 @@ pub struct Args {
     /// Copy the server's stderr lines to our stderr as they arrive.
     #[arg(long)]
     pub show_stderr: bool,
+
+    /// OAuth: a client id registered with the authorization server (no registration needed).
+    #[arg(long, help_heading = "OAuth")]
+    pub client_id: Option<String>,
+    /// OAuth: the client secret of --client-id (confidential clients).
+    #[arg(long, requires = "client_id", help_heading = "OAuth")]
+    pub client_secret: Option<String>,
+    /// OAuth: the https URL of a Client ID Metadata Document, used as the client id where the
+    /// authorization server accepts them.
+    #[arg(long, value_name = "URL", help_heading = "OAuth")]
+    pub client_metadata_url: Option<String>,
+    /// OAuth: the loopback redirect URI a browser login returns to.
+    #[arg(long, value_name = "URL", env = "MCP_OAUTH_CALLBACK_URL", default_value = mcpscope_auth::DEFAULT_CALLBACK_URL, help_heading = "OAuth")]
+    pub callback_url: String,
+    /// OAuth: send the stored token from the first request (a 401 then refreshes or logs in).
+    #[arg(long, help_heading = "OAuth")]
+    pub use_stored_auth: bool,
+    /// OAuth: stored credentials only, never a login: exit 3 auth_required instead (for CI).
+    #[arg(long, conflicts_with_all = ["relogin", "headless_auth", "print_auth_url"], help_heading = "OAuth")]
+    pub stored_auth_only: bool,
+    /// OAuth: forget the stored tokens for this server and profile, and log in again.
+    #[arg(long, help_heading = "OAuth")]
+    pub relogin: bool,
+    /// OAuth: print the authorization URL instead of opening a browser, then wait for the login.
+    #[arg(long, help_heading = "OAuth")]
+    pub print_auth_url: bool,
+    /// OAuth, for test servers that approve at once: fetch the authorization URL without following
+    /// its redirect and take code and iss from its Location (no browser, no listener).
+    #[arg(long, conflicts_with = "print_auth_url", help_heading = "OAuth")]
+    pub headless_auth: bool,
+    /// OAuth: the credentials profile; each profile keeps its own tokens for a server.
+    #[arg(
+        long,
+        value_name = "NAME",
+        env = "MCPSCOPE_AUTH_PROFILE",
+        default_value = "default",
+        help_heading = "OAuth"
+    )]
+    pub auth_profile: String,
 }
 
 /// `--transport` values.

@@ -111,7 +111,8 @@ fn failure(e: &ClientError, method: &str) -> Failure {
             }
         }
         ClientError::Transport(TransportError::Status { status, url, .. })
-        | ClientError::Transport(TransportError::AuthRequired { status, url, .. }) => {
+        | ClientError::Transport(TransportError::AuthRequired { status, url, .. })
+        | ClientError::Transport(TransportError::AuthFailed { status, url, .. }) => {
             f.extra.insert("status".into(), json!(status));
             f.extra.insert("url".into(), json!(url));
         }
@@ -153,6 +154,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
         );
     };
     let resolved = resolve(&args)?;
+    let oauth = crate::oauth::setup(&args, &resolved)?;
     let params = build_params(&args, &method)?;
     let trace = match &args.trace {
         Some(path) => Some(std::fs::File::create(path).map_err(|e| {
@@ -209,6 +211,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
         .clone()
         .filter(|_| method != "logging/setLevel");
     options.log_level = modern_log_level.clone();
+    options.transport.auth = oauth.auth_provider();
 
     let connect = Session::connect(resolved.target, options, responder, observer.clone());
     let session = tokio::select! {
@@ -230,15 +233,13 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     // The log level only exists per request in the modern era.
     if session.era() == Era::Legacy
         && let Some(level) = &modern_log_level
-    {
-        if let Err(e) = session
+        && let Err(e) = session
             .request("logging/setLevel", Some(json!({"level": level})))
             .await
-        {
-            observer.on_warning(format!(
-                "logging/setLevel {level} failed: {e}; continuing without it"
-            ));
-        }
+    {
+        observer.on_warning(format!(
+            "logging/setLevel {level} failed: {e}; continuing without it"
+        ));
     }
 
     let tool_name = params
@@ -261,7 +262,10 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     if let Some(e) = observer.finish() {
         eprintln!("warning: {e}");
     }
-    let outcome = outcome?;
+    let mut outcome = outcome?;
+    if method == "initialize" {
+        outcome.extra.extend(oauth.initialize_extra());
+    }
     let findings = observer.findings.lock().expect("findings lock").clone();
     let mut code = outcome.exit;
     if args.lint && !findings.is_empty() && code == exit::OK {
@@ -308,12 +312,14 @@ fn explain_unserved(mut f: Failure, session: &Session, method: &str) -> Failure 
     if f.extra.get("rpcCode") != Some(&json!(mcpscope_proto::era::METHOD_NOT_FOUND)) {
         return f;
     }
-    let Some(capability) = capability_of(method) else {
+    let Some((capability, pointer)) = capability_of(method, session.era()) else {
         return f;
     };
-    let advertised = session
-        .server_info()
-        .is_some_and(|i| i.capabilities.get(capability).is_some());
+    let advertised = session.server_info().is_some_and(|i| {
+        i.capabilities
+            .pointer(pointer)
+            .is_some_and(|v| !v.is_null() && *v != json!(false))
+    });
     if advertised {
         f.message.push_str(&format!(
             "; the server advertised the {capability:?} capability, so not serving {method} is a server bug"
@@ -324,14 +330,26 @@ fn explain_unserved(mut f: Failure, session: &Session, method: &str) -> Failure 
     f
 }
 
-/// The server capability that promises `method`, for the methods that have one.
-fn capability_of(method: &str) -> Option<&'static str> {
+/// The server capability that promises `method` in `era` (its name and where it sits in the
+/// capabilities object), for the methods that have one.
+fn capability_of(method: &str, era: Era) -> Option<(&'static str, &'static str)> {
     match method {
-        "logging/setLevel" => Some("logging"),
-        "completion/complete" => Some("completions"),
-        m if m.starts_with("tools/") => Some("tools"),
-        m if m.starts_with("resources/") => Some("resources"),
-        m if m.starts_with("prompts/") => Some("prompts"),
+        // 2026-07-28 removed these: a modern server that does not know them is right, whatever
+        // it advertises (its `logging` means the per-request `_meta` level).
+        "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe"
+            if era == Era::Modern =>
+        {
+            None
+        }
+        "logging/setLevel" => Some(("logging", "/logging")),
+        "completion/complete" => Some(("completions", "/completions")),
+        // Subscriptions have a capability of their own; `resources` alone does not promise them.
+        "resources/subscribe" | "resources/unsubscribe" => {
+            Some(("resources.subscribe", "/resources/subscribe"))
+        }
+        m if m.starts_with("tools/") => Some(("tools", "/tools")),
+        m if m.starts_with("resources/") => Some(("resources", "/resources")),
+        m if m.starts_with("prompts/") => Some(("prompts", "/prompts")),
         _ => None,
     }
 }
@@ -481,10 +499,10 @@ fn build_params(args: &Args, method: &str) -> Result<Map<String, Value>, UsageEr
                 p.insert("task".into(), Value::Object(t));
             }
         }
-        "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
-            if !p.contains_key("uri") || args.uri.is_some() {
-                p.insert("uri".into(), json!(need(&args.uri, "--uri")?));
-            }
+        "resources/read" | "resources/subscribe" | "resources/unsubscribe"
+            if !p.contains_key("uri") || args.uri.is_some() =>
+        {
+            p.insert("uri".into(), json!(need(&args.uri, "--uri")?));
         }
         "prompts/get" => {
             if !p.contains_key("name") || args.prompt_name.is_some() {
@@ -531,15 +549,13 @@ fn build_params(args: &Args, method: &str) -> Result<Map<String, Value>, UsageEr
                 p.insert("context".into(), json!({"arguments": a}));
             }
         }
-        "logging/setLevel" => {
-            if !p.contains_key("level") || args.log_level.is_some() {
-                p.insert("level".into(), json!(need(&args.log_level, "--log-level")?));
-            }
+        "logging/setLevel" if !p.contains_key("level") || args.log_level.is_some() => {
+            p.insert("level".into(), json!(need(&args.log_level, "--log-level")?));
         }
-        "tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/update" => {
-            if !p.contains_key("taskId") || args.task_id.is_some() {
-                p.insert("taskId".into(), json!(need(&args.task_id, "--task-id")?));
-            }
+        "tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/update"
+            if !p.contains_key("taskId") || args.task_id.is_some() =>
+        {
+            p.insert("taskId".into(), json!(need(&args.task_id, "--task-id")?));
         }
         "subscriptions/listen" => {
             let mut n = match p.remove("notifications") {
@@ -686,7 +702,7 @@ async fn call_tool(
     let opts = RequestOptions {
         meta: coerced_map(&args.tool_metadata, "--tool-metadata")?,
         progress: true,
-        timeout: None,
+        ..Default::default()
     };
     let name = params
         .get("name")

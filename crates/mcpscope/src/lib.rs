@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod cli;
+pub mod oauth;
 pub mod observer;
 pub mod resolve;
 pub mod responder;

@@ -172,6 +172,20 @@ fn is_url(s: &str) -> bool {
     s.starts_with("http://") || s.starts_with("https://")
 }
 
+/// The path that runs this very binary again (for `--demo`).
+fn own_executable() -> Result<String, UsageError> {
+    let exe = std::env::current_exe()
+        .map_err(|e| UsageError(format!("cannot find our own executable: {e}")))?;
+    // Replaced on disk while we run (an upgrade, a rebuild), the binary's path reads
+    // "… (deleted)" and no longer runs; /proc/self/exe still names the running image.
+    if exe.to_string_lossy().ends_with(" (deleted)")
+        && std::path::Path::new("/proc/self/exe").exists()
+    {
+        return Ok("/proc/self/exe".into());
+    }
+    Ok(exe.to_string_lossy().into_owned())
+}
+
 /// Decide transport, target and options.
 pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
     let mut headers = args
@@ -205,9 +219,7 @@ pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
                 "--demo runs the built-in demo server; do not also give a target, --server-url or --config",
             );
         }
-        let exe = std::env::current_exe()
-            .map_err(|e| UsageError(format!("cannot find our own executable: {e}")))?;
-        positional = vec![exe.to_string_lossy().into_owned(), "demo-server".into()];
+        positional = vec![own_executable()?, "demo-server".into()];
         kind = Some(TransportArg::Stdio);
         label = "the built-in demo server".to_string();
     } else if let Some(path) = config {

@@ -74,10 +74,18 @@ fn check_streamable_http(cell: Cell, run: &Run) {
                 // Stateless: every message is one POST, no GET stream, no session to DELETE.
                 assert_eq!(frame["meta"]["method"], "POST", "{frame}");
                 assert_eq!(header(frame, "mcp-session-id"), None, "{frame}");
-                assert_eq!(header(frame, "mcp-protocol-version"), Some("2026-07-28"), "{frame}");
+                assert_eq!(
+                    header(frame, "mcp-protocol-version"),
+                    Some("2026-07-28"),
+                    "{frame}"
+                );
                 let body: Value = serde_json::from_slice(&crate::demo_harness::body(frame))
                     .expect("a POST body is JSON");
-                assert_eq!(header(frame, "mcp-method"), body["method"].as_str(), "{frame}");
+                assert_eq!(
+                    header(frame, "mcp-method"),
+                    body["method"].as_str(),
+                    "{frame}"
+                );
                 if body["method"] == "tools/call" {
                     assert_eq!(header(frame, "mcp-name"), body["params"]["name"].as_str());
                 }
@@ -94,7 +102,11 @@ fn check_streamable_http(cell: Cell, run: &Run) {
             assert_eq!(header(first, "mcp-session-id"), None, "{first}");
             for frame in rest {
                 assert_eq!(header(frame, "mcp-session-id"), Some(session), "{frame}");
-                assert_eq!(header(frame, "mcp-protocol-version"), Some("2025-11-25"), "{frame}");
+                assert_eq!(
+                    header(frame, "mcp-protocol-version"),
+                    Some("2025-11-25"),
+                    "{frame}"
+                );
             }
             for frame in &requests {
                 // The 2026-07-28 routing headers do not exist in this revision.
@@ -103,7 +115,12 @@ fn check_streamable_http(cell: Cell, run: &Run) {
                 }
             }
             let last = requests.last().unwrap();
-            assert_eq!(last["meta"]["method"], "DELETE", "the session is not ended\n{}", run.dump());
+            assert_eq!(
+                last["meta"]["method"],
+                "DELETE",
+                "the session is not ended\n{}",
+                run.dump()
+            );
             let deleted = responses
                 .iter()
                 .find(|f| f["meta"]["method"] == "DELETE")
@@ -120,7 +137,10 @@ fn check_legacy_sse(run: &Run) {
     let requests = run.frames("http-request");
     let (open, posts) = requests.split_first().expect("requests");
     assert_eq!(open["meta"]["method"], "GET", "{open}");
-    assert!(open["meta"]["url"].as_str().unwrap().ends_with("/sse"), "{open}");
+    assert!(
+        open["meta"]["url"].as_str().unwrap().ends_with("/sse"),
+        "{open}"
+    );
     let events = run.frames("sse-event");
     let endpoint = events
         .iter()
@@ -131,7 +151,10 @@ fn check_legacy_sse(run: &Run) {
     assert!(!posts.is_empty(), "{}", run.dump());
     for post in posts {
         assert_eq!(post["meta"]["method"], "POST", "{post}");
-        assert!(post["meta"]["url"].as_str().unwrap().ends_with(path), "{post}");
+        assert!(
+            post["meta"]["url"].as_str().unwrap().ends_with(path),
+            "{post}"
+        );
     }
     for response in run.frames("http-response").iter().skip(1) {
         assert_eq!(response["meta"]["status"], 202, "{response}");

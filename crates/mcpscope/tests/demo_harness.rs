@@ -235,7 +235,11 @@ pub(crate) fn header<'a>(frame: &'a Value, name: &str) -> Option<&'a str> {
     frame["meta"]["headers"]
         .as_array()?
         .iter()
-        .find(|pair| pair[0].as_str().is_some_and(|n| n.eq_ignore_ascii_case(name)))
+        .find(|pair| {
+            pair[0]
+                .as_str()
+                .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        })
         .and_then(|pair| pair[1].as_str())
 }
 
@@ -350,16 +354,14 @@ impl DemoHttp {
     /// Starts one (tests that change the demo's process-wide state, such as the tool list, get
     /// their own so they cannot disturb the others).
     pub(crate) fn start() -> DemoHttp {
-        let listener =
-            std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
         let base = format!("http://{}", listener.local_addr().expect("local address"));
         listener
             .set_nonblocking(true)
             .expect("a non-blocking listener");
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         server_runtime().spawn(async move {
-            let listener =
-                tokio::net::TcpListener::from_std(listener).expect("a tokio listener");
+            let listener = tokio::net::TcpListener::from_std(listener).expect("a tokio listener");
             let shutdown = async move {
                 let _ = stopped.await;
             };

@@ -83,16 +83,35 @@ async fn elicitation_form_accept_defaults_json_and_decline() {
             ask(
                 cell,
                 "elicit-form",
-                &["--elicitation-json", r#"{"name":"Grace Hopper","email":"grace@example.com","guests":3}"#],
+                &[
+                    "--elicitation-json",
+                    r#"{"name":"Grace Hopper","email":"grace@example.com","guests":3}"#
+                ],
             ),
             ask(cell, "elicit-form", &[]),
         );
 
         let (question, answer) = exchange(cell, &defaults, "elicitation/create");
         // The form asks for one field of every kind elicitation allows.
-        let fields = question["requestedSchema"]["properties"].as_object().unwrap();
-        for field in ["name", "email", "rating", "guests", "subscribe", "size", "plan", "toppings", "languages", "colour"] {
-            assert!(fields.contains_key(field), "{field} missing from {question}");
+        let fields = question["requestedSchema"]["properties"]
+            .as_object()
+            .unwrap();
+        for field in [
+            "name",
+            "email",
+            "rating",
+            "guests",
+            "subscribe",
+            "size",
+            "plan",
+            "toppings",
+            "languages",
+            "colour",
+        ] {
+            assert!(
+                fields.contains_key(field),
+                "{field} missing from {question}"
+            );
         }
         // SEP-1034: every default, and nothing for fields without one.
         assert_eq!(
@@ -103,7 +122,11 @@ async fn elicitation_form_accept_defaults_json_and_decline() {
             "{}",
             defaults.dump()
         );
-        assert!(text(&defaults).starts_with("action: accept\n"), "{}", defaults.dump());
+        assert!(
+            text(&defaults).starts_with("action: accept\n"),
+            "{}",
+            defaults.dump()
+        );
 
         let (_, answer) = exchange(cell, &custom, "elicitation/create");
         let content = &answer["result"]["content"];
@@ -111,7 +134,11 @@ async fn elicitation_form_accept_defaults_json_and_decline() {
         assert_eq!(content["name"], "Grace Hopper", "{}", custom.dump());
         assert_eq!(content["email"], "grace@example.com");
         assert_eq!(content["guests"], 3);
-        assert!(text(&custom).contains("\"Grace Hopper\""), "{}", custom.dump());
+        assert!(
+            text(&custom).contains("\"Grace Hopper\""),
+            "{}",
+            custom.dump()
+        );
 
         let (_, answer) = exchange(cell, &declined, "elicitation/create");
         assert_eq!(answer["result"]["action"], "decline", "{}", declined.dump());
@@ -131,13 +158,24 @@ async fn elicitation_url_mode() {
         if cell.era == Era::Legacy {
             // 2025-11-25 requires an elicitationId for URL mode.
             assert!(
-                question["elicitationId"].as_str().is_some_and(|id| !id.is_empty()),
+                question["elicitationId"]
+                    .as_str()
+                    .is_some_and(|id| !id.is_empty()),
                 "{question}"
             );
         }
         // URL-mode consent carries no content.
-        assert_eq!(answer["result"], json!({"action": "accept"}), "{}", run.dump());
-        assert!(text(&run).starts_with("action: accept (consent to open"), "{}", run.dump());
+        assert_eq!(
+            answer["result"],
+            json!({"action": "accept"}),
+            "{}",
+            run.dump()
+        );
+        assert!(
+            text(&run).starts_with("action: accept (consent to open"),
+            "{}",
+            run.dump()
+        );
     })
     .await;
 }
@@ -148,7 +186,12 @@ async fn sampling_answered_and_declined() {
         let run = ask(
             cell,
             "sample",
-            &["--tool-arg", "prompt=Capital of France?", "--sampling-text", "Paris"],
+            &[
+                "--tool-arg",
+                "prompt=Capital of France?",
+                "--sampling-text",
+                "Paris",
+            ],
         )
         .await;
         let (question, answer) = exchange(cell, &run, "sampling/createMessage");
@@ -164,7 +207,16 @@ async fn sampling_answered_and_declined() {
 
         // Without --sampling-text the CLI declines.
         let run = cell
-            .run(&["--method", "tools/call", "--tool-name", "sample", "--tool-arg", "prompt=x", "--format", "json"])
+            .run(&[
+                "--method",
+                "tools/call",
+                "--tool-name",
+                "sample",
+                "--tool-arg",
+                "prompt=x",
+                "--format",
+                "json",
+            ])
             .await;
         match cell.era {
             Era::Legacy => {
@@ -191,7 +243,10 @@ async fn sampling_answered_and_declined() {
                 let error = run.error();
                 assert_eq!(error["code"], "input_refused", "{}", run.dump());
                 assert!(
-                    error["message"].as_str().unwrap().contains("--sampling-text"),
+                    error["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("--sampling-text"),
                     "{}",
                     run.dump()
                 );
@@ -209,7 +264,12 @@ async fn roots_from_root_flags() {
         let run = ask(
             cell,
             "list-roots",
-            &["--root", "file:///tmp/project", "--root", "file:///srv/data"],
+            &[
+                "--root",
+                "file:///tmp/project",
+                "--root",
+                "file:///srv/data",
+            ],
         )
         .await;
         let (_, answer) = exchange(cell, &run, "roots/list");
@@ -219,7 +279,12 @@ async fn roots_from_root_flags() {
             .iter()
             .map(|r| r["uri"].as_str().unwrap())
             .collect();
-        assert_eq!(roots, ["file:///tmp/project", "file:///srv/data"], "{}", run.dump());
+        assert_eq!(
+            roots,
+            ["file:///tmp/project", "file:///srv/data"],
+            "{}",
+            run.dump()
+        );
         assert_eq!(
             text(&run),
             "2 roots\nfile:///tmp/project (project)\nfile:///srv/data (data)"

@@ -82,8 +82,14 @@ async fn tools_list_has_every_tool_with_its_schemas() {
             tool("route-query")["inputSchema"]["properties"]["region"]["x-mcp-header"],
             "Region"
         );
-        assert_eq!(tool("delete-everything")["annotations"]["destructiveHint"], true);
-        assert_eq!(tool("show-app")["_meta"]["ui"]["resourceUri"], "ui://demo/app.html");
+        assert_eq!(
+            tool("delete-everything")["annotations"]["destructiveHint"],
+            true
+        );
+        assert_eq!(
+            tool("show-app")["_meta"]["ui"]["resourceUri"],
+            "ui://demo/app.html"
+        );
         // Legacy task support is a 2025-11-25 member; the modern era uses the extension.
         let task_support = &tool("research")["execution"]["taskSupport"];
         match cell.era {
@@ -133,18 +139,28 @@ async fn image_audio_and_resource_blocks() {
             call(cell, "get-embedded-resource", &[]),
         );
         let block = &image.0["content"][0];
-        assert_eq!((&block["type"], &block["mimeType"]), (&json!("image"), &json!("image/png")));
+        assert_eq!(
+            (&block["type"], &block["mimeType"]),
+            (&json!("image"), &json!("image/png"))
+        );
         assert!(decode(&block["data"]).starts_with(b"\x89PNG\r\n\x1a\n"));
 
         let block = &audio.0["content"][0];
-        assert_eq!((&block["type"], &block["mimeType"]), (&json!("audio"), &json!("audio/wav")));
+        assert_eq!(
+            (&block["type"], &block["mimeType"]),
+            (&json!("audio"), &json!("audio/wav"))
+        );
         let wav = decode(&block["data"]);
         assert_eq!((&wav[..4], &wav[8..12]), (&b"RIFF"[..], &b"WAVE"[..]));
 
         let blocks = links.0["content"].as_array().expect("content").clone();
         let uris: Vec<&str> = blocks.iter().filter_map(|b| b["uri"].as_str()).collect();
         assert_eq!(uris, ["demo://readme", "demo://logo.png", "demo://counter"]);
-        assert!(blocks.iter().all(|b| b["type"] == "resource_link" && b["name"].is_string()));
+        assert!(
+            blocks
+                .iter()
+                .all(|b| b["type"] == "resource_link" && b["name"].is_string())
+        );
 
         let block = &embedded.0["content"][0];
         assert_eq!(block["type"], "resource");
@@ -167,7 +183,14 @@ async fn tool_errors_exit_5_with_one_error_line() {
         // isError: the result is still printed (it is the tool's answer), and the exit code and
         // the stderr line say it failed.
         let run = cell
-            .run(&["--method", "tools/call", "--tool-name", "fail", "--format", "json"])
+            .run(&[
+                "--method",
+                "tools/call",
+                "--tool-name",
+                "fail",
+                "--format",
+                "json",
+            ])
             .await;
         run.expect_exit(5);
         assert_eq!(run.result()["isError"], true, "{}", run.dump());
@@ -184,7 +207,14 @@ async fn tool_errors_exit_5_with_one_error_line() {
 
         // An unknown tool is a JSON-RPC error from the server, not a result: nothing on stdout.
         let run = cell
-            .run(&["--method", "tools/call", "--tool-name", "no-such-tool", "--format", "json"])
+            .run(&[
+                "--method",
+                "tools/call",
+                "--tool-name",
+                "no-such-tool",
+                "--format",
+                "json",
+            ])
             .await;
         run.expect_exit(5);
         assert_eq!(run.stdout, "", "{}", run.dump());

@@ -12,7 +12,9 @@ use tokio::io::AsyncBufReadExt as _;
 #[tokio::test]
 async fn ping_is_legacy_only() {
     each(|cell| async move {
-        let run = cell.run(&["--method", "ping", "--format", "json", "--lint"]).await;
+        let run = cell
+            .run(&["--method", "ping", "--format", "json", "--lint"])
+            .await;
         match cell.era {
             Era::Legacy => {
                 run.expect_exit(0);
@@ -35,15 +37,30 @@ async fn log_level_by_set_level_or_per_request_meta() {
     each(|cell| async move {
         // Text mode: the logs go to stderr as they arrive.
         let run = cell
-            .run(&["--method", "tools/call", "--tool-name", "log-every-level", "--log-level", "warning"])
+            .run(&[
+                "--method",
+                "tools/call",
+                "--tool-name",
+                "log-every-level",
+                "--log-level",
+                "warning",
+            ])
             .await;
         run.expect_exit(0);
         for level in ["warning", "error", "critical", "alert", "emergency"] {
             let line = format!("[{level}] demo: log-every-level: this is the {level} message");
-            assert!(run.stderr.contains(&line), "missing {line:?}\n{}", run.dump());
+            assert!(
+                run.stderr.contains(&line),
+                "missing {line:?}\n{}",
+                run.dump()
+            );
         }
         for level in ["debug", "info", "notice"] {
-            assert!(!run.stderr.contains(&format!("[{level}]")), "{}", run.dump());
+            assert!(
+                !run.stderr.contains(&format!("[{level}]")),
+                "{}",
+                run.dump()
+            );
         }
         let call = &run.sent_method("tools/call")[0];
         let set_level = run.sent_method("logging/setLevel");
@@ -52,12 +69,17 @@ async fn log_level_by_set_level_or_per_request_meta() {
                 // Set once for the session, before the call; never in _meta.
                 assert_eq!(set_level.len(), 1, "{}", run.dump());
                 assert_eq!(set_level[0]["params"], json!({"level": "warning"}));
-                assert!(call["params"]["_meta"].get("io.modelcontextprotocol/logLevel").is_none());
+                assert!(
+                    call["params"]["_meta"]
+                        .get("io.modelcontextprotocol/logLevel")
+                        .is_none()
+                );
             }
             Era::Modern => {
                 assert!(set_level.is_empty(), "{}", run.dump());
                 assert_eq!(
-                    call["params"]["_meta"]["io.modelcontextprotocol/logLevel"], "warning",
+                    call["params"]["_meta"]["io.modelcontextprotocol/logLevel"],
+                    "warning",
                     "{}",
                     run.dump()
                 );
@@ -66,9 +88,19 @@ async fn log_level_by_set_level_or_per_request_meta() {
 
         // logging/setLevel itself: a 2025-11-25 method that 2026-07-28 removed.
         let run = cell
-            .run(&["--method", "logging/setLevel", "--log-level", "debug", "--format", "json"])
+            .run(&[
+                "--method",
+                "logging/setLevel",
+                "--log-level",
+                "debug",
+                "--format",
+                "json",
+            ])
             .await;
-        assert_eq!(run.sent_method("logging/setLevel")[0]["params"]["level"], "debug");
+        assert_eq!(
+            run.sent_method("logging/setLevel")[0]["params"]["level"],
+            "debug"
+        );
         match cell.era {
             Era::Legacy => {
                 run.expect_exit(0);
@@ -76,7 +108,15 @@ async fn log_level_by_set_level_or_per_request_meta() {
             }
             Era::Modern => {
                 run.expect_exit(1);
-                assert_eq!(run.error()["rpcCode"], -32601, "{}", run.dump());
+                let error = run.error();
+                assert_eq!(error["rpcCode"], -32601, "{}", run.dump());
+                // The demo advertises `logging`, which in 2026-07-28 means the per-request
+                // level: refusing the removed method is right, not a broken promise.
+                assert!(
+                    error.get("advertisedCapability").is_none(),
+                    "{}",
+                    run.dump()
+                );
             }
         }
     })
@@ -155,7 +195,9 @@ async fn research_runs_as_a_task() {
         run.expect_exit(0);
         let doc = run.json();
         assert_eq!(doc["lint"], json!([]), "{}", run.dump());
-        let text = doc["result"]["content"][0]["text"].as_str().unwrap_or_default();
+        let text = doc["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
         assert!(text.starts_with("Research on bees:"), "{}", run.dump());
         let call = &run.sent_method("tools/call")[0];
         let created = run.response_to(&call["id"])["result"].clone();
@@ -270,7 +312,8 @@ async fn toggling_a_tool_is_seen_on_every_http_transport_and_era() {
                 all.extend(args.iter().map(|a| (*a).to_owned()));
                 async move { cli(&cell.label(), &all).await }
             };
-            let toggled = run(&["--method", "tools/call", "--tool-name", "toggle-extra-tool"]).await;
+            let toggled =
+                run(&["--method", "tools/call", "--tool-name", "toggle-extra-tool"]).await;
             toggled.expect_exit(0);
             on = !on;
             if (era, transport) == (Era::Legacy, Transport::Sse) {
@@ -293,7 +336,10 @@ async fn toggling_a_tool_is_seen_on_every_http_transport_and_era() {
             if on {
                 let called = run(&["--method", "tools/call", "--tool-name", "extra-tool"]).await;
                 called.expect_exit(0);
-                assert_eq!(called.json()["content"][0]["text"], "extra-tool says hello.");
+                assert_eq!(
+                    called.json()["content"][0]["text"],
+                    "extra-tool says hello."
+                );
             }
         }
     }
@@ -308,7 +354,14 @@ async fn lint_passes_on_a_tour_of_the_demo() {
             &["--method", "tools/call", "--tool-name", "annotated-read"],
             &["--method", "tools/call", "--tool-name", "show-app"],
             &["--method", "resources/read", "--uri", "ui://demo/app.html"],
-            &["--method", "tools/call", "--tool-name", "big", "--tool-arg", "bytes=100000"],
+            &[
+                "--method",
+                "tools/call",
+                "--tool-name",
+                "big",
+                "--tool-arg",
+                "bytes=100000",
+            ],
         ];
         for args in tour {
             let mut all = args.to_vec();
@@ -321,7 +374,8 @@ async fn lint_passes_on_a_tour_of_the_demo() {
         let run = cell.run(&["--method", "tools/list", "--lint"]).await;
         run.expect_exit(0);
         assert!(
-            run.stderr.contains("lint: every frame is valid against the official schema"),
+            run.stderr
+                .contains("lint: every frame is valid against the official schema"),
             "{}",
             run.dump()
         );
@@ -347,15 +401,30 @@ async fn demo_server_subcommand_serves_both_http_transports() {
             .expect("the demo server announces itself")
             .unwrap()
             .expect("the demo server is still running");
-        let url = line.split_whitespace().last().unwrap_or_default().to_owned();
+        let url = line
+            .split_whitespace()
+            .last()
+            .unwrap_or_default()
+            .to_owned();
         assert!(url.starts_with("http://127.0.0.1:"), "{line}");
         urls.push(url);
     }
-    assert!(urls[0].ends_with("/mcp") && urls[1].ends_with("/sse"), "{urls:?}");
+    assert!(
+        urls[0].ends_with("/mcp") && urls[1].ends_with("/sse"),
+        "{urls:?}"
+    );
     for url in &urls {
         for era in ["legacy", "modern"] {
-            let args = ["--protocol-era", era, url, "--method", "tools/list", "--format", "json"]
-                .map(String::from);
+            let args = [
+                "--protocol-era",
+                era,
+                url,
+                "--method",
+                "tools/list",
+                "--format",
+                "json",
+            ]
+            .map(String::from);
             let run = cli(url, &args).await;
             run.expect_exit(0);
             assert_eq!(run.result()["tools"][0]["name"], "echo", "{}", run.dump());

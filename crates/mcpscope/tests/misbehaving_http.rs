@@ -164,6 +164,14 @@ async fn redirects_are_followed_and_every_hop_is_recorded() {
             "{resent}"
         );
     }
+    // The standalone GET stream follows the redirect too, instead of giving up at the 307.
+    let gets: Vec<&str> = run
+        .frames("http-request")
+        .into_iter()
+        .filter(|f| f["meta"]["method"] == "GET")
+        .map(|f| f["meta"]["url"].as_str().unwrap())
+        .collect();
+    assert_eq!(gets, [server.entry_url().as_str(), real.as_str()]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

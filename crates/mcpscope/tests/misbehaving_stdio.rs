@@ -3,9 +3,10 @@
 //! of 100,000 notifications, an unterminated last line, and stderr chatter. Each test asserts
 //! what a user sees: the exit code, the stderr JSON error, stdout, warnings and the trace.
 
-use crate::misbehaving_support::{body, cli, server};
+use crate::misbehaving_support::{body, cli, cli_unparsed, cli_untraced, server};
 use mcpscope_testkit::{GARBAGE_NOISE, StdioMode};
 use serde_json::{Value, json};
+use std::io::{BufRead, BufReader};
 use std::time::Duration;
 
 /// `args` followed by the server command for `mode`.
@@ -205,7 +206,9 @@ fn a_100_mb_result_arrives_intact() {
     const BYTES: u64 = 104_857_600;
     let scratch = crate::misbehaving_support::Scratch::new("huge-output");
     let output = scratch.path("result.json");
-    let run = cli(
+    // No --trace: writing the payload a second time would double the run, and what is checked
+    // here is the result itself.
+    let run = cli_untraced(
         "huge-result",
         &with_server(
             &[
@@ -223,20 +226,30 @@ fn a_100_mb_result_arrives_intact() {
     );
     assert_eq!(run.code, 0, "{}", run.dump());
     assert!(run.stdout.is_empty(), "--output takes the document");
-    let doc: Value = serde_json::from_slice(&std::fs::read(&output).expect("output file"))
+    // Parsing 100 MB as JSON in a debug build takes longer than the run itself, so the payload
+    // is checked as bytes and everything around it as JSON: cut the run of x out, parse the rest.
+    let doc = std::fs::read(&output).expect("output file");
+    let marker = br#""text":"x"#;
+    let start = doc[..doc.len().min(4096)]
+        .windows(marker.len())
+        .position(|w| w == marker)
+        .expect("the text block starts the payload")
+        + marker.len()
+        - 1;
+    let end = start + BYTES as usize;
+    assert!(end < doc.len(), "the document is shorter than the payload");
+    static XS: [u8; 1 << 16] = [b'x'; 1 << 16];
+    assert!(
+        doc[start..end]
+            .chunks(XS.len())
+            .all(|c| c == &XS[..c.len()]),
+        "the payload is not {BYTES} x characters"
+    );
+    assert_eq!(doc[end], b'"', "the payload is longer than {BYTES} bytes");
+    let rest: Value = serde_json::from_slice(&[&doc[..start], &doc[end..]].concat())
         .expect("the output is one JSON document");
-    let text = doc["result"]["content"][0]["text"]
-        .as_str()
-        .expect("text block");
-    assert_eq!(text.len() as u64, BYTES);
-    assert!(text.bytes().all(|b| b == b'x'));
-    // The frame itself was recorded whole, not cut.
-    let answer = run
-        .trace
-        .iter()
-        .find(|f| f["method"] == "tools/call" && f["direction"] == "in")
-        .expect("the answer frame");
-    assert!(answer["meta"]["truncated"].is_null());
+    assert_eq!(rest["result"]["content"][0]["text"], "");
+    assert_eq!(rest["result"]["content"].as_array().map(Vec::len), Some(1));
 }
 
 #[test]
@@ -278,6 +291,60 @@ fn a_line_over_max_message_bytes_fails_clearly_without_reading_it_into_memory() 
             .as_str()
             .is_some_and(|n| n.starts_with("server process exited with status 0"))),
         "no orderly exit in the trace"
+    );
+}
+
+/// A stdio server in a few lines of sh: it answers `initialize`, then answers the call only after
+/// a 300 kB notification, far over the limit the test sets. Ids are echoed from the requests.
+const OVERSIZED_NOTIFICATION_SERVER: &str = r#"
+id_of() { printf '%s' "$1" | sed 's/.*"id":\([0-9]*\).*/\1/'; }
+read -r line
+printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"logging":{}},"serverInfo":{"name":"sh","version":"0"}}}\n' "$(id_of "$line")"
+read -r line
+read -r line
+printf '%s' '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"'
+head -c 300000 /dev/zero | tr '\0' y
+printf '%s\n' '"}}'
+printf '{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"still here"}]}}\n' "$(id_of "$line")"
+cat >/dev/null
+"#;
+
+#[test]
+fn an_over_long_notification_is_cut_and_the_call_it_interrupts_still_completes() {
+    let run = cli(
+        "oversized-notification",
+        &[
+            "--max-message-bytes",
+            "100000",
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "any",
+            "--format",
+            "json",
+            "--",
+            "sh",
+            "-c",
+            OVERSIZED_NOTIFICATION_SERVER,
+        ],
+    );
+    // The cut line began a notification, so no request was waiting on it: the call goes on.
+    assert_eq!(run.code, 0, "{}", run.dump());
+    assert_eq!(run.json()["result"]["content"][0]["text"], "still here");
+    let cut = run
+        .frames("stdout-line")
+        .into_iter()
+        .find(|f| f["meta"]["truncated"] == true)
+        .expect("the notification, cut");
+    assert!(body(cut).starts_with(br#"{"jsonrpc":"2.0","method":"notifications/message""#));
+    let seq = &cut["seq"];
+    assert!(
+        run.warnings()
+            .iter()
+            .any(|w| w.contains("exceeds --max-message-bytes 100000")
+                && w.ends_with(&format!("[frame {seq}]"))),
+        "{:#?}",
+        run.warnings()
     );
 }
 
@@ -426,7 +493,7 @@ fn a_thousand_tools_are_listed_across_pages() {
 #[test]
 fn a_flood_of_100_000_notifications_is_neither_lost_nor_reordered() {
     const COUNT: u64 = 100_000;
-    let run = cli(
+    let run = cli_unparsed(
         "flood",
         &with_server(
             &[
@@ -446,27 +513,33 @@ fn a_flood_of_100_000_notifications_is_neither_lost_nor_reordered() {
         format!("sent {COUNT}")
     );
     assert!(run.warnings().is_empty(), "{:#?}", run.warnings());
-    // Frame numbers strictly increase through the whole trace …
-    let seqs: Vec<u64> = run
-        .trace
-        .iter()
-        .map(|f| f["seq"].as_u64().unwrap())
-        .collect();
-    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "frames out of order");
-    // … and the notifications' own counters run 0..COUNT without a gap or a swap.
+    // Only the fields needed, read line by line: 100,000 frames as full JSON values would make
+    // the check slower than the run.
+    #[derive(serde::Deserialize)]
+    struct Slim {
+        seq: u64,
+        method: Option<String>,
+        text: Option<String>,
+    }
+    let trace = BufReader::new(std::fs::File::open(&run.trace_file).expect("trace"));
+    let mut last_seq = 0;
     let mut next = 0u64;
-    for frame in run
-        .trace
-        .iter()
-        .filter(|f| f["method"] == "notifications/message")
-    {
-        let message: Value = serde_json::from_slice(&body(frame)).unwrap();
-        assert_eq!(
-            message["params"]["data"]["seq"], next,
-            "frame {}",
-            frame["seq"]
-        );
-        next += 1;
+    for line in trace.lines() {
+        let frame: Slim = serde_json::from_str(&line.expect("trace line")).expect("frame");
+        // Frame numbers strictly increase through the whole trace …
+        assert!(frame.seq > last_seq, "frame {} after {last_seq}", frame.seq);
+        last_seq = frame.seq;
+        // … and the notifications' own counters run 0..COUNT without a gap or a swap.
+        if frame.method.as_deref() == Some("notifications/message") {
+            let message: Value =
+                serde_json::from_str(&frame.text.expect("UTF-8 text")).expect("JSON");
+            assert_eq!(
+                message["params"]["data"]["seq"], next,
+                "frame {}",
+                frame.seq
+            );
+            next += 1;
+        }
     }
     assert_eq!(next, COUNT);
 }

@@ -73,8 +73,10 @@ pub(crate) struct Run {
     pub(crate) stdout: Vec<u8>,
     pub(crate) stderr: String,
     pub(crate) elapsed: Duration,
-    /// Every `--trace` line, parsed.
+    /// Every `--trace` line, parsed (empty after [`cli_unparsed`]).
     pub(crate) trace: Vec<Value>,
+    /// The `--trace` file.
+    pub(crate) trace_file: PathBuf,
     /// Keeps the trace and any `--output` file until the run is dropped.
     pub(crate) _scratch: Scratch,
 }
@@ -134,14 +136,14 @@ impl Run {
             .collect()
     }
 
-    /// Panic with everything a human needs to see why.
+    /// Everything a human needs to see why an assertion about this run failed.
     pub(crate) fn dump(&self) -> String {
         format!(
             "exit {} after {:?}\nstdout: {}\nstderr: {}",
             self.code,
             self.elapsed,
             String::from_utf8_lossy(&self.stdout[..self.stdout.len().min(4000)]),
-            &self.stderr[..self.stderr.len().min(4000)]
+            self.stderr.chars().take(4000).collect::<String>()
         )
     }
 }
@@ -176,10 +178,27 @@ pub(crate) fn spawned_pid(trace: &[Value]) -> i32 {
 
 /// Run `mcpscope --cli --trace <scratch>/trace.ndjson <args…>` to completion.
 pub(crate) fn cli<S: AsRef<str>>(name: &str, args: &[S]) -> Run {
+    let mut run = cli_unparsed(name, args);
+    run.trace = read_trace(&run.trace_file);
+    run
+}
+
+/// [`cli`] without parsing the trace, for runs whose trace is too big to hold as JSON values
+/// (read [`Run::trace_file`] line by line instead).
+pub(crate) fn cli_unparsed<S: AsRef<str>>(name: &str, args: &[S]) -> Run {
+    run(name, args, true)
+}
+
+/// [`cli`] without `--trace`, for a run whose payload would make the trace the slowest part.
+pub(crate) fn cli_untraced<S: AsRef<str>>(name: &str, args: &[S]) -> Run {
+    run(name, args, false)
+}
+
+fn run<S: AsRef<str>>(name: &str, args: &[S], traced: bool) -> Run {
     let scratch = Scratch::new(name);
     let trace = scratch.path("trace.ndjson");
     let started = Instant::now();
-    let mut child = command(&trace, args)
+    let mut child = command(traced.then_some(trace.as_path()), args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -198,7 +217,8 @@ pub(crate) fn cli<S: AsRef<str>>(name: &str, args: &[S]) -> Run {
         stdout,
         stderr,
         elapsed,
-        trace: read_trace(&trace),
+        trace: Vec::new(),
+        trace_file: trace,
         _scratch: scratch,
     }
 }
@@ -211,12 +231,13 @@ pub(crate) async fn cli_async(name: &str, args: Vec<String>) -> Run {
         .expect("cli thread")
 }
 
-fn command<S: AsRef<str>>(trace: &Path, args: &[S]) -> Command {
+fn command<S: AsRef<str>>(trace: Option<&Path>, args: &[S]) -> Command {
     let mut command = Command::new(MCPSCOPE);
+    command.arg("--cli");
+    if let Some(trace) = trace {
+        command.arg("--trace").arg(trace);
+    }
     command
-        .arg("--cli")
-        .arg("--trace")
-        .arg(trace)
         .args(args.iter().map(AsRef::as_ref))
         .stdin(Stdio::null());
     command
@@ -298,7 +319,7 @@ pub(crate) struct Live {
 impl Live {
     pub(crate) fn spawn<S: AsRef<str>>(name: &str, args: &[S]) -> Live {
         let scratch = Scratch::new(name);
-        let mut child = command(&scratch.path("trace.ndjson"), args)
+        let mut child = command(Some(&scratch.path("trace.ndjson")), args)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()

@@ -55,7 +55,12 @@ async fn tour(target: &Target) {
         .collect();
     // At least the 13 ungated tools (more arrive once our declared capabilities are seen).
     assert!(names.len() >= 13, "{names:?}\n{}", run.dump());
-    for name in ["echo", "get-sum", "get-structured-content", "get-tiny-image"] {
+    for name in [
+        "echo",
+        "get-sum",
+        "get-structured-content",
+        "get-tiny-image",
+    ] {
         assert!(names.contains(&name), "{name} missing: {names:?}");
     }
     // The reference server has no 2026-07-28 envelope to offer: nothing of it on our side.
@@ -68,14 +73,46 @@ async fn tour(target: &Target) {
     );
 
     let (sum, structured, image, links) = tokio::join!(
-        target.ok(&["--method", "tools/call", "--tool-name", "get-sum", "--tool-arg", "a=2", "--tool-arg", "b=40"]),
-        target.ok(&["--method", "tools/call", "--tool-name", "get-structured-content", "--tool-arg", "location=Chicago"]),
+        target.ok(&[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "get-sum",
+            "--tool-arg",
+            "a=2",
+            "--tool-arg",
+            "b=40"
+        ]),
+        target.ok(&[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "get-structured-content",
+            "--tool-arg",
+            "location=Chicago"
+        ]),
         target.ok(&["--method", "tools/call", "--tool-name", "get-tiny-image"]),
-        target.ok(&["--method", "tools/call", "--tool-name", "get-resource-links", "--tool-arg", "count=2"]),
+        target.ok(&[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "get-resource-links",
+            "--tool-arg",
+            "count=2"
+        ]),
     );
-    assert_eq!(texts(&sum.0), "The sum of 2 and 40 is 42.", "{}", sum.1.dump());
+    assert_eq!(
+        texts(&sum.0),
+        "The sum of 2 and 40 is 42.",
+        "{}",
+        sum.1.dump()
+    );
     let weather = &structured.0["structuredContent"];
-    assert!(weather["temperature"].is_number(), "{}", structured.1.dump());
+    assert!(
+        weather["temperature"].is_number(),
+        "{}",
+        structured.1.dump()
+    );
     let image = image.0["content"]
         .as_array()
         .unwrap()
@@ -106,7 +143,14 @@ async fn tour(target: &Target) {
     assert_eq!(read["contents"][0]["uri"], uri, "{}", run.dump());
 
     let (prompt, run) = target
-        .ok(&["--method", "prompts/get", "--prompt-name", "args-prompt", "--prompt-args", "city=Oslo"])
+        .ok(&[
+            "--method",
+            "prompts/get",
+            "--prompt-name",
+            "args-prompt",
+            "--prompt-args",
+            "city=Oslo",
+        ])
         .await;
     assert!(
         prompt["messages"][0]["content"]["text"]
@@ -132,11 +176,22 @@ async fn server_to_client_requests(target: &Target) {
         ])
         .await;
     run.expect_exit(0);
-    let progress = run.stderr.lines().filter(|l| l.starts_with("progress tools/call: ")).count();
+    let progress = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("progress tools/call: "))
+        .count();
     assert_eq!(progress, 2, "{}", run.dump());
 
     let (elicited, run) = target
-        .ok(&["--method", "tools/call", "--tool-name", "trigger-elicitation-request", "--elicitation", "accept-defaults"])
+        .ok(&[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "trigger-elicitation-request",
+            "--elicitation",
+            "accept-defaults",
+        ])
         .await;
     let answer = run
         .sent()
@@ -145,11 +200,30 @@ async fn server_to_client_requests(target: &Target) {
         .unwrap_or_else(|| panic!("we never answered the elicitation\n{}", run.dump()));
     assert_eq!(answer["result"]["action"], "accept");
     // The server's form has defaults of every type, a float among them.
-    assert_eq!(answer["result"]["content"]["number"], 3.14, "{}", run.dump());
-    assert!(texts(&elicited).contains("provided the requested information"), "{}", run.dump());
+    // (Compared as text: the server's value merely looks like pi to clippy.)
+    assert_eq!(
+        answer["result"]["content"]["number"].to_string(),
+        "3.14",
+        "{}",
+        run.dump()
+    );
+    assert!(
+        texts(&elicited).contains("provided the requested information"),
+        "{}",
+        run.dump()
+    );
 
     let (sampled, run) = target
-        .ok(&["--method", "tools/call", "--tool-name", "trigger-sampling-request", "--tool-arg", "prompt=Say hi", "--sampling-text", "hi there"])
+        .ok(&[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "trigger-sampling-request",
+            "--tool-arg",
+            "prompt=Say hi",
+            "--sampling-text",
+            "hi there",
+        ])
         .await;
     assert!(texts(&sampled).contains("hi there"), "{}", run.dump());
     let asked = run
@@ -172,12 +246,28 @@ async fn everything_over_stdio() {
     tokio::join!(tour(&target), server_to_client_requests(&target));
     // Auto: the probe is answered -32601 (no server/discover), so the CLI initializes.
     let run = target
-        .run(&["--protocol-era", "auto", "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=auto", "--format", "json"])
+        .run(&[
+            "--protocol-era",
+            "auto",
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "echo",
+            "--tool-arg",
+            "message=auto",
+            "--format",
+            "json",
+        ])
         .await;
     run.expect_exit(0);
     assert_eq!(texts(&run.result()), "Echo: auto");
     let methods: Vec<Value> = run.sent().iter().map(|m| m["method"].clone()).collect();
-    assert_eq!(methods[..2], [json!("server/discover"), json!("initialize")], "{}", run.dump());
+    assert_eq!(
+        methods[..2],
+        [json!("server/discover"), json!("initialize")],
+        "{}",
+        run.dump()
+    );
 }
 
 #[tokio::test]
@@ -188,10 +278,14 @@ async fn everything_over_streamable_http() {
     let server = peers.serve("everything.sh", "http").await;
     let target = Target {
         name: "server-everything/http",
-        args: vec![format!("{}/mcp", server.base)],
+        // --server-url rather than a positional URL: `--prompt-args` takes every value up to
+        // the next flag.
+        args: vec!["--server-url".to_owned(), format!("{}/mcp", server.base)],
     };
     tokio::join!(tour(&target), server_to_client_requests(&target));
-    let run = target.run(&["--method", "tools/list", "--format", "json"]).await;
+    let run = target
+        .run(&["--method", "tools/list", "--format", "json"])
+        .await;
     run.expect_exit(0);
     // A legacy session: the id the server gave on initialize, on everything after it.
     let session = run
@@ -212,7 +306,14 @@ async fn everything_over_streamable_http() {
 
     // Pinned modern against a legacy-only server: it fails, clearly, and does not downgrade.
     let run = target
-        .run(&["--protocol-era", "modern", "--method", "tools/list", "--format", "json"])
+        .run(&[
+            "--protocol-era",
+            "modern",
+            "--method",
+            "tools/list",
+            "--format",
+            "json",
+        ])
         .await;
     run.expect_exit(4);
     assert!(run.sent_method("initialize").is_empty(), "{}", run.dump());
@@ -227,7 +328,7 @@ async fn everything_over_legacy_sse() {
     let server = peers.serve("everything.sh", "sse").await;
     let target = Target {
         name: "server-everything/sse",
-        args: vec![format!("{}/sse", server.base)],
+        args: vec!["--server-url".to_owned(), format!("{}/sse", server.base)],
     };
     tokio::join!(tour(&target), server_to_client_requests(&target));
     let run = target.run(&["--method", "ping", "--format", "json"]).await;
@@ -235,7 +336,10 @@ async fn everything_over_legacy_sse() {
     let events = run.frames("sse-event");
     assert_eq!(events[0]["meta"]["sse_event"], "endpoint", "{}", run.dump());
     assert!(
-        events[0]["text"].as_str().unwrap().starts_with("/message?sessionId="),
+        events[0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("/message?sessionId="),
         "{}",
         run.dump()
     );

@@ -34,7 +34,11 @@ impl Target {
         }
         if self.http {
             for frame in run.frames("http-request") {
-                assert_eq!(header(frame, "mcp-protocol-version"), Some("2026-07-28"), "{frame}");
+                assert_eq!(
+                    header(frame, "mcp-protocol-version"),
+                    Some("2026-07-28"),
+                    "{frame}"
+                );
                 assert!(header(frame, "mcp-method").is_some(), "{frame}");
                 assert_eq!(header(frame, "mcp-session-id"), None, "{frame}");
             }
@@ -58,10 +62,27 @@ async fn tour(target: &Target) {
         .iter()
         .map(|t| t["name"].clone())
         .collect();
-    assert_eq!(names, [json!("echo"), json!("add"), json!("greet")], "{}", run.dump());
+    assert_eq!(
+        names,
+        [json!("echo"), json!("add"), json!("greet")],
+        "{}",
+        run.dump()
+    );
 
     let run = target
-        .modern(&["--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2", "--tool-arg", "b=3"], 0)
+        .modern(
+            &[
+                "--method",
+                "tools/call",
+                "--tool-name",
+                "add",
+                "--tool-arg",
+                "a=2",
+                "--tool-arg",
+                "b=3",
+            ],
+            0,
+        )
         .await;
     assert_eq!(run.result()["structuredContent"], json!({"sum": 5}));
     assert_eq!(run.result()["resultType"], "complete");
@@ -76,16 +97,32 @@ async fn tour(target: &Target) {
     }
 
     let run = target
-        .modern(&["--method", "resources/read", "--uri", "testenv://readme"], 0)
+        .modern(
+            &["--method", "resources/read", "--uri", "testenv://readme"],
+            0,
+        )
         .await;
     assert_eq!(
         run.result()["contents"][0]["text"],
         "Hello from the TypeScript SDK v2 test peer."
     );
     let run = target
-        .modern(&["--method", "prompts/get", "--prompt-name", "hello", "--prompt-args", "name=Bo"], 0)
+        .modern(
+            &[
+                "--method",
+                "prompts/get",
+                "--prompt-name",
+                "hello",
+                "--prompt-args",
+                "name=Bo",
+            ],
+            0,
+        )
         .await;
-    assert_eq!(run.result()["messages"][0]["content"]["text"], "Say hello to Bo.");
+    assert_eq!(
+        run.result()["messages"][0]["content"]["text"],
+        "Say hello to Bo."
+    );
 }
 
 async fn input_required(target: &Target) {
@@ -97,10 +134,18 @@ async fn input_required(target: &Target) {
         assert_eq!(calls.len(), 2, "one input_required round\n{}", run.dump());
         let first = run.response_to(&calls[0]["id"])["result"].clone();
         assert_eq!(first["resultType"], "input_required", "{}", run.dump());
-        assert_eq!(first["inputRequests"]["name"]["method"], "elicitation/create");
+        assert_eq!(
+            first["inputRequests"]["name"]["method"],
+            "elicitation/create"
+        );
         // The retry: a new id, the server's requestState exactly as it came.
         assert_ne!(calls[0]["id"], calls[1]["id"]);
-        assert_eq!(calls[1]["params"]["requestState"], "greet-round-1", "{}", run.dump());
+        assert_eq!(
+            calls[1]["params"]["requestState"],
+            "greet-round-1",
+            "{}",
+            run.dump()
+        );
         assert_eq!(first["requestState"], "greet-round-1");
         let answer = calls[1]["params"]["inputResponses"]["name"].clone();
         (text(&run), answer)
@@ -111,7 +156,10 @@ async fn input_required(target: &Target) {
         greet(&[]),
     );
     assert_eq!(defaults.0, "Hello, World!");
-    assert_eq!(defaults.1, json!({"action": "accept", "content": {"name": "World"}}));
+    assert_eq!(
+        defaults.1,
+        json!({"action": "accept", "content": {"name": "World"}})
+    );
     assert_eq!(json_answer.0, "Hello, Ada!");
     assert_eq!(declined.0, "Hello, stranger.");
     assert_eq!(declined.1, json!({"action": "decline"}));
@@ -138,14 +186,23 @@ async fn ts_sdk_modern_over_http() {
     let server = peers.serve("ts-sdk-server.sh", "http").await;
     let target = Target {
         name: "ts-sdk/http",
-        args: vec![format!("{}/mcp", server.base)],
+        // --server-url rather than a positional URL: `--prompt-args` takes every value up to
+        // the next flag.
+        args: vec!["--server-url".to_owned(), format!("{}/mcp", server.base)],
         http: true,
     };
     tokio::join!(tour(&target), input_required(&target));
     // Auto finds the modern era by its probe and stays there.
-    let mut args: Vec<String> = ["--protocol-era", "auto", "--method", "tools/list", "--format", "json"]
-        .map(String::from)
-        .to_vec();
+    let mut args: Vec<String> = [
+        "--protocol-era",
+        "auto",
+        "--method",
+        "tools/list",
+        "--format",
+        "json",
+    ]
+    .map(String::from)
+    .to_vec();
     args.extend(target.args.iter().cloned());
     let run = cli(target.name, &args).await;
     run.expect_exit(0);

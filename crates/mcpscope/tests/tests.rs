@@ -27,7 +27,9 @@ mod demo_resources;
 mod demo_interaction;
 // ping, logging, progress, tasks, arbitrary methods, --lint, and `mcpscope demo-server`.
 mod demo_utilities;
+// OAuth against the testkit's authorization server: login, storage, refresh, revocation, limits.
+mod oauth;
 // Real peers from npm (testenv/install.sh): server-everything and a TypeScript SDK v2 server.
-mod peers_support;
 mod peers_everything;
+mod peers_support;
 mod peers_ts_sdk;

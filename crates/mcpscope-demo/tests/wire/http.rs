@@ -423,3 +423,123 @@ async fn modern_http_listen_stream_and_loopback_guards() {
     assert_eq!(text_of(&big).len(), 2_000_000);
     server.shutdown().await;
 }
+
+/// Reads raw SSE events (event name, data) from a response body.
+async fn raw_event(
+    stream: &mut futures::stream::BoxStream<'static, reqwest::Result<axum::body::Bytes>>,
+    buffer: &mut Vec<u8>,
+) -> Option<(String, String)> {
+    loop {
+        if let Some(end) = find(buffer, b"\n\n") {
+            let event: Vec<u8> = buffer.drain(..end + 2).collect();
+            let text = String::from_utf8(event).unwrap();
+            let field = |name: &str| {
+                text.lines()
+                    .filter_map(|line| line.strip_prefix(name))
+                    .map(|v| v.strip_prefix(' ').unwrap_or(v))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            return Some((field("event:"), field("data:")));
+        }
+        match tokio::time::timeout(WAIT, stream.next())
+            .await
+            .expect("an SSE event arrived in time")
+        {
+            Some(chunk) => buffer.extend_from_slice(&chunk.unwrap()),
+            None => return None,
+        }
+    }
+}
+
+#[tokio::test]
+async fn legacy_http_sse_transport_endpoint_messages_and_guards() {
+    let server = Server::start().await;
+    let base = server.url.trim_end_matches("/mcp").to_owned();
+    let open = server
+        .http
+        .get(format!("{base}/sse"))
+        .header("accept", "text/event-stream")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(open.status(), 200);
+    assert_eq!(open.headers()["content-type"], "text/event-stream");
+    let mut stream = open.bytes_stream().boxed();
+    let mut buffer = Vec::new();
+    let (event, endpoint) = raw_event(&mut stream, &mut buffer).await.unwrap();
+    assert_eq!(event, "endpoint");
+    assert!(endpoint.starts_with("/message?sessionId="), "{endpoint}");
+    let post = |body: &str| {
+        server
+            .http
+            .post(format!("{base}{endpoint}"))
+            .header("content-type", "application/json")
+            .body(body.to_owned())
+    };
+
+    // A pretty-printed message (line breaks between tokens) is still one message.
+    let initialize = serde_json::to_string_pretty(&json!({"jsonrpc": "2.0", "id": 1,
+        "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "wire-test", "version": "1"}}}))
+    .unwrap();
+    assert_eq!(post(&initialize).send().await.unwrap().status(), 202);
+    let (event, data) = raw_event(&mut stream, &mut buffer).await.unwrap();
+    assert_eq!(event, "message");
+    let answer: Value = serde_json::from_str(&data).unwrap();
+    assert_eq!(answer["id"], 1);
+    assert_eq!(answer["result"]["protocolVersion"], "2025-11-25");
+    // The legacy tasks shim runs on this transport too.
+    assert!(
+        answer["result"]["capabilities"]["tasks"].is_object(),
+        "{answer}"
+    );
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    assert_eq!(post(initialized).send().await.unwrap().status(), 202);
+    let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"over sse"}}}"#;
+    assert_eq!(post(call).send().await.unwrap().status(), 202);
+    let (_, data) = raw_event(&mut stream, &mut buffer).await.unwrap();
+    let answer: Value = serde_json::from_str(&data).unwrap();
+    assert_eq!(text_of(&answer), "Echo: over sse");
+
+    assert_eq!(post("{not json").send().await.unwrap().status(), 400);
+    let unknown = server
+        .http
+        .post(format!("{base}/message?sessionId=nope"))
+        .body(initialized)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), 404);
+    let missing = server
+        .http
+        .post(format!("{base}/message"))
+        .body(initialized)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 400);
+    for (name, value) in [("origin", "https://evil.example"), ("host", "evil.example")] {
+        let refused = server
+            .http
+            .get(format!("{base}/sse"))
+            .header(name, value)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(refused.status(), 403, "{name}: {value}");
+    }
+
+    // Hanging up ends the session: its endpoint stops accepting messages.
+    drop(stream);
+    let mut gone = false;
+    for _ in 0..50 {
+        if post(initialized).send().await.unwrap().status() == 404 {
+            gone = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(gone, "the session outlived its stream");
+    server.shutdown().await;
+}

@@ -1,0 +1,230 @@
+//! Who the client is at the authorization server, in the MCP specification's order:
+//! pre-registered (`--client-id`), a Client ID Metadata Document (`--client-metadata-url`, when
+//! the server accepts them), a registration stored from an earlier run, dynamic registration
+//! (RFC 7591, with `application_type: native`). And how it authenticates at the token endpoint:
+//! the one method the server supports.
+
+use crate::credentials::{ClientRegistration, ClientSource, now};
+use crate::discovery::AuthServer;
+use crate::flow::FlowError;
+use crate::recorder::{Recorder, Request};
+use bytes::Bytes;
+use serde_json::{Value, json};
+
+/// What the user configured about the client.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ClientConfig {
+    pub(crate) client_id: Option<String>,
+    pub(crate) client_secret: Option<String>,
+    pub(crate) client_metadata_url: Option<String>,
+    pub(crate) client_name: String,
+    pub(crate) redirect_uri: String,
+}
+
+/// The token endpoint authentication method for a client with (or without) a secret, given what
+/// the server lists. RFC 8414: an absent list means `client_secret_basic`.
+pub(crate) fn auth_method(has_secret: bool, supported: Option<&[String]>) -> String {
+    if !has_secret {
+        return "none".into();
+    }
+    let Some(list) = supported else {
+        return "client_secret_basic".into();
+    };
+    for m in ["client_secret_basic", "client_secret_post", "none"] {
+        if list.iter().any(|x| x == m) {
+            return m.into();
+        }
+    }
+    "client_secret_basic".into()
+}
+
+/// The method to ask for when registering: a public client (`none`, PKCE protects the code)
+/// unless the server does not accept those.
+fn registration_method(supported: Option<&[String]>) -> &'static str {
+    match supported {
+        None => "none",
+        Some(l) if l.iter().any(|m| m == "none") => "none",
+        Some(l) if l.iter().any(|m| m == "client_secret_basic") => "client_secret_basic",
+        Some(l) if l.iter().any(|m| m == "client_secret_post") => "client_secret_post",
+        Some(_) => "none",
+    }
+}
+
+/// The client to use at `server`; `stored` is a registration kept from an earlier run.
+pub(crate) async fn identify(
+    rec: &Recorder<'_>,
+    cfg: &ClientConfig,
+    server: &AuthServer,
+    stored: Option<&ClientRegistration>,
+) -> Result<ClientRegistration, FlowError> {
+    let methods = server.token_endpoint_auth_methods.as_deref();
+    if let Some(id) = &cfg.client_id {
+        let method = auth_method(cfg.client_secret.is_some(), methods);
+        rec.step(format!(
+            "client: pre-registered {id:?} (--client-id), token endpoint authentication {method}"
+        ));
+        return Ok(ClientRegistration {
+            client_id: id.clone(),
+            client_secret: cfg.client_secret.clone(),
+            token_endpoint_auth_method: method,
+            source: ClientSource::PreRegistered,
+            redirect_uri: cfg.redirect_uri.clone(),
+            registered_at: now(),
+        });
+    }
+    if let Some(url) = &cfg.client_metadata_url {
+        if server.client_id_metadata_document_supported {
+            rec.step(format!(
+                "client: the client ID metadata document {url} is the client id (the server accepts them)"
+            ));
+            return Ok(ClientRegistration {
+                client_id: url.clone(),
+                client_secret: None,
+                token_endpoint_auth_method: "none".into(),
+                source: ClientSource::ClientIdMetadataDocument,
+                redirect_uri: cfg.redirect_uri.clone(),
+                registered_at: now(),
+            });
+        }
+        rec.step(format!(
+            "client: {} does not advertise client_id_metadata_document_supported, so --client-metadata-url {url} cannot be used there; trying dynamic registration",
+            server.key
+        ));
+    }
+    if let Some(s) = stored
+        && s.redirect_uri == cfg.redirect_uri
+    {
+        rec.step(format!(
+            "client: {:?}, registered with {} earlier (stored), token endpoint authentication {}",
+            s.client_id, server.key, s.token_endpoint_auth_method
+        ));
+        return Ok(s.clone());
+    }
+    let Some(endpoint) = &server.registration_endpoint else {
+        return Err(FlowError::Failed(format!(
+            "the authorization server {} offers no dynamic client registration{}; register mcpscope there with the redirect URI {} and pass --client-id (and --client-secret), or --client-metadata-url if it accepts client ID metadata documents",
+            server.key,
+            if server.client_id_metadata_document_supported {
+                " (it does accept client ID metadata documents: pass --client-metadata-url)"
+            } else {
+                ""
+            },
+            cfg.redirect_uri
+        )));
+    };
+    register(rec, cfg, server, endpoint).await
+}
+
+/// RFC 7591 dynamic registration.
+async fn register(
+    rec: &Recorder<'_>,
+    cfg: &ClientConfig,
+    server: &AuthServer,
+    endpoint: &str,
+) -> Result<ClientRegistration, FlowError> {
+    let requested = registration_method(server.token_endpoint_auth_methods.as_deref());
+    let body = json!({
+        "client_name": cfg.client_name,
+        "redirect_uris": [cfg.redirect_uri],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": requested,
+        // A CLI on the user's machine with a loopback redirect is a native application
+        // (required by the 2026-07-28 registration rules, harmless before).
+        "application_type": "native",
+        "software_id": "mcpscope",
+        "software_version": env!("CARGO_PKG_VERSION"),
+    });
+    let a = rec
+        .send(Request {
+            step: "dynamic client registration (RFC 7591)",
+            method: "POST",
+            url: endpoint,
+            headers: vec![
+                ("Content-Type".into(), "application/json".into()),
+                ("Accept".into(), "application/json".into()),
+            ],
+            body: Some(Bytes::from(serde_json::to_vec(&body).expect("json"))),
+        })
+        .await
+        .map_err(FlowError::Failed)?;
+    if !a.ok() {
+        let why = match a.oauth_error() {
+            Some((e, d)) => format!("{e}{}", d.map(|d| format!(": {d}")).unwrap_or_default()),
+            None => format!("HTTP {}{}", a.status, crate::recorder::excerpt(&a.body)),
+        };
+        return Err(FlowError::Failed(format!(
+            "dynamic client registration at {endpoint} was refused ({why}); register mcpscope there by hand (redirect URI {}) and pass --client-id",
+            cfg.redirect_uri
+        )));
+    }
+    let m = a.json_object().map_err(FlowError::Failed)?;
+    let Some(client_id) = m.get("client_id").and_then(Value::as_str) else {
+        return Err(FlowError::Failed(format!(
+            "the registration answer from {endpoint} has no client_id"
+        )));
+    };
+    let secret = m
+        .get("client_secret")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    // The server's answer decides the method (it may not grant what was asked); else the
+    // secret and the metadata do.
+    let method = m
+        .get("token_endpoint_auth_method")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .unwrap_or_else(|| {
+            auth_method(
+                secret.is_some(),
+                server.token_endpoint_auth_methods.as_deref(),
+            )
+        });
+    rec.step(format!(
+        "client: registered as {client_id:?}{}, token endpoint authentication {method}",
+        if secret.is_some() {
+            " with a client secret"
+        } else {
+            " (public client)"
+        }
+    ));
+    Ok(ClientRegistration {
+        client_id: client_id.to_string(),
+        client_secret: secret,
+        token_endpoint_auth_method: method,
+        source: ClientSource::DynamicRegistration,
+        redirect_uri: cfg.redirect_uri.clone(),
+        registered_at: now(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(l: &[&str]) -> Vec<String> {
+        l.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn one_method_the_server_supports() {
+        assert_eq!(
+            auth_method(false, Some(&v(&["client_secret_basic"]))),
+            "none"
+        );
+        assert_eq!(auth_method(true, None), "client_secret_basic");
+        assert_eq!(
+            auth_method(true, Some(&v(&["client_secret_post"]))),
+            "client_secret_post"
+        );
+        assert_eq!(
+            auth_method(true, Some(&v(&["none", "client_secret_basic"]))),
+            "client_secret_basic"
+        );
+        assert_eq!(
+            registration_method(Some(&v(&["client_secret_post"]))),
+            "client_secret_post"
+        );
+        assert_eq!(registration_method(Some(&v(&["none"]))), "none");
+    }
+}

@@ -1,0 +1,44 @@
+//! mcpscope-auth: OAuth 2.1 for protected MCP servers (both revisions' authorization rules),
+//! written on reqwest so that every step is a recorded exchange.
+//!
+//! [`OAuthProvider`] plugs into the HTTP transports through their
+//! [`AuthProvider`](mcpscope_transport::AuthProvider) hook. On a `401` it discovers the protected
+//! resource metadata (RFC 9728) and the authorization server metadata (RFC 8414 / OpenID
+//! Discovery), refuses what the specification says to refuse (a resource that is not this server,
+//! an issuer that does not match, no PKCE S256, a missing or wrong `iss`), identifies the client
+//! (pre-registered, Client ID Metadata Document, dynamic registration), runs the authorization
+//! code flow with PKCE and the `resource` indicator — in the browser over a loopback callback, or
+//! headlessly against test servers that approve at once — and redeems the code with the one
+//! client authentication method the server supports. Tokens are refreshed, re-used from the
+//! secret store ([`mcpscope_store`]) keyed by profile, server and issuer, and stepped up on
+//! `403 insufficient_scope` with the union of scopes, a bounded number of times.
+//!
+//! Every HTTP exchange becomes an `OAuthRequest`/`OAuthResponse` frame, and every decision an
+//! `OAuthStep` frame, in the event stream of the connection that needed authorization.
+//!
+//! ```no_run
+//! # fn f() -> Result<(), String> {
+//! use mcpscope_auth::{AuthConfig, LoginMode, OAuthProvider};
+//! use mcpscope_store::{LazySecretStore, SecretStoreConfig};
+//! use std::sync::Arc;
+//! let mut cfg = AuthConfig::new("https://mcp.example.com/mcp");
+//! cfg.login = LoginMode::PrintUrl;
+//! let store = Arc::new(LazySecretStore::new(SecretStoreConfig::from_env().map_err(|e| e.to_string())?));
+//! let provider = Arc::new(OAuthProvider::new(cfg, store)?);
+//! // Put `provider` into `TransportOptions::auth`; the transports do the rest.
+//! # Ok(()) }
+//! ```
+
+mod authorize;
+pub mod challenge;
+mod client;
+pub mod credentials;
+pub mod discovery;
+mod flow;
+pub mod pkce;
+mod recorder;
+mod token;
+
+pub use authorize::{LoginMode, validate_callback_url};
+pub use credentials::{ClientRegistration, ClientSource, CredentialStore, Record, Tokens};
+pub use flow::{AuthConfig, DEFAULT_CALLBACK_URL, OAuthProvider};

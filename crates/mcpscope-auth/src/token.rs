@@ -1,0 +1,219 @@
+//! Token requests: redeeming the authorization code (with the PKCE verifier) and refreshing, both
+//! with the `resource` indicator (RFC 8707) and the client's one authentication method.
+
+use crate::credentials::{ClientRegistration, Tokens, now};
+use crate::discovery::AuthServer;
+use crate::flow::FlowError;
+use crate::recorder::{Recorder, Request, form};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as B64;
+use serde_json::Value;
+
+/// What a grant needs besides the client.
+pub(crate) enum Grant<'a> {
+    /// `authorization_code`.
+    Code {
+        code: &'a str,
+        verifier: &'a str,
+        redirect_uri: &'a str,
+    },
+    /// `refresh_token`.
+    Refresh { refresh_token: &'a str },
+}
+
+/// Why a token request failed.
+#[derive(Debug)]
+pub(crate) enum TokenError {
+    /// The server answered with an OAuth error (`invalid_grant`, `invalid_client`, …).
+    Rejected {
+        status: u16,
+        error: String,
+        description: Option<String>,
+    },
+    /// Anything else: unreachable, slow, not JSON, no `access_token`.
+    Other(String),
+}
+
+impl TokenError {
+    pub(crate) fn message(&self, what: &str) -> String {
+        match self {
+            TokenError::Rejected {
+                status,
+                error,
+                description,
+            } => format!(
+                "the {what} was refused (HTTP {status}, {error}{})",
+                description
+                    .as_deref()
+                    .map(|d| format!(": {d}"))
+                    .unwrap_or_default()
+            ),
+            TokenError::Other(m) => m.clone(),
+        }
+    }
+
+    /// The client itself is no longer accepted (revoked, deleted, secret rotated).
+    pub(crate) fn invalid_client(&self) -> bool {
+        matches!(self, TokenError::Rejected { error, .. } if error == "invalid_client" || error == "unauthorized_client")
+    }
+
+    pub(crate) fn into_flow(self, what: &str) -> FlowError {
+        if self.invalid_client() {
+            FlowError::InvalidClient(self.message(what))
+        } else {
+            FlowError::Failed(self.message(what))
+        }
+    }
+}
+
+/// `Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1).
+pub(crate) fn basic_auth(id: &str, secret: &str) -> String {
+    let enc = |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+    format!(
+        "Basic {}",
+        B64.encode(format!("{}:{}", enc(id), enc(secret)))
+    )
+}
+
+/// Make one token request. `scope` and `resource` go on the request; the answer's scope (else the
+/// requested one) is what the grant records.
+pub(crate) async fn request(
+    rec: &Recorder<'_>,
+    server: &AuthServer,
+    client: &ClientRegistration,
+    grant: Grant<'_>,
+    requested_scope: Option<&str>,
+    resource: Option<&str>,
+) -> Result<Tokens, TokenError> {
+    let (step, mut pairs): (&str, Vec<(&str, &str)>) = match &grant {
+        Grant::Code {
+            code,
+            verifier,
+            redirect_uri,
+        } => (
+            "token request (authorization code)",
+            vec![
+                ("grant_type", "authorization_code"),
+                ("code", code),
+                ("redirect_uri", redirect_uri),
+                ("code_verifier", verifier),
+            ],
+        ),
+        Grant::Refresh { refresh_token } => (
+            "token request (refresh)",
+            vec![
+                ("grant_type", "refresh_token"),
+                ("refresh_token", refresh_token),
+            ],
+        ),
+    };
+    if let Some(r) = resource {
+        pairs.push(("resource", r));
+    }
+    let mut headers = vec![
+        (
+            "Content-Type".to_string(),
+            "application/x-www-form-urlencoded".to_string(),
+        ),
+        ("Accept".to_string(), "application/json".to_string()),
+    ];
+    let secret = client.client_secret.as_deref().unwrap_or("");
+    match client.token_endpoint_auth_method.as_str() {
+        "client_secret_basic" => {
+            headers.push((
+                "Authorization".into(),
+                basic_auth(&client.client_id, secret),
+            ));
+        }
+        "client_secret_post" => {
+            pairs.push(("client_id", &client.client_id));
+            pairs.push(("client_secret", secret));
+        }
+        _ => pairs.push(("client_id", &client.client_id)),
+    }
+    let a = rec
+        .send(Request {
+            step,
+            method: "POST",
+            url: &server.token_endpoint,
+            headers,
+            body: Some(form(&pairs)),
+        })
+        .await
+        .map_err(TokenError::Other)?;
+    if !a.ok() {
+        return Err(match a.oauth_error() {
+            Some((error, description)) => TokenError::Rejected {
+                status: a.status,
+                error,
+                description,
+            },
+            None => TokenError::Other(format!(
+                "the token endpoint {} answered HTTP {}{}",
+                server.token_endpoint,
+                a.status,
+                crate::recorder::excerpt(&a.body)
+            )),
+        });
+    }
+    let m = a.json_object().map_err(TokenError::Other)?;
+    let Some(access_token) = m.get("access_token").and_then(Value::as_str) else {
+        return Err(TokenError::Other(format!(
+            "the token endpoint {} answered without an access_token",
+            server.token_endpoint
+        )));
+    };
+    let token_type = m
+        .get("token_type")
+        .and_then(Value::as_str)
+        .unwrap_or("Bearer");
+    if !token_type.eq_ignore_ascii_case("bearer") {
+        return Err(TokenError::Other(format!(
+            "the token endpoint issued a {token_type:?} token; mcpscope sends Bearer tokens only (DPoP is not implemented)"
+        )));
+    }
+    // Lenient in: some servers send expires_in as a string.
+    let expires_in = m.get("expires_in").and_then(|v| {
+        v.as_u64()
+            .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+    });
+    Ok(Tokens {
+        access_token: access_token.to_string(),
+        token_type: "Bearer".into(),
+        refresh_token: m
+            .get("refresh_token")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        expires_at: expires_in.map(|s| now() + s),
+        scope: m
+            .get("scope")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| requested_scope.map(str::to_string)),
+        requested_scope: requested_scope.map(str::to_string),
+        issuer: server.key.clone(),
+        resource: resource.map(str::to_string),
+        obtained_at: now(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn basic_auth_encodes_per_rfc6749() {
+        assert_eq!(
+            basic_auth("pre-registered-client", "pre-registered-secret"),
+            format!(
+                "Basic {}",
+                B64.encode("pre-registered-client:pre-registered-secret")
+            )
+        );
+        // ':' in an id would otherwise split in the wrong place.
+        assert_eq!(
+            basic_auth("a:b", "s p"),
+            format!("Basic {}", B64.encode("a%3Ab:s+p"))
+        );
+    }
+}

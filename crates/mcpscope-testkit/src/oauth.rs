@@ -1,0 +1,564 @@
+//! An OAuth 2.1 authorization server and the MCP server it protects, on one loopback listener,
+//! for the cases the conformance suite does not cover: refresh tokens that expire, clients the
+//! server revokes, a token endpoint that is too slow, an authorization endpoint that sends the
+//! browser to a login page on another host.
+//!
+//! Written from the specifications (RFC 6749/OAuth 2.1 code flow with PKCE S256, RFC 7591, RFC
+//! 8414, RFC 9728, RFC 9207 `iss`), not from mcpscope's client, so a shared misreading shows up
+//! as a failing test. Layout, under `http://127.0.0.1:PORT`:
+//!
+//! | path | what |
+//! | --- | --- |
+//! | `/mcp` | stateless legacy MCP (`initialize`, `ping`, `tools/list`, `tools/call echo`); Bearer required |
+//! | `/.well-known/oauth-protected-resource/mcp` | PRM: resource `…/mcp`, authorization server `…/as` |
+//! | `/.well-known/oauth-authorization-server/as` | AS metadata (issuer with a path) |
+//! | `/as/register`, `/as/authorize`, `/as/token` | RFC 7591 registration, authorization (approves at once), token |
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use base64::Engine as _;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::collections::{HashMap, HashSet};
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+use tokio::task::JoinHandle;
+
+use crate::jsonrpc::{self, INVALID_PARAMS, Incoming, METHOD_NOT_FOUND, call_echo, echo_tool};
+
+/// How the authorization server behaves. [`Default`]: tokens for an hour, refresh tokens that
+/// never expire, an instant token endpoint, authorization approved at once, `tools/call` open to
+/// any token.
+#[derive(Debug, Clone)]
+pub struct OAuthOptions {
+    /// `expires_in` of access tokens (the server enforces it too).
+    pub access_token_ttl: Duration,
+    /// Issue refresh tokens (rotated on every use).
+    pub refresh_tokens: bool,
+    /// How long a refresh token lasts; `None`: until revoked.
+    pub refresh_token_ttl: Option<Duration>,
+    /// How long the token endpoint waits before answering.
+    pub token_delay: Duration,
+    /// Instead of approving, the authorization endpoint redirects here (a login page on another
+    /// host, as real identity providers do).
+    pub authorize_redirect_to: Option<String>,
+    /// The scopes `tools/call` needs: a token without them gets `403 insufficient_scope`.
+    pub call_scopes: Vec<String>,
+    /// `scopes_supported` of the protected resource metadata.
+    pub resource_scopes: Vec<String>,
+}
+
+impl Default for OAuthOptions {
+    fn default() -> Self {
+        OAuthOptions {
+            access_token_ttl: Duration::from_secs(3600),
+            refresh_tokens: true,
+            refresh_token_ttl: None,
+            token_delay: Duration::ZERO,
+            authorize_redirect_to: None,
+            call_scopes: vec![],
+            resource_scopes: vec!["mcp:read".into(), "mcp:write".into()],
+        }
+    }
+}
+
+/// What reached the fixture, counted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OAuthStats {
+    /// Dynamic registrations answered.
+    pub registrations: u64,
+    /// Authorization requests (any outcome).
+    pub authorizations: u64,
+    /// Codes redeemed.
+    pub code_grants: u64,
+    /// Refreshes granted.
+    pub refresh_grants: u64,
+    /// Refreshes refused (expired or unknown refresh token).
+    pub refused_refreshes: u64,
+    /// Token or authorization requests refused with `invalid_client`.
+    pub invalid_client: u64,
+    /// MCP requests that carried a valid token.
+    pub mcp_authorized: u64,
+    /// MCP requests answered 401.
+    pub mcp_unauthorized: u64,
+}
+
+struct Code {
+    client_id: String,
+    challenge: String,
+    redirect_uri: String,
+    scope: Vec<String>,
+}
+
+struct Access {
+    scope: Vec<String>,
+    expires: Instant,
+    client_id: String,
+}
+
+struct Refresh {
+    client_id: String,
+    scope: Vec<String>,
+    expires: Option<Instant>,
+}
+
+#[derive(Default)]
+struct Grants {
+    clients: HashSet<String>,
+    codes: HashMap<String, Code>,
+    access: HashMap<String, Access>,
+    refresh: HashMap<String, Refresh>,
+    stats: OAuthStats,
+}
+
+struct Shared {
+    base: String,
+    opts: Mutex<OAuthOptions>,
+    grants: Mutex<Grants>,
+    next: AtomicU64,
+}
+
+impl Shared {
+    fn grants(&self) -> std::sync::MutexGuard<'_, Grants> {
+        self.grants.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+    fn opts(&self) -> OAuthOptions {
+        self.opts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+    fn fresh(&self, prefix: &str) -> String {
+        format!("{prefix}-{}", self.next.fetch_add(1, Ordering::SeqCst) + 1)
+    }
+    fn issuer(&self) -> String {
+        format!("{}/as", self.base)
+    }
+    fn mcp_url(&self) -> String {
+        format!("{}/mcp", self.base)
+    }
+    fn prm_url(&self) -> String {
+        format!("{}/.well-known/oauth-protected-resource/mcp", self.base)
+    }
+}
+
+/// The authorization server and protected MCP server, running on loopback until dropped.
+pub struct OAuthFixture {
+    shared: Arc<Shared>,
+    task: JoinHandle<()>,
+}
+
+impl OAuthFixture {
+    /// Start on `127.0.0.1` with a free port.
+    pub async fn spawn(opts: OAuthOptions) -> crate::Result<OAuthFixture> {
+        let listener =
+            tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await?;
+        let addr = listener.local_addr()?;
+        let shared = Arc::new(Shared {
+            base: format!("http://{addr}"),
+            opts: Mutex::new(opts),
+            grants: Mutex::new(Grants::default()),
+            next: AtomicU64::new(0),
+        });
+        let app = Router::new()
+            .route("/mcp", post(mcp))
+            .route("/.well-known/oauth-protected-resource/mcp", get(prm))
+            .route(
+                "/.well-known/oauth-authorization-server/as",
+                get(as_metadata),
+            )
+            .route("/as/register", post(register))
+            .route("/as/authorize", get(authorize))
+            .route("/as/token", post(token))
+            .with_state(shared.clone());
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Ok(OAuthFixture { shared, task })
+    }
+
+    /// The protected MCP endpoint.
+    pub fn mcp_url(&self) -> String {
+        self.shared.mcp_url()
+    }
+
+    /// The authorization server's issuer (it has a path: `…/as`).
+    pub fn issuer(&self) -> String {
+        self.shared.issuer()
+    }
+
+    /// What arrived so far.
+    pub fn stats(&self) -> OAuthStats {
+        self.shared.grants().stats.clone()
+    }
+
+    /// Forget every client registered so far, with its tokens: what a server does when an admin
+    /// deletes a client or it expires.
+    pub fn revoke_clients(&self) {
+        let mut g = self.shared.grants();
+        g.clients.clear();
+        g.access.clear();
+        g.refresh.clear();
+        g.codes.clear();
+    }
+
+    /// Make every refresh token issued so far expired.
+    pub fn expire_refresh_tokens(&self) {
+        let past = Instant::now() - Duration::from_secs(1);
+        for r in self.shared.grants().refresh.values_mut() {
+            r.expires = Some(past);
+        }
+    }
+
+    /// Change the behaviour from now on.
+    pub fn set_options(&self, f: impl FnOnce(&mut OAuthOptions)) {
+        f(&mut self
+            .shared
+            .opts
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner));
+    }
+}
+
+impl Drop for OAuthFixture {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+fn json_response(status: StatusCode, body: Value) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
+    json_response(
+        status,
+        json!({"error": error, "error_description": description}),
+    )
+}
+
+async fn prm(State(s): State<Arc<Shared>>) -> Response {
+    let opts = s.opts();
+    json_response(
+        StatusCode::OK,
+        json!({
+            "resource": s.mcp_url(),
+            "authorization_servers": [s.issuer()],
+            "scopes_supported": opts.resource_scopes,
+            "bearer_methods_supported": ["header"],
+        }),
+    )
+}
+
+async fn as_metadata(State(s): State<Arc<Shared>>) -> Response {
+    let i = s.issuer();
+    json_response(
+        StatusCode::OK,
+        json!({
+            "issuer": i,
+            "authorization_endpoint": format!("{i}/authorize"),
+            "token_endpoint": format!("{i}/token"),
+            "registration_endpoint": format!("{i}/register"),
+            "response_types_supported": ["code"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "code_challenge_methods_supported": ["S256"],
+            "token_endpoint_auth_methods_supported": ["none"],
+            "scopes_supported": ["mcp:read", "mcp:write", "offline_access"],
+            "authorization_response_iss_parameter_supported": true,
+        }),
+    )
+}
+
+async fn register(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
+    let Ok(req) = serde_json::from_slice::<Value>(&body) else {
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_client_metadata",
+            "the body is not JSON",
+        );
+    };
+    let Some(uris) = req.get("redirect_uris").and_then(Value::as_array) else {
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_redirect_uri",
+            "redirect_uris is required",
+        );
+    };
+    let id = s.fresh("client");
+    let mut g = s.grants();
+    g.clients.insert(id.clone());
+    g.stats.registrations += 1;
+    json_response(
+        StatusCode::CREATED,
+        json!({
+            "client_id": id,
+            "redirect_uris": uris,
+            "token_endpoint_auth_method": "none",
+            "grant_types": ["authorization_code", "refresh_token"],
+        }),
+    )
+}
+
+async fn authorize(
+    State(s): State<Arc<Shared>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    let opts = s.opts();
+    let get = |k: &str| q.get(k).cloned().unwrap_or_default();
+    let client_id = get("client_id");
+    {
+        let mut g = s.grants();
+        g.stats.authorizations += 1;
+        // An unknown client must not be redirected anywhere (its redirect URI is unverified).
+        if !g.clients.contains(&client_id) {
+            g.stats.invalid_client += 1;
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "invalid_client",
+                "unknown or revoked client",
+            );
+        }
+    }
+    if let Some(login) = opts.authorize_redirect_to {
+        return redirect(&login);
+    }
+    let redirect_uri = get("redirect_uri");
+    let Ok(mut back) = url::Url::parse(&redirect_uri) else {
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            "redirect_uri is not a URL",
+        );
+    };
+    if get("code_challenge_method") != "S256" || get("code_challenge").is_empty() {
+        back.query_pairs_mut()
+            .append_pair("error", "invalid_request")
+            .append_pair("error_description", "PKCE S256 is required")
+            .append_pair("state", &get("state"))
+            .append_pair("iss", &s.issuer());
+        return redirect(back.as_str());
+    }
+    let code = s.fresh("code");
+    s.grants().codes.insert(
+        code.clone(),
+        Code {
+            client_id,
+            challenge: get("code_challenge"),
+            redirect_uri: redirect_uri.clone(),
+            scope: get("scope")
+                .split_whitespace()
+                .map(str::to_string)
+                .collect(),
+        },
+    );
+    back.query_pairs_mut()
+        .append_pair("code", &code)
+        .append_pair("state", &get("state"))
+        .append_pair("iss", &s.issuer());
+    redirect(back.as_str())
+}
+
+fn redirect(to: &str) -> Response {
+    let mut r = StatusCode::FOUND.into_response();
+    if let Ok(v) = HeaderValue::from_str(to) {
+        r.headers_mut().insert(header::LOCATION, v);
+    }
+    r
+}
+
+async fn token(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
+    let opts = s.opts();
+    tokio::time::sleep(opts.token_delay).await;
+    let form: HashMap<String, String> = url::form_urlencoded::parse(&body).into_owned().collect();
+    let get = |k: &str| form.get(k).cloned().unwrap_or_default();
+    let client_id = get("client_id");
+    let mut g = s.grants();
+    if !g.clients.contains(&client_id) {
+        g.stats.invalid_client += 1;
+        return oauth_error(
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+            "unknown or revoked client",
+        );
+    }
+    let scope = match get("grant_type").as_str() {
+        "authorization_code" => {
+            let Some(code) = g.codes.remove(&get("code")) else {
+                return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", "unknown code");
+            };
+            let verifier = get("code_verifier");
+            let computed = base64::engine::general_purpose::URL_SAFE_NO_PAD
+                .encode(Sha256::digest(verifier.as_bytes()));
+            if code.client_id != client_id
+                || code.redirect_uri != get("redirect_uri")
+                || computed != code.challenge
+            {
+                return oauth_error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_grant",
+                    "client, redirect_uri or code_verifier does not match the code",
+                );
+            }
+            if get("resource") != s.mcp_url() {
+                return oauth_error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_target",
+                    "resource must be the protected MCP server",
+                );
+            }
+            g.stats.code_grants += 1;
+            code.scope
+        }
+        "refresh_token" => {
+            let Some(r) = g.refresh.remove(&get("refresh_token")) else {
+                g.stats.refused_refreshes += 1;
+                return oauth_error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_grant",
+                    "unknown refresh token",
+                );
+            };
+            if r.expires.is_some_and(|e| e <= Instant::now()) {
+                g.stats.refused_refreshes += 1;
+                return oauth_error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_grant",
+                    "the refresh token has expired",
+                );
+            }
+            if r.client_id != client_id {
+                return oauth_error(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_grant",
+                    "the refresh token belongs to another client",
+                );
+            }
+            g.stats.refresh_grants += 1;
+            r.scope
+        }
+        other => {
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "unsupported_grant_type",
+                &format!("grant_type {other:?}"),
+            );
+        }
+    };
+    let access = s.fresh("access");
+    g.access.insert(
+        access.clone(),
+        Access {
+            scope: scope.clone(),
+            expires: Instant::now() + opts.access_token_ttl,
+            client_id: client_id.clone(),
+        },
+    );
+    let mut answer = json!({
+        "access_token": access,
+        "token_type": "Bearer",
+        "expires_in": opts.access_token_ttl.as_secs(),
+        "scope": scope.join(" "),
+    });
+    if opts.refresh_tokens {
+        let refresh = s.fresh("refresh");
+        g.refresh.insert(
+            refresh.clone(),
+            Refresh {
+                client_id,
+                scope,
+                expires: opts.refresh_token_ttl.map(|t| Instant::now() + t),
+            },
+        );
+        answer["refresh_token"] = json!(refresh);
+    }
+    json_response(StatusCode::OK, answer)
+}
+
+fn challenge(s: &Shared, status: StatusCode, params: &str) -> Response {
+    let mut r = (
+        status,
+        [(header::CONTENT_TYPE, "text/plain")],
+        "authorization needed",
+    )
+        .into_response();
+    let value = format!(r#"Bearer {params}resource_metadata="{}""#, s.prm_url());
+    if let Ok(v) = HeaderValue::from_str(&value) {
+        r.headers_mut().insert(header::WWW_AUTHENTICATE, v);
+    }
+    r
+}
+
+async fn mcp(State(s): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
+    let opts = s.opts();
+    let token = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::to_string);
+    let granted = {
+        let mut g = s.grants();
+        let valid = token.as_ref().and_then(|t| {
+            g.access
+                .get(t)
+                .filter(|a| a.expires > Instant::now() && g.clients.contains(&a.client_id))
+                .map(|a| a.scope.clone())
+        });
+        match valid {
+            Some(scope) => {
+                g.stats.mcp_authorized += 1;
+                scope
+            }
+            None => {
+                g.stats.mcp_unauthorized += 1;
+                drop(g);
+                let params = if token.is_some() {
+                    r#"error="invalid_token", error_description="unknown, expired or revoked token", "#
+                } else {
+                    ""
+                };
+                return challenge(&s, StatusCode::UNAUTHORIZED, params);
+            }
+        }
+    };
+    match jsonrpc::classify(&body) {
+        Incoming::Request { id, method, params } => {
+            if method == "tools/call" && !opts.call_scopes.iter().all(|c| granted.contains(c)) {
+                let p = format!(
+                    r#"error="insufficient_scope", scope="{}", "#,
+                    opts.call_scopes.join(" ")
+                );
+                return challenge(&s, StatusCode::FORBIDDEN, &p);
+            }
+            let answer = match method.as_str() {
+                "initialize" => jsonrpc::result(
+                    &id,
+                    jsonrpc::initialize_result(
+                        crate::LEGACY_PROTOCOL_VERSION,
+                        json!({"tools": {}}),
+                        "mcpscope-testkit-oauth",
+                    ),
+                ),
+                "ping" => jsonrpc::result(&id, json!({})),
+                "tools/list" => jsonrpc::result(&id, json!({"tools": [echo_tool()]})),
+                "tools/call" if params.get("name").and_then(Value::as_str) == Some("echo") => {
+                    jsonrpc::result(&id, call_echo(&params))
+                }
+                "tools/call" => jsonrpc::error(&id, INVALID_PARAMS, "Unknown tool", None),
+                _ => jsonrpc::error(&id, METHOD_NOT_FOUND, "Method not found", None),
+            };
+            json_response(StatusCode::OK, answer)
+        }
+        _ => StatusCode::ACCEPTED.into_response(),
+    }
+}

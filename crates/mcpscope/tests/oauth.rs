@@ -1,0 +1,570 @@
+//! OAuth through the real CLI against the testkit's own authorization server: a login recorded
+//! step by step and stored (encrypted), stored tokens reused and refreshed, an expired refresh
+//! token, a revoked client, a slow token endpoint, a redirect to a login page on another host,
+//! two profiles for one server. Each test has a secret store of its own (an encrypted file in a
+//! scratch directory); `--headless-auth` stands in for the browser, as the fixture approves at
+//! once.
+
+use crate::misbehaving_support::{MCPSCOPE, Scratch, body, read_trace};
+use mcpscope_testkit::{OAuthFixture, OAuthOptions};
+use serde_json::Value;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// One CLI run.
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    trace: Vec<Value>,
+    elapsed: Duration,
+}
+
+impl Out {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.dump()))
+    }
+
+    fn error(&self) -> Value {
+        let last = self.stderr.lines().last().unwrap_or_default();
+        serde_json::from_str::<Value>(last)
+            .unwrap_or_else(|e| panic!("last stderr line is not JSON ({e}): {}", self.dump()))["error"]
+            .clone()
+    }
+
+    fn message(&self) -> String {
+        self.error()["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// The `Authorization` header of every MCP POST, in order (`None`: sent without).
+    fn mcp_authorizations(&self) -> Vec<Option<String>> {
+        self.trace
+            .iter()
+            .filter(|f| f["kind"] == "http-request" && f["meta"]["method"] == "POST")
+            .map(|f| header(f, "authorization"))
+            .collect()
+    }
+
+    /// The notes of the OAuth HTTP requests, in order.
+    fn oauth_requests(&self) -> Vec<String> {
+        self.trace
+            .iter()
+            .filter(|f| f["kind"] == "oauth-request")
+            .map(|f| f["meta"]["note"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+
+    /// Every OAuth step note, joined, for "did it say so" assertions.
+    fn steps(&self) -> String {
+        self.trace
+            .iter()
+            .filter(|f| f["kind"] == "oauth-step")
+            .filter_map(|f| f["meta"]["note"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn dump(&self) -> String {
+        format!(
+            "exit {} after {:?}\nstdout: {}\nstderr: {}\nsteps:\n{}",
+            self.code,
+            self.elapsed,
+            self.stdout,
+            self.stderr,
+            self.steps()
+        )
+    }
+}
+
+fn header(frame: &Value, name: &str) -> Option<String> {
+    frame["meta"]["headers"].as_array()?.iter().find_map(|h| {
+        let pair = h.as_array()?;
+        (pair[0].as_str()?.eq_ignore_ascii_case(name)).then(|| pair[1].as_str().unwrap().to_owned())
+    })
+}
+
+/// `mcpscope --cli --trace … <args>` with its secret store in `store`.
+async fn mcpscope(store: &Path, args: &[&str]) -> Out {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let trace = store.join(format!("trace-{}.ndjson", N.fetch_add(1, Ordering::SeqCst)));
+    let started = Instant::now();
+    let mut cmd = tokio::process::Command::new(MCPSCOPE);
+    cmd.arg("--cli")
+        .arg("--trace")
+        .arg(&trace)
+        .args(args)
+        .env("MCPSCOPE_SECRET_STORE", "file")
+        .env("MCPSCOPE_DATA_DIR", store)
+        .env_remove("MCPSCOPE_SECRET_PASSPHRASE")
+        .env_remove("MCPSCOPE_SECRET_FILE")
+        .env_remove("MCPSCOPE_AUTH_PROFILE")
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true);
+    let out = tokio::time::timeout(Duration::from_secs(60), cmd.output())
+        .await
+        .expect("mcpscope must not hang")
+        .expect("run mcpscope");
+    Out {
+        code: out.status.code().expect("exited"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        trace: if trace.exists() {
+            read_trace(&trace)
+        } else {
+            vec![]
+        },
+        elapsed: started.elapsed(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_login_is_recorded_step_by_step_stored_encrypted_and_reused() {
+    let f = OAuthFixture::spawn(OAuthOptions::default()).await.unwrap();
+    let dir = Scratch::new("oauth-login");
+    let url = f.mcp_url();
+    let first = mcpscope(
+        &dir.path(""),
+        &[
+            &url,
+            "--method",
+            "initialize",
+            "--format",
+            "json",
+            "--headless-auth",
+        ],
+    )
+    .await;
+    assert_eq!(first.code, 0, "{}", first.dump());
+
+    // Every step, in the specification's order, each a recorded exchange.
+    let steps = first.oauth_requests();
+    let order = [
+        "protected resource metadata",
+        "authorization server metadata (RFC 8414)",
+        "dynamic client registration",
+        "authorization request",
+        "token request (authorization code)",
+    ];
+    let mut at = 0;
+    for want in order {
+        at += steps[at..]
+            .iter()
+            .position(|s| s.contains(want))
+            .unwrap_or_else(|| panic!("no {want:?} after step {at} in {steps:?}"));
+    }
+    assert!(
+        first.trace.iter().any(|f| f["kind"] == "oauth-response"
+            && f["meta"]["note"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("token request")
+            && f["meta"]["status"] == 200),
+        "the token response is recorded"
+    );
+    let auths = first.mcp_authorizations();
+    assert_eq!(auths[0], None, "the first request goes out without a token");
+    let bearer = auths[1]
+        .clone()
+        .expect("the re-sent initialize carries the token");
+    assert!(bearer.starts_with("Bearer access-"), "{bearer}");
+    assert!(
+        auths[1..]
+            .iter()
+            .all(|a| a.as_deref() == Some(bearer.as_str()))
+    );
+
+    // What initialize reports: the store and why, what the authorization established.
+    let doc = first.json();
+    assert_eq!(doc["secretStore"]["kind"], "file", "{doc}");
+    assert!(
+        doc["secretStore"]["location"]
+            .as_str()
+            .unwrap()
+            .ends_with("secrets.enc")
+    );
+    assert_eq!(doc["secretStore"]["reason"], "MCPSCOPE_SECRET_STORE=file");
+    let auth = &doc["auth"];
+    assert_eq!(auth["issuer"], f.issuer(), "{auth}");
+    assert_eq!(auth["resource"], url);
+    assert_eq!(
+        auth["client"]["registration"],
+        "dynamic client registration"
+    );
+    assert_eq!(auth["scope"], "mcp:read mcp:write offline_access");
+    assert_eq!(auth["refreshToken"], true);
+    let token = bearer.trim_start_matches("Bearer ");
+    assert!(
+        !first.stdout.contains(token),
+        "initialize must not print the token"
+    );
+
+    // Stored encrypted: the token is not in the file.
+    let raw = std::fs::read_to_string(dir.path("secrets.enc")).unwrap();
+    assert!(!raw.contains(token) && !raw.contains("refresh-"), "{raw}");
+
+    // A second run uses the stored token from its first request: no discovery, no login.
+    let before = f.stats();
+    let second = mcpscope(
+        &dir.path(""),
+        &[
+            &url,
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "echo",
+            "--tool-arg",
+            "text=hi",
+            "--stored-auth-only",
+        ],
+    )
+    .await;
+    assert_eq!(second.code, 0, "{}", second.dump());
+    assert_eq!(
+        second.mcp_authorizations()[0].as_deref(),
+        Some(bearer.as_str())
+    );
+    assert!(
+        second.oauth_requests().is_empty(),
+        "{:?}",
+        second.oauth_requests()
+    );
+    assert_eq!(f.stats().authorizations, before.authorizations);
+    assert_eq!(f.stats().registrations, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stored_tokens_are_refreshed_and_an_expired_refresh_token_means_a_new_login() {
+    // Short-lived access tokens, so the stored one has expired by the next run.
+    let ttl = Duration::from_secs(2);
+    let f = OAuthFixture::spawn(OAuthOptions {
+        access_token_ttl: ttl,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let dir = Scratch::new("oauth-refresh");
+    let url = f.mcp_url();
+    let login = mcpscope(
+        &dir.path(""),
+        &[&url, "--method", "tools/list", "--headless-auth"],
+    )
+    .await;
+    assert_eq!(login.code, 0, "{}", login.dump());
+    tokio::time::sleep(ttl + Duration::from_millis(500)).await;
+
+    let refreshed = mcpscope(
+        &dir.path(""),
+        &[&url, "--method", "tools/list", "--stored-auth-only"],
+    )
+    .await;
+    assert_eq!(refreshed.code, 0, "{}", refreshed.dump());
+    assert_eq!(f.stats().refresh_grants, 1);
+    assert_eq!(f.stats().authorizations, 1, "a refresh, not a login");
+    assert!(
+        refreshed
+            .oauth_requests()
+            .iter()
+            .any(|s| s == "token request (refresh)"),
+        "{:?}",
+        refreshed.oauth_requests()
+    );
+
+    f.expire_refresh_tokens();
+    tokio::time::sleep(ttl + Duration::from_millis(500)).await;
+    let refused = mcpscope(
+        &dir.path(""),
+        &[&url, "--method", "tools/list", "--stored-auth-only"],
+    )
+    .await;
+    assert_eq!(refused.code, 3, "{}", refused.dump());
+    assert_eq!(refused.error()["code"], "auth_required");
+    let msg = refused.message();
+    assert!(msg.contains("refresh was refused"), "{msg}");
+    assert!(msg.contains("the refresh token has expired"), "{msg}");
+    assert!(msg.contains("--stored-auth-only forbids a login"), "{msg}");
+    assert_eq!(f.stats().refused_refreshes, 1);
+
+    let again = mcpscope(
+        &dir.path(""),
+        &[&url, "--method", "tools/list", "--headless-auth"],
+    )
+    .await;
+    assert_eq!(again.code, 0, "{}", again.dump());
+    assert_eq!(
+        f.stats().authorizations,
+        2,
+        "a new login after the refused refresh"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revoked_client_is_registered_again() {
+    for refresh_tokens in [true, false] {
+        let f = OAuthFixture::spawn(OAuthOptions {
+            refresh_tokens,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let dir = Scratch::new("oauth-revoked");
+        let url = f.mcp_url();
+        let login = mcpscope(
+            &dir.path(""),
+            &[&url, "--method", "tools/list", "--headless-auth"],
+        )
+        .await;
+        assert_eq!(login.code, 0, "{}", login.dump());
+        f.revoke_clients();
+        // With a refresh token the token endpoint says invalid_client; without one the
+        // authorization endpoint does. Either way: forget the registration, register again.
+        let run = mcpscope(
+            &dir.path(""),
+            &[
+                &url,
+                "--method",
+                "tools/list",
+                "--headless-auth",
+                "--use-stored-auth",
+            ],
+        )
+        .await;
+        assert_eq!(
+            run.code,
+            0,
+            "refresh_tokens={refresh_tokens}: {}",
+            run.dump()
+        );
+        let s = f.stats();
+        assert_eq!(s.registrations, 2, "refresh_tokens={refresh_tokens}: {s:?}");
+        assert!(s.invalid_client >= 1, "{s:?}");
+        assert!(
+            run.steps().contains("no longer knows the client")
+                || run.steps().contains("registration is forgotten"),
+            "{}",
+            run.steps()
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_token_endpoint_is_named_not_waited_on() {
+    let f = OAuthFixture::spawn(OAuthOptions {
+        token_delay: Duration::from_secs(30),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let dir = Scratch::new("oauth-slow");
+    let run = mcpscope(
+        &dir.path(""),
+        &[
+            &f.mcp_url(),
+            "--method",
+            "tools/list",
+            "--headless-auth",
+            "--request-timeout",
+            "2000",
+        ],
+    )
+    .await;
+    assert_eq!(run.code, 3, "{}", run.dump());
+    let msg = run.message();
+    assert!(msg.contains("token request"), "{msg}");
+    assert!(msg.contains("no answer within 2000 ms"), "{msg}");
+    assert!(
+        run.elapsed < Duration::from_secs(20),
+        "took {:?}",
+        run.elapsed
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redirect_to_a_login_page_on_another_host_is_not_followed() {
+    let f = OAuthFixture::spawn(OAuthOptions {
+        authorize_redirect_to: Some("https://login.example.net/sso?session=42".into()),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let dir = Scratch::new("oauth-foreign");
+    let run = mcpscope(
+        &dir.path(""),
+        &[&f.mcp_url(), "--method", "tools/list", "--headless-auth"],
+    )
+    .await;
+    assert_eq!(run.code, 3, "{}", run.dump());
+    let msg = run.message();
+    assert!(
+        msg.contains("redirected to https://login.example.net/sso?session=42"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("run without it to log in in the browser"),
+        "{msg}"
+    );
+    assert_eq!(f.stats().code_grants, 0);
+    let authorize = run
+        .trace
+        .iter()
+        .find(|f| f["kind"] == "oauth-response" && f["meta"]["status"] == 302)
+        .expect("the redirect is recorded");
+    assert_eq!(
+        header(authorize, "location").as_deref(),
+        Some("https://login.example.net/sso?session=42")
+    );
+    assert!(
+        !run.trace.iter().any(|f| f["meta"]["url"]
+            .as_str()
+            .unwrap_or("")
+            .contains("example.net")
+            && f["kind"] == "oauth-request"),
+        "nothing was sent to the foreign host"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_profiles_for_one_server_keep_their_own_tokens() {
+    let f = OAuthFixture::spawn(OAuthOptions::default()).await.unwrap();
+    let dir = Scratch::new("oauth-profiles");
+    let url = f.mcp_url();
+    let mut tokens = vec![];
+    for profile in ["alice", "bob"] {
+        let run = mcpscope(
+            &dir.path(""),
+            &[
+                &url,
+                "--method",
+                "tools/list",
+                "--headless-auth",
+                "--auth-profile",
+                profile,
+            ],
+        )
+        .await;
+        assert_eq!(run.code, 0, "{}", run.dump());
+        tokens.push(run.mcp_authorizations().last().cloned().flatten().unwrap());
+    }
+    assert_ne!(tokens[0], tokens[1]);
+    assert_eq!(f.stats().registrations, 2, "a registration per profile");
+    for (profile, token) in ["alice", "bob"].iter().zip(&tokens) {
+        let run = mcpscope(
+            &dir.path(""),
+            &[
+                &url,
+                "--method",
+                "tools/list",
+                "--stored-auth-only",
+                "--auth-profile",
+                profile,
+            ],
+        )
+        .await;
+        assert_eq!(run.code, 0, "{}", run.dump());
+        assert_eq!(
+            run.mcp_authorizations()[0].as_ref(),
+            Some(token),
+            "profile {profile} got another profile's token"
+        );
+    }
+    // A profile that never logged in has nothing, and says so.
+    let carol = mcpscope(
+        &dir.path(""),
+        &[
+            &url,
+            "--method",
+            "tools/list",
+            "--stored-auth-only",
+            "--auth-profile",
+            "carol",
+        ],
+    )
+    .await;
+    assert_eq!(carol.code, 3, "{}", carol.dump());
+    assert!(carol.message().contains("\"carol\""), "{}", carol.message());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_up_asks_for_the_union_of_scopes() {
+    let f = OAuthFixture::spawn(OAuthOptions {
+        resource_scopes: vec!["mcp:read".into()],
+        call_scopes: vec!["mcp:write".into()],
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let dir = Scratch::new("oauth-stepup");
+    let run = mcpscope(
+        &dir.path(""),
+        &[
+            &f.mcp_url(),
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "echo",
+            "--tool-arg",
+            "text=up",
+            "--headless-auth",
+        ],
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.dump());
+    assert_eq!(f.stats().authorizations, 2);
+    let scopes: Vec<String> = run
+        .trace
+        .iter()
+        .filter(|f| {
+            f["kind"] == "oauth-request"
+                && f["meta"]["note"]
+                    .as_str()
+                    .unwrap_or("")
+                    .starts_with("authorization request")
+        })
+        .map(|f| {
+            let u = url::Url::parse(f["meta"]["url"].as_str().unwrap()).unwrap();
+            u.query_pairs()
+                .find(|(k, _)| k == "scope")
+                .map(|(_, v)| v.into_owned())
+                .unwrap_or_default()
+        })
+        .collect();
+    assert_eq!(
+        scopes,
+        vec![
+            "mcp:read offline_access",
+            "mcp:read offline_access mcp:write"
+        ],
+        "{}",
+        run.steps()
+    );
+    // The answer came back on the re-sent call, which carried the stepped-up token.
+    let last = run
+        .trace
+        .iter()
+        .rev()
+        .find(|f| f["kind"] == "http-response")
+        .unwrap();
+    assert!(String::from_utf8_lossy(&body(last)).contains("\"up\""));
+}
+
+#[test]
+fn a_callback_url_off_this_machine_is_a_usage_error() {
+    let out = std::process::Command::new(MCPSCOPE)
+        .args([
+            "--cli",
+            "http://127.0.0.1:9/mcp",
+            "--method",
+            "tools/list",
+            "--callback-url",
+            "http://example.com/cb",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not a loopback address"), "{stderr}");
+}
