@@ -4,6 +4,7 @@
 //! - [`classify`]: a lenient JSON-RPC classifier that names every odd message instead of dropping it.
 //! - [`era`]: legacy (2025-11-25) vs modern (2026-07-28) rules: `_meta` envelope, probe verdicts.
 //! - [`headers`]: `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` mirroring and `x-mcp-header` validation.
+//! - [`form`]: the form a view draws for a JSON Schema (tools, prompts, templates, elicitation).
 //! - [`lint`] (feature `lint`): each message checked against the official `schema.json` of its revision.
 //!
 //! ```
@@ -13,6 +14,7 @@
 //! ```
 
 pub mod era;
+pub mod form;
 mod frame;
 pub mod headers;
 mod jsonrpc;
