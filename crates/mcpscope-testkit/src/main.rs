@@ -1,10 +1,12 @@
 //! The `mcpscope-testkit` binary: runs one deliberately misbehaving stdio MCP server, chosen by
 //! subcommand (`mcpscope-testkit --help` lists them with what each proves), or, with `http`, one of
-//! the HTTP fixtures on loopback for poking at with curl or a browser.
+//! the HTTP fixtures on loopback for poking at with curl or a browser, or, with `oauth`, the
+//! authorization server and the MCP server it protects.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use mcpscope_testkit::{HttpMode, StdioMode, run_stdio, serve_http};
+use mcpscope_testkit::{HttpMode, OAuthFixture, OAuthOptions, StdioMode, run_stdio, serve_http};
 use std::net::Ipv4Addr;
+use std::time::Duration;
 
 /// Deliberately misbehaving MCP servers, for testing MCP clients and inspectors.
 #[derive(Parser)]
@@ -29,6 +31,28 @@ enum Command {
         /// For session-expiring: requests answered per session before it expires.
         #[arg(long, default_value_t = 3)]
         requests_per_session: usize,
+    },
+    /// Serve the OAuth authorization server and the MCP server it protects on 127.0.0.1; print
+    /// the MCP URL on the first stdout line. The authorization endpoint approves at once.
+    Oauth {
+        /// Port to bind; 0 picks a free one.
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// A scope tools/call needs (403 insufficient_scope without it). Repeatable.
+        #[arg(long = "call-scope")]
+        call_scopes: Vec<String>,
+        /// Lifetime of access tokens, in seconds.
+        #[arg(long, default_value_t = 3600)]
+        access_ttl_secs: u64,
+        /// Issue no refresh tokens.
+        #[arg(long)]
+        no_refresh_tokens: bool,
+        /// Delay before the token endpoint answers, in milliseconds.
+        #[arg(long, default_value_t = 0)]
+        token_delay_ms: u64,
+        /// Send authorization requests here instead of approving (a login page elsewhere).
+        #[arg(long, value_name = "URL")]
+        authorize_redirect_to: Option<String>,
     },
 }
 
@@ -65,6 +89,24 @@ fn main() {
             port,
             requests_per_session,
         } => runtime.block_on(http(mode, port, requests_per_session)),
+        Command::Oauth {
+            port,
+            call_scopes,
+            access_ttl_secs,
+            no_refresh_tokens,
+            token_delay_ms,
+            authorize_redirect_to,
+        } => runtime.block_on(oauth(
+            port,
+            OAuthOptions {
+                access_token_ttl: Duration::from_secs(access_ttl_secs),
+                refresh_tokens: !no_refresh_tokens,
+                token_delay: Duration::from_millis(token_delay_ms),
+                authorize_redirect_to,
+                call_scopes,
+                ..OAuthOptions::default()
+            },
+        )),
     };
     // exit() rather than returning: dropping the runtime would wait for the blocking thread
     // that is still parked in a read on stdin.
@@ -102,6 +144,29 @@ async fn http(mode: HttpModeArg, port: u16, requests_per_session: usize) -> i32 
         Ok(()) => 0,
         Err(e) => {
             eprintln!("mcpscope-testkit: http server failed: {e}");
+            1
+        }
+    }
+}
+
+async fn oauth(port: u16, opts: OAuthOptions) -> i32 {
+    let listener = match tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            eprintln!("mcpscope-testkit: cannot listen on 127.0.0.1:{port}: {e}");
+            return 1;
+        }
+    };
+    match OAuthFixture::spawn_on(listener, opts) {
+        Ok(fixture) => {
+            println!("{}", fixture.mcp_url());
+            // Serve until killed.
+            std::future::pending::<()>().await;
+            drop(fixture);
+            0
+        }
+        Err(e) => {
+            eprintln!("mcpscope-testkit: the oauth fixture failed: {e}");
             1
         }
     }

@@ -159,6 +159,14 @@ impl OAuthFixture {
     pub async fn spawn(opts: OAuthOptions) -> crate::Result<OAuthFixture> {
         let listener =
             tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, 0))).await?;
+        Self::spawn_on(listener, opts)
+    }
+
+    /// Start on a listener the caller bound (the `mcpscope-testkit oauth` command, a fixed port).
+    pub fn spawn_on(
+        listener: tokio::net::TcpListener,
+        opts: OAuthOptions,
+    ) -> crate::Result<OAuthFixture> {
         let addr = listener.local_addr()?;
         let shared = Arc::new(Shared {
             base: format!("http://{addr}"),

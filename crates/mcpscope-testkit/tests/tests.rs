@@ -5,5 +5,7 @@
 mod stdio;
 // Speaks raw HTTP/1.1 to each HTTP mode, so nothing between the test and the bytes is lenient.
 mod http;
+// The OAuth fixture: the code flow with PKCE, and what it refuses.
+mod oauth;
 // Spawning, line reading with timeouts, and a tiny HTTP client shared by both.
 mod support;

@@ -346,7 +346,7 @@ async fn post_once(
     if let Some(a) = &authorization {
         ours.push(("Authorization".to_string(), a.clone()));
     }
-    let headers = merge_headers(ours, &inner.headers);
+    let mut headers = merge_headers(ours, &inner.headers);
     let mut hop = 0;
     let resp = loop {
         // A message re-sent after a redirect or a new authorization is the same message: only
@@ -443,6 +443,19 @@ async fn post_once(
                 return;
             }
             hop += 1;
+            // Credentials belong to the origin they were issued for: never forwarded to another
+            // (browsers and curl drop them on such redirects too).
+            if !same_origin(&url, &next)
+                && headers
+                    .iter()
+                    .any(|(k, _)| k.eq_ignore_ascii_case("authorization"))
+            {
+                headers.retain(|(k, _)| !k.eq_ignore_ascii_case("authorization"));
+                inner.note(
+                    Some(ex),
+                    format!("{next} is another origin: the Authorization header is not sent there"),
+                );
+            }
             url = next;
             continue;
         }
@@ -481,7 +494,8 @@ async fn post_once(
             .map(str::to_string);
         if status == 401 || challenge.is_some() {
             record_response(inner, ex, "POST", &url, resp, None, None).await;
-            if inner.auth.is_some() {
+            // Only the server's own origin gets to ask for its credentials.
+            if inner.auth.is_some() && same_origin(&url, &inner.url) {
                 *challenged = Some(AuthChallenge {
                     url: url.clone(),
                     status,
@@ -896,7 +910,9 @@ async fn get_stream_loop(inner: &Inner, ready: tokio::sync::oneshot::Sender<()>)
         if let Some(l) = &last_id {
             headers.push(("Last-Event-ID".to_string(), l.clone()));
         }
-        if let Some(a) = inner.authorization().await {
+        if same_origin(&url, &inner.url)
+            && let Some(a) = inner.authorization().await
+        {
             headers.push(("Authorization".to_string(), a));
         }
         let headers = merge_headers(headers, &inner.headers);
@@ -989,6 +1005,14 @@ async fn get_stream_loop(inner: &Inner, ready: tokio::sync::oneshot::Sender<()>)
         }
         inner.note(None, format!("reconnecting the GET stream in {retry} ms"));
         tokio::time::sleep(Duration::from_millis(retry)).await;
+    }
+}
+
+/// Same scheme, host and port.
+pub(crate) fn same_origin(a: &str, b: &str) -> bool {
+    match (url::Url::parse(a), url::Url::parse(b)) {
+        (Ok(a), Ok(b)) => a.origin() == b.origin(),
+        _ => false,
     }
 }
 

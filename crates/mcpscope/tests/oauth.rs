@@ -568,3 +568,171 @@ fn a_callback_url_off_this_machine_is_a_usage_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("not a loopback address"), "{stderr}");
 }
+
+/// A one-request HTTP server on loopback: answers with `response` and hands back the request head.
+async fn one_shot(response: String) -> (String, tokio::task::JoinHandle<String>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        let (mut s, _) = listener.accept().await.unwrap();
+        let mut head = Vec::new();
+        let mut buf = [0u8; 4096];
+        while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+            let n = s.read(&mut buf).await.unwrap();
+            if n == 0 {
+                break;
+            }
+            head.extend_from_slice(&buf[..n]);
+        }
+        s.write_all(response.as_bytes()).await.unwrap();
+        let _ = s.shutdown().await;
+        String::from_utf8_lossy(&head).into_owned()
+    });
+    (url, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn credentials_do_not_follow_a_redirect_to_another_origin() {
+    let (other, seen_there) = one_shot(
+        "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            .into(),
+    )
+    .await;
+    let (first, seen_first) = one_shot(format!(
+        "HTTP/1.1 307 Temporary Redirect\r\nLocation: {other}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    ))
+    .await;
+    let dir = Scratch::new("oauth-redirect");
+    let run = mcpscope(
+        &dir.path(""),
+        &[
+            &first,
+            "--method",
+            "tools/list",
+            "--header",
+            "Authorization: Bearer user-secret",
+        ],
+    )
+    .await;
+    assert_ne!(run.code, 0);
+    let first_head = seen_first.await.unwrap().to_ascii_lowercase();
+    assert!(
+        first_head.contains("authorization: bearer user-secret"),
+        "{first_head}"
+    );
+    let other_head = seen_there.await.unwrap().to_ascii_lowercase();
+    assert!(
+        !other_head.contains("authorization"),
+        "forwarded to another origin:\n{other_head}"
+    );
+    assert!(
+        run.trace.iter().any(|f| f["meta"]["note"]
+            .as_str()
+            .is_some_and(|n| n.contains("the Authorization header is not sent there"))),
+        "the trace says why"
+    );
+}
+
+/// `GET url` over a raw connection (no redirect following): status and `Location`.
+async fn raw_get(url: &str) -> (u16, Option<String>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let u = url::Url::parse(url).unwrap();
+    let mut s = tokio::net::TcpStream::connect((u.host_str().unwrap(), u.port().unwrap()))
+        .await
+        .unwrap();
+    let target = match u.query() {
+        Some(q) => format!("{}?{q}", u.path()),
+        None => u.path().to_string(),
+    };
+    s.write_all(
+        format!(
+            "GET {target} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            u.host_str().unwrap()
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw);
+    let status = text.split(' ').nth(1).unwrap().parse().unwrap();
+    let location = text
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("location: ")
+                .or_else(|| l.strip_prefix("Location: "))
+        })
+        .map(|l| l.trim().to_string());
+    (status, location)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_login_lands_on_the_loopback_callback() {
+    use tokio::io::AsyncBufReadExt;
+    let f = OAuthFixture::spawn(OAuthOptions::default()).await.unwrap();
+    let dir = Scratch::new("oauth-browser");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let callback = format!("http://127.0.0.1:{port}/oauth/callback");
+    let mut child = tokio::process::Command::new(MCPSCOPE)
+        .args([
+            "--cli",
+            &f.mcp_url(),
+            "--method",
+            "tools/list",
+            "--format",
+            "json",
+        ])
+        .args(["--print-auth-url", "--callback-url", &callback])
+        // Shorter than the login takes: timeouts must wait while a person logs in.
+        .args(["--request-timeout", "500", "--connect-timeout", "500"])
+        .env("MCPSCOPE_SECRET_STORE", "file")
+        .env("MCPSCOPE_DATA_DIR", dir.path(""))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let authorize = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(u) = line.trim().strip_prefix("http") {
+                return format!("http{u}");
+            }
+        }
+        panic!("mcpscope printed no authorization URL");
+    })
+    .await
+    .expect("the authorization URL is printed");
+    assert!(
+        authorize.contains("code_challenge_method=S256"),
+        "{authorize}"
+    );
+    // The person takes longer than the request timeout to log in.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let (status, location) = raw_get(&authorize).await;
+    assert_eq!(status, 302);
+    let back = location.expect("redirect to the callback");
+    assert!(back.starts_with(&callback), "{back}");
+    let (status, _) = raw_get(&back).await;
+    assert_eq!(status, 200, "the loopback callback answers the browser");
+    let out = tokio::time::timeout(Duration::from_secs(30), child.wait_with_output())
+        .await
+        .expect("mcpscope exits after the login")
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["result"]["tools"][0]["name"], "echo");
+    assert_eq!(f.stats().code_grants, 1);
+}

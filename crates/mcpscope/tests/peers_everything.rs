@@ -3,7 +3,7 @@
 //! elicitation and sampling answered by the CLI's flags, and the era decided right (`auto`
 //! settles on legacy; a pinned `modern` fails cleanly instead of downgrading).
 
-use crate::demo_harness::{Run, cli};
+use crate::demo_harness::{Run, cli, header};
 use crate::peers_support::Peers;
 use serde_json::{Value, json};
 
@@ -45,7 +45,21 @@ fn texts(result: &Value) -> String {
         .unwrap_or_default()
 }
 
+/// Everything a tour covers, each part its own run(s), all at once: over stdio every run pays
+/// the server's shutdown grace (it ignores stdin closing), so overlapping them matters.
 async fn tour(target: &Target) {
+    tokio::join!(
+        list_tools(target),
+        content_blocks(target),
+        read_a_resource(target),
+        get_a_prompt(target),
+        progress(target),
+        elicitation(target),
+        sampling(target),
+    );
+}
+
+async fn list_tools(target: &Target) {
     let (tools, run) = target.ok(&["--method", "tools/list"]).await;
     let names: Vec<&str> = tools["tools"]
         .as_array()
@@ -71,7 +85,9 @@ async fn tour(target: &Target) {
         "{}",
         run.dump()
     );
+}
 
+async fn content_blocks(target: &Target) {
     let (sum, structured, image, links) = tokio::join!(
         target.ok(&[
             "--method",
@@ -128,8 +144,10 @@ async fn tour(target: &Target) {
         .filter(|b| b["type"] == "resource_link")
         .collect();
     assert_eq!(linked.len(), 2, "{}", links.1.dump());
+}
 
-    // The first resource of the first page reads back with its own URI.
+/// The first resource of the first page reads back with its own URI.
+async fn read_a_resource(target: &Target) {
     let (page, run) = target
         .ok(&["--method", "resources/list", "--first-page"])
         .await;
@@ -141,7 +159,9 @@ async fn tour(target: &Target) {
         .ok(&["--method", "resources/read", "--uri", &uri])
         .await;
     assert_eq!(read["contents"][0]["uri"], uri, "{}", run.dump());
+}
 
+async fn get_a_prompt(target: &Target) {
     let (prompt, run) = target
         .ok(&[
             "--method",
@@ -161,8 +181,8 @@ async fn tour(target: &Target) {
     );
 }
 
-async fn server_to_client_requests(target: &Target) {
-    // Progress in text mode goes to stderr as it arrives.
+/// Progress in text mode goes to stderr as it arrives.
+async fn progress(target: &Target) {
     let run = target
         .run(&[
             "--method",
@@ -182,7 +202,9 @@ async fn server_to_client_requests(target: &Target) {
         .filter(|l| l.starts_with("progress tools/call: "))
         .count();
     assert_eq!(progress, 2, "{}", run.dump());
+}
 
+async fn elicitation(target: &Target) {
     let (elicited, run) = target
         .ok(&[
             "--method",
@@ -212,7 +234,9 @@ async fn server_to_client_requests(target: &Target) {
         "{}",
         run.dump()
     );
+}
 
+async fn sampling(target: &Target) {
     let (sampled, run) = target
         .ok(&[
             "--method",
@@ -234,21 +258,15 @@ async fn server_to_client_requests(target: &Target) {
     assert!(asked.get("id").is_some(), "{asked}");
 }
 
-#[tokio::test]
-async fn everything_over_stdio() {
-    let Some(peers) = Peers::get("everything_over_stdio") else {
-        return;
-    };
-    let target = Target {
-        name: "server-everything/stdio",
-        args: peers.stdio("everything.sh"),
-    };
-    tokio::join!(tour(&target), server_to_client_requests(&target));
-    // Auto: the probe is answered -32601 (no server/discover), so the CLI initializes.
+/// Auto: the probe is answered -32601 (no `server/discover`), so the CLI initializes.
+async fn auto_settles_on_legacy(target: &Target) {
     let run = target
         .run(&[
             "--protocol-era",
             "auto",
+            // Node's start-up counts against the probe; let the -32601, not a timeout, decide.
+            "--probe-timeout",
+            "20000",
             "--method",
             "tools/call",
             "--tool-name",
@@ -261,6 +279,12 @@ async fn everything_over_stdio() {
         .await;
     run.expect_exit(0);
     assert_eq!(texts(&run.result()), "Echo: auto");
+    let warnings = run.json()["warnings"].to_string();
+    assert!(
+        warnings.contains("server/discover answered with error -32601"),
+        "{}",
+        run.dump()
+    );
     let methods: Vec<Value> = run.sent().iter().map(|m| m["method"].clone()).collect();
     assert_eq!(
         methods[..2],
@@ -270,41 +294,32 @@ async fn everything_over_stdio() {
     );
 }
 
-#[tokio::test]
-async fn everything_over_streamable_http() {
-    let Some(peers) = Peers::get("everything_over_streamable_http") else {
-        return;
-    };
-    let server = peers.serve("everything.sh", "http").await;
-    let target = Target {
-        name: "server-everything/http",
-        // --server-url rather than a positional URL: `--prompt-args` takes every value up to
-        // the next flag.
-        args: vec!["--server-url".to_owned(), format!("{}/mcp", server.base)],
-    };
-    tokio::join!(tour(&target), server_to_client_requests(&target));
+/// A legacy session: the id the server gave on initialize on everything after it, and a
+/// DELETE to end it.
+async fn session_id_and_delete(target: &Target) {
     let run = target
         .run(&["--method", "tools/list", "--format", "json"])
         .await;
     run.expect_exit(0);
-    // A legacy session: the id the server gave on initialize, on everything after it.
     let session = run
         .frames("http-response")
         .iter()
-        .find_map(|f| crate::demo_harness::header(f, "mcp-session-id"))
+        .find_map(|f| header(f, "mcp-session-id"))
         .map(str::to_owned)
         .unwrap_or_else(|| panic!("no session id\n{}", run.dump()));
     let requests = run.frames("http-request");
     for frame in &requests[1..] {
         assert_eq!(
-            crate::demo_harness::header(frame, "mcp-session-id"),
+            header(frame, "mcp-session-id"),
             Some(session.as_str()),
             "{frame}"
         );
     }
     assert_eq!(requests.last().unwrap()["meta"]["method"], "DELETE");
+}
 
-    // Pinned modern against a legacy-only server: it fails, clearly, and does not downgrade.
+/// Pinned modern against a legacy-only server: it fails, clearly, and does not downgrade.
+async fn pinned_modern_does_not_downgrade(target: &Target) {
     let run = target
         .run(&[
             "--protocol-era",
@@ -320,17 +335,8 @@ async fn everything_over_streamable_http() {
     assert_eq!(run.error()["status"], 400, "{}", run.dump());
 }
 
-#[tokio::test]
-async fn everything_over_legacy_sse() {
-    let Some(peers) = Peers::get("everything_over_legacy_sse") else {
-        return;
-    };
-    let server = peers.serve("everything.sh", "sse").await;
-    let target = Target {
-        name: "server-everything/sse",
-        args: vec!["--server-url".to_owned(), format!("{}/sse", server.base)],
-    };
-    tokio::join!(tour(&target), server_to_client_requests(&target));
+/// The stream opens with the `endpoint` event naming where to POST.
+async fn endpoint_event(target: &Target) {
     let run = target.run(&["--method", "ping", "--format", "json"]).await;
     run.expect_exit(0);
     let events = run.frames("sse-event");
@@ -343,4 +349,48 @@ async fn everything_over_legacy_sse() {
         "{}",
         run.dump()
     );
+}
+
+#[tokio::test]
+async fn everything_over_stdio() {
+    let Some(peers) = Peers::get("everything_over_stdio") else {
+        return;
+    };
+    let target = Target {
+        name: "server-everything/stdio",
+        args: peers.stdio("everything.sh"),
+    };
+    tokio::join!(tour(&target), auto_settles_on_legacy(&target));
+}
+
+#[tokio::test]
+async fn everything_over_streamable_http() {
+    let Some(peers) = Peers::get("everything_over_streamable_http") else {
+        return;
+    };
+    let server = peers.serve("everything.sh", "http").await;
+    let target = Target {
+        name: "server-everything/http",
+        // --server-url rather than a positional URL: `--prompt-args` takes every value up to
+        // the next flag.
+        args: vec!["--server-url".to_owned(), format!("{}/mcp", server.base)],
+    };
+    tokio::join!(
+        tour(&target),
+        session_id_and_delete(&target),
+        pinned_modern_does_not_downgrade(&target),
+    );
+}
+
+#[tokio::test]
+async fn everything_over_legacy_sse() {
+    let Some(peers) = Peers::get("everything_over_legacy_sse") else {
+        return;
+    };
+    let server = peers.serve("everything.sh", "sse").await;
+    let target = Target {
+        name: "server-everything/sse",
+        args: vec!["--server-url".to_owned(), format!("{}/sse", server.base)],
+    };
+    tokio::join!(tour(&target), endpoint_event(&target));
 }
