@@ -72,6 +72,10 @@ pub trait Observer: Send + Sync + 'static {
     fn on_frame(&self, _rec: &Recorded<'_>) {}
     /// Every derived event.
     fn on_event(&self, _event: &SessionEvent) {}
+    /// The current connection ended (the process exited, the stream closed, or `close` was
+    /// called), after its last frame. Views that show a status need it: nothing else says so
+    /// until the next request fails.
+    fn on_closed(&self, _reason: &str) {}
 }
 
 /// An observer that ignores everything.

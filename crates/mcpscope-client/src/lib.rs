@@ -18,11 +18,13 @@
 //! # Ok(()) }
 //! ```
 
+mod control;
 mod error;
 mod events;
 mod responder;
 mod session;
 
+pub use control::RequestControl;
 pub use error::ClientError;
 pub use events::{NoObserver, Observer, Recorded, SessionEvent};
 pub use responder::{

@@ -8,6 +8,7 @@
 //! session expires. Every request has a timeout that resets on progress and can be cancelled with
 //! the era- and transport-correct signal.
 
+use crate::control::RequestControl;
 use crate::error::ClientError;
 use crate::events::{Observer, Recorded, SessionEvent};
 use crate::responder::{RequestOrigin, Responder, ServerRequest};
@@ -85,6 +86,8 @@ pub struct RequestOptions {
     /// never answered `server/discover` should not also receive a `notifications/cancelled`
     /// before `initialize`).
     pub quiet_timeout: bool,
+    /// Lets another task cancel this request and learn its wire ids (see [`RequestControl`]).
+    pub control: Option<Arc<RequestControl>>,
 }
 
 /// What the handshake established.
@@ -136,6 +139,10 @@ struct State {
     /// Tool name → its `x-mcp-header` headers, or why the tool is excluded.
     tool_headers: HashMap<String, Result<Vec<ParamHeader>, String>>,
     stderr_tail: VecDeque<String>,
+    /// When the last frame was recorded (for [`Session::settle`]).
+    last_frame: std::time::Instant,
+    /// Requests that timed out (id → method, timeout), so a late answer is named, not "unknown".
+    timed_out: HashMap<RequestId, (String, Duration)>,
     /// Why a message was thrown away (over-long line), for timeout messages.
     discarded: Option<String>,
     /// A legacy HTTP session that expired on a message that was not a request (a notification's
@@ -194,6 +201,8 @@ impl Session {
                     version: None,
                     info: None,
                     tool_headers: HashMap::new(),
+                    timed_out: HashMap::new(),
+                    last_frame: std::time::Instant::now(),
                     stderr_tail: VecDeque::new(),
                     discarded: None,
                     session_lost: None,
@@ -340,6 +349,7 @@ impl Session {
     /// Number the frame, parse it if it carries a message, show it to the observer, then act.
     fn record(&self, mut frame: Frame, act: bool) {
         frame.seq = self.shared.seq.fetch_add(1, Ordering::SeqCst) + 1;
+        self.state().last_frame = std::time::Instant::now();
         let (message, classified) = if frame.carries_message {
             let (m, c) = mcpscope_proto::parse_and_classify(&frame.body);
             (m, Some(c))
@@ -516,13 +526,34 @@ impl Session {
     }
 
     fn resolve(&self, id: &RequestId, outcome: Outcome, seq: u64) {
-        let pending = self.state().pending.remove(id);
-        match pending {
-            Some(p) => {
+        let (pending, timed_out) = {
+            let mut st = self.state();
+            let p = st.pending.remove(id);
+            let t = if p.is_none() { st.timed_out.remove(id) } else { None };
+            (p, t)
+        };
+        match (pending, timed_out) {
+            (Some(p), _) => {
                 let _ = p.tx.send(outcome);
             }
-            None => self.warn(
-                format!("response to unknown request id {id} (never sent, already answered, or timed out)"),
+            (None, Some((method, after))) => {
+                let mut msg = format!(
+                    "late answer to {method} (request {id}), which had timed out after {} ms",
+                    after.as_millis()
+                );
+                if method == "server/discover"
+                    && let Outcome::Result(r) = &outcome
+                    && matches!(era::classify_probe(Ok(r), era::MODERN_VERSION), ProbeVerdict::Modern { .. })
+                {
+                    msg.push_str(
+                        ": the server speaks the modern era but answered the Auto probe too slowly; \
+                         rerun with --protocol-era modern or a larger --probe-timeout",
+                    );
+                }
+                self.warn(msg, Some(seq));
+            }
+            (None, None) => self.warn(
+                format!("response to unknown request id {id} (never sent or already answered)"),
                 Some(seq),
             ),
         }
@@ -660,6 +691,7 @@ impl Session {
             let _ =
                 p.tx.send(Outcome::Failed(ClientError::Closed(reason.clone())));
         }
+        self.shared.observer.on_closed(&reason);
         self.shared.closed_seen.notify_waiters();
     }
 
@@ -763,6 +795,12 @@ impl Session {
         if let Some(reason) = self.state().closed.clone() {
             return Err(ClientError::Closed(reason));
         }
+        if let Some(reason) = opts.control.as_ref().and_then(|c| c.cancelled()) {
+            return Err(ClientError::Cancelled {
+                method: method.to_string(),
+                reason,
+            });
+        }
         let id = self.next_id();
         let token = opts.progress.then(|| id.to_value());
         let params = self.envelope(method, params, &opts.meta, token.as_ref());
@@ -782,6 +820,10 @@ impl Session {
                 activity: activity.clone(),
             },
         );
+        // Before the send: progress for this id may arrive before `send` returns.
+        if let Some(c) = &opts.control {
+            c.push_id(id.clone());
+        }
         if let Err(e) = self
             .conn()
             .send(Outgoing {
@@ -796,18 +838,46 @@ impl Session {
         }
         let timeout = opts.timeout.unwrap_or(self.shared.opts.request_timeout);
         let mut rx = rx;
+        let cancel = async {
+            match &opts.control {
+                Some(c) => c.wait_cancelled().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::pin!(cancel);
         loop {
             let outcome = match timeout {
-                None => (&mut rx).await.ok(),
+                None => tokio::select! {
+                    o = &mut rx => o.ok(),
+                    reason = &mut cancel => match self.cancel_one(&id, method, &reason).await {
+                        Some(e) => return Err(e),
+                        None => (&mut rx).await.ok(),
+                    },
+                },
                 Some(t) => {
                     tokio::select! {
                         o = &mut rx => o.ok(),
+                        reason = &mut cancel => match self.cancel_one(&id, method, &reason).await {
+                            Some(e) => return Err(e),
+                            None => (&mut rx).await.ok(),
+                        },
                         _ = activity.notified() => continue,
                         _ = tokio::time::sleep(t) => {
                             if self.authorizing() {
                                 continue;
                             }
-                            let removed = self.state().pending.remove(&id).is_some();
+                            let removed = {
+                                let mut st = self.state();
+                                let removed = st.pending.remove(&id).is_some();
+                                if removed {
+                                    // Bounded: a flood of timeouts must not grow memory forever.
+                                    if st.timed_out.len() >= 1000 {
+                                        st.timed_out.clear();
+                                    }
+                                    st.timed_out.insert(id.clone(), (method.to_string(), t));
+                                }
+                                removed
+                            };
                             if removed {
                                 if !opts.quiet_timeout {
                                     self.cancel_on_wire(&id, method, "request timed out").await;
@@ -872,6 +942,20 @@ impl Session {
                 Some(json!({"requestId": id.to_value(), "reason": reason})),
             )
             .await;
+    }
+
+    /// Cancel one pending request (its [`RequestControl`] fired): signal it on the wire and give
+    /// the error to return, or `None` when the answer won the race and should be taken instead.
+    async fn cancel_one(&self, id: &RequestId, method: &str, reason: &str) -> Option<ClientError> {
+        let removed = self.state().pending.remove(id).is_some();
+        if !removed {
+            return None;
+        }
+        self.cancel_on_wire(id, method, reason).await;
+        Some(ClientError::Cancelled {
+            method: method.to_string(),
+            reason: reason.to_string(),
+        })
     }
 
     /// Cancel every request in flight (Ctrl-C): each is signalled on the wire and fails with
@@ -1509,6 +1593,20 @@ impl Session {
                         .unwrap_or_else(|| ClientError::Protocol("probe failed".into())));
                 }
             }
+        }
+    }
+
+    /// Wait until the wire has been quiet for `quiet` (at most `max`). On legacy HTTP a server
+    /// may send a request's logs on the GET stream, which can arrive after the response on the
+    /// POST stream; a one-shot client that closes at once would lose them.
+    pub async fn settle(&self, quiet: Duration, max: Duration) {
+        let deadline = std::time::Instant::now() + max;
+        loop {
+            let since = self.state().last_frame.elapsed();
+            if since >= quiet || std::time::Instant::now() >= deadline {
+                return;
+            }
+            tokio::time::sleep(quiet - since).await;
         }
     }
 

@@ -1,10 +1,11 @@
 //! mcpscope-store: what mcpscope keeps between runs.
 //!
-//! For now that is secrets — OAuth tokens, client registrations and secrets — kept in the OS
-//! keyring when one answers, and otherwise in a file encrypted with XChaCha20-Poly1305 whose key
-//! is a random 0600 key file or is derived with argon2id from `MCPSCOPE_SECRET_PASSPHRASE`.
-//! Nothing is ever written in plaintext. The server catalog and the request history join this
-//! crate later.
+//! - Secrets — OAuth tokens, client registrations and secrets — kept in the OS keyring when one
+//!   answers, and otherwise in a file encrypted with XChaCha20-Poly1305 whose key is a random 0600
+//!   key file or is derived with argon2id from `MCPSCOPE_SECRET_PASSPHRASE`. Nothing is ever
+//!   written in plaintext.
+//! - [`history`]: the request history, pins, saved requests and spilled traffic frames of the web
+//!   UI, in SQLite (WAL, FTS5), surviving restarts.
 //!
 //! ```no_run
 //! # fn f() -> Result<(), mcpscope_store::StoreError> {
@@ -16,9 +17,14 @@
 //! # Ok(()) }
 //! ```
 
+pub mod history;
 mod paths;
 pub mod secrets;
 
+pub use history::{
+    Child, Entry, FrameQuery, HistoryError, HistoryQuery, HistoryStore, NewEntry, Retention,
+    SavedRequest, StoredFrame,
+};
 pub use paths::data_dir;
 pub use secrets::{
     EncryptedFileStore, FileKey, KeyringStore, LazySecretStore, MemoryStore, SecretStore,

@@ -116,11 +116,17 @@ pub struct Args {
     #[arg(long)]
     pub cwd: Option<String>,
     /// Server config file ({"mcpServers": {…}}; Claude Desktop, Cursor and VS Code shapes too).
+    /// The web UI shows it read-only.
     #[arg(long, conflicts_with = "catalog")]
     pub config: Option<String>,
-    /// Server catalog file (same format as --config).
+    /// Server catalog file (same format as --config). The web UI edits it; when it does not
+    /// exist it is created with the built-in demo server. Default: mcp.json in the data
+    /// directory (MCPSCOPE_DATA_DIR, else $XDG_DATA_HOME/mcpscope or ~/.local/share/mcpscope).
     #[arg(long)]
     pub catalog: Option<String>,
+    /// Web UI: do not open a browser (the URL with the token is printed either way).
+    #[arg(long)]
+    pub no_open: bool,
     /// Which server of the config file.
     #[arg(long)]
     pub server: Option<String>,
@@ -259,6 +265,7 @@ pub struct DemoArgs {
 }
 
 const EXAMPLES: &str = "Examples:
+  mcpscope                                   (the web UI on http://127.0.0.1:6274; HOST, CLIENT_PORT)
   mcpscope --cli --demo --method tools/list
   mcpscope --cli node server.js --method tools/call --tool-name add --tool-arg a=1 --tool-arg b=2
   mcpscope --cli https://example.com/mcp --protocol-era auto --method resources/read --uri demo://x --format json

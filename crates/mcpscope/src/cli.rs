@@ -258,6 +258,15 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
         }
     };
     let outcome = outcome.map_err(|f| explain_unserved(f, &session, &method));
+    // Legacy HTTP servers may send a request's logs on the GET stream, after its response on the
+    // POST stream: give them a moment so the user sees them (a quiet wire ends this at once).
+    if session.era() == mcpscope_proto::era::Era::Legacy
+        && session.server_info().is_some_and(|i| i.transport == "http")
+    {
+        session
+            .settle(Duration::from_millis(50), Duration::from_millis(500))
+            .await;
+    }
     session.close().await;
     if let Some(e) = observer.finish() {
         eprintln!("warning: {e}");

@@ -1,5 +1,5 @@
-//! The `mcpscope` binary's library: the one-shot CLI (`--cli`), the built-in demo server
-//! (`demo-server`), and — in later versions — the web UI (the default) and the TUI (`--tui`).
+//! The `mcpscope` binary's library: the web UI (the default), the one-shot CLI (`--cli`), the
+//! built-in demo server (`demo-server`), and — in a later version — the TUI (`--tui`).
 //! Kept as a library so integration tests and benchmarks can reach the pieces.
 
 pub mod args;
@@ -8,6 +8,7 @@ pub mod oauth;
 pub mod observer;
 pub mod resolve;
 pub mod responder;
+pub mod web;
 
 use clap::Parser;
 
@@ -53,10 +54,7 @@ pub fn run(argv: Vec<String>) -> i32 {
         if args.cli {
             return cli::run(args).await;
         }
-        eprintln!(
-            "mcpscope: the web UI and the TUI are not in this build yet; use the one-shot CLI:\n  mcpscope --cli --demo --method tools/list\n  mcpscope --help"
-        );
-        cli::exit::USAGE
+        web::run(args).await
     });
     // Do not wait for background tasks (a server that ignores stdin close is being killed).
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));

@@ -172,8 +172,8 @@ fn is_url(s: &str) -> bool {
     s.starts_with("http://") || s.starts_with("https://")
 }
 
-/// The path that runs this very binary again (for `--demo`).
-fn own_executable() -> Result<String, UsageError> {
+/// The path that runs this very binary again (for `--demo`, and the web UI's seeded catalog).
+pub fn own_executable() -> Result<String, UsageError> {
     let exe = std::env::current_exe()
         .map_err(|e| UsageError(format!("cannot find our own executable: {e}")))?;
     // Replaced on disk while we run (an upgrade, a rebuild), the binary's path reads

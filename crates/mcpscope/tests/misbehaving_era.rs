@@ -225,7 +225,7 @@ fn auto_treats_a_silent_stdio_server_as_legacy_after_the_probe_timeout() {
     assert!(
         warnings
             .iter()
-            .any(|w| w.contains(&format!("response to unknown request id {probe_id}"))),
+            .any(|w| w.contains(&format!("late answer to server/discover (request {probe_id})"))),
         "{warnings:#?}"
     );
 }

@@ -1,0 +1,127 @@
+//! The SPA, embedded in the binary (`rust-embed`, from `assets/dist/`, which `web/` builds into)
+//! so `cargo install` needs no Node. Also the launch URL: `/?token=…` trades the token for a
+//! cookie and redirects, so the token leaves the address bar and the page never holds it.
+//!
+//! Paths without a file extension are client-side routes and get `index.html`; a missing file
+//! with an extension is a plain 404. `/api/*` never falls back to HTML (the router answers those
+//! with a JSON 404 before this runs).
+
+use crate::security::{Security, TOKEN_COOKIE};
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use rust_embed::RustEmbed;
+use std::sync::Arc;
+
+#[derive(RustEmbed)]
+#[folder = "assets/dist/"]
+struct Spa;
+
+/// What the page may load: only our own origin; inline styles because Mantine sets style
+/// attributes; no framing by anyone.
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+/// The fallback service: launch URL, SPA files, client routes.
+pub(crate) async fn spa(State(sec): State<Arc<Security>>, req: Request) -> Response {
+    let path = req.uri().path().to_string();
+    if let Some(token) = query_token(req.uri().query()) {
+        return launch(&sec, &path, req.uri().query().unwrap_or(""), &token);
+    }
+    let file = path.trim_start_matches('/');
+    let (name, is_route) = if file.is_empty() {
+        ("index.html".to_string(), true)
+    } else if file.rsplit('/').next().is_some_and(|last| last.contains('.')) {
+        (file.to_string(), false)
+    } else {
+        ("index.html".to_string(), true)
+    };
+    let Some(asset) = Spa::get(&name) else {
+        return if is_route {
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the web UI is not built into this binary; build web/ (npm run build) and rebuild mcpscope",
+            )
+                .into_response()
+        } else {
+            (StatusCode::NOT_FOUND, format!("no file {path}")).into_response()
+        };
+    };
+    let etag = format!(
+        "\"{}\"",
+        asset
+            .metadata
+            .sha256_hash()
+            .iter()
+            .take(16)
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    );
+    if req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v == etag)
+    {
+        return StatusCode::NOT_MODIFIED.into_response();
+    }
+    let mut resp = Response::new(Body::from(asset.data.into_owned()));
+    let h = resp.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(asset.metadata.mimetype()) {
+        h.insert(header::CONTENT_TYPE, v);
+    }
+    if let Ok(v) = HeaderValue::from_str(&etag) {
+        h.insert(header::ETAG, v);
+    }
+    // File names are fixed (not content-hashed), so the browser must revalidate every time.
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if name.ends_with(".html") {
+        h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    }
+    resp
+}
+
+fn query_token(query: Option<&str>) -> Option<String> {
+    url::form_urlencoded::parse(query?.as_bytes())
+        .find(|(k, _)| k == "token")
+        .map(|(_, v)| v.into_owned())
+}
+
+/// `/?token=…`: set the cookie and redirect to the same path without the token.
+fn launch(sec: &Security, path: &str, query: &str, token: &str) -> Response {
+    if !sec.token_matches(token) {
+        return (
+            StatusCode::UNAUTHORIZED,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            "This link's token is not the one of the running mcpscope (it changes on every launch). Open the URL mcpscope printed when it started.",
+        )
+            .into_response();
+    }
+    let rest: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
+        .filter(|(k, _)| k != "token")
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let mut location = path.to_string();
+    if !rest.is_empty() {
+        location.push('?');
+        location.push_str(
+            &url::form_urlencoded::Serializer::new(String::new())
+                .extend_pairs(rest)
+                .finish(),
+        );
+    }
+    let mut resp = StatusCode::SEE_OTHER.into_response();
+    let h = resp.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&location) {
+        h.insert(header::LOCATION, v);
+    }
+    if sec.token.is_some()
+        && let Ok(v) = HeaderValue::from_str(&format!(
+            "{TOKEN_COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/"
+        ))
+    {
+        h.insert(header::SET_COOKIE, v);
+    }
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    resp
+}

@@ -1,0 +1,984 @@
+//! Connections: one `mcpscope_client::Session` per connected server, and the task that turns its
+//! traffic into what the web UI shows.
+//!
+//! The engine calls the observer on its own task, so the observer only forwards: every frame,
+//! event and the connection's end go down one channel to a per-connection processor, in order.
+//! The processor numbers frames per server, lints them, judges header verdicts, keeps them in the
+//! window, writes them to SQLite and publishes them, and ties each to the history entry of the
+//! request that caused it (by JSON-RPC id, progress token, or HTTP exchange), so a request's
+//! progress, logs and server requests become children of its entry. Requests begin and finish
+//! through the same channel, so an entry is complete — every frame and child in — before the
+//! handler that made the request answers.
+
+use crate::error::{ApiError, ApiResult};
+use crate::frames::{self, FrameHead, LintFinding, VIEW_BODY_CAP, WebFrame};
+use crate::state::{Inner, InFlight, Slot, Status};
+use crate::verdicts::{self, HeaderVerdicts};
+use crate::views;
+use futures::future::BoxFuture;
+use mcpscope_client::{
+    ClientError, Observer, Recorded, RequestControl, RequestOptions, RequestOrigin, Responder,
+    ServerRequest, Session, SessionEvent, decline, full_capabilities,
+};
+use mcpscope_proto::era::{self, Era};
+use mcpscope_proto::lint::{LintContext, Revision};
+use mcpscope_proto::{Classified, Direction, Frame, FrameKind, RequestId, RpcError, now_us};
+use mcpscope_store::{Child, NewEntry};
+use serde_json::{Map, Value, json};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot};
+
+/// Messages larger than this are not parsed again for lint and verdicts (a 100 MB result is
+/// shown and stored, but checking it against the schema would stall the traffic behind it).
+const PARSE_CAP: usize = 4 << 20;
+/// Messages larger than this are not linted.
+const LINT_CAP: usize = 1 << 20;
+/// History entries send results cut to this many bytes (`truncated: true`).
+pub(crate) const RESULT_CAP: usize = 256 << 10;
+
+/// What a connection's processor is told, in order.
+pub(crate) enum Item {
+    Frame {
+        frame: Frame,
+        classified: Option<Classified>,
+        method: Option<String>,
+        version: Option<String>,
+    },
+    Event(SessionEvent),
+    /// The responder answered a server request (declined, in this version).
+    Answered {
+        method: String,
+        params: Value,
+        origin: RequestOrigin,
+        answer: Value,
+    },
+    Closed(String),
+    Begin(Active),
+    Finish {
+        hist: i64,
+        status: &'static str,
+        result: Option<String>,
+        error: Option<Value>,
+        ack: oneshot::Sender<Option<Value>>,
+    },
+}
+
+/// A request with a history entry, while it runs.
+pub(crate) struct Active {
+    pub hist: i64,
+    pub request_id: String,
+    pub method: String,
+    pub control: Arc<RequestControl>,
+    pub started: Instant,
+    pub frames: Vec<u64>,
+    pub exchanges: Vec<u64>,
+}
+
+/// Forwards the engine's callbacks to the processor.
+struct WebObserver {
+    tx: mpsc::UnboundedSender<Item>,
+}
+
+impl Observer for WebObserver {
+    fn on_frame(&self, rec: &Recorded<'_>) {
+        let _ = self.tx.send(Item::Frame {
+            frame: rec.frame.clone(),
+            classified: rec.classified.cloned(),
+            method: rec.method.map(str::to_string),
+            version: rec.protocol_version.map(str::to_string),
+        });
+    }
+    fn on_event(&self, event: &SessionEvent) {
+        let _ = self.tx.send(Item::Event(event.clone()));
+    }
+    fn on_closed(&self, reason: &str) {
+        let _ = self.tx.send(Item::Closed(reason.to_string()));
+    }
+}
+
+/// The web UI's responder: declines every server request (the dialogs come in a later version)
+/// and makes each decline visible as a `serverRequest` event.
+struct WebResponder {
+    tx: mpsc::UnboundedSender<Item>,
+}
+
+impl Responder for WebResponder {
+    fn capabilities(&self, era: Era) -> Value {
+        full_capabilities(era)
+    }
+
+    fn respond(&self, request: ServerRequest) -> BoxFuture<'static, Result<Value, RpcError>> {
+        let answer = decline(&request.method);
+        let shown = match &answer {
+            Ok(v) => json!({"result": v}),
+            Err(e) => json!({"error": e.to_value()}),
+        };
+        let _ = self.tx.send(Item::Answered {
+            method: request.method,
+            params: request.params,
+            origin: request.origin,
+            answer: shown,
+        });
+        Box::pin(async move { answer })
+    }
+}
+
+fn origin_text(o: &RequestOrigin) -> String {
+    match o {
+        RequestOrigin::Legacy { id } => format!("server request {id}"),
+        RequestOrigin::InputRequired {
+            key,
+            round,
+            for_method,
+        } => format!("input_required round {round} of {for_method}, key {key:?}"),
+    }
+}
+
+/// The per-connection processor.
+struct Processor {
+    app: Arc<Inner>,
+    slot: Arc<Slot>,
+    generation: u64,
+    active: Vec<Active>,
+    /// When our requests went out, by wire id (for response durations).
+    sent_at: HashMap<RequestId, u64>,
+    /// When the server's requests came in, by their id.
+    asked_at: HashMap<RequestId, u64>,
+    /// The history entry a server request belongs to, by its id.
+    asked_by: HashMap<RequestId, i64>,
+    /// Outgoing frames waiting for their HTTP response, by exchange.
+    verdicts: HashMap<u64, (FrameHead, Vec<&'static str>, bytes::Bytes)>,
+    /// The entry the last inbound frame belonged to (events follow their frame).
+    current: Option<i64>,
+    /// Engine seq → our seq, for warnings that name a frame.
+    seq_map: VecDeque<(u64, u64)>,
+}
+
+impl Processor {
+    async fn run(mut self, mut rx: mpsc::UnboundedReceiver<Item>) {
+        while let Some(item) = rx.recv().await {
+            match item {
+                Item::Frame {
+                    frame,
+                    classified,
+                    method,
+                    version,
+                } => self.frame(frame, classified, method, version).await,
+                Item::Event(e) => self.event(e).await,
+                Item::Answered {
+                    method,
+                    params,
+                    origin,
+                    answer,
+                } => self.answered(method, params, origin, answer).await,
+                Item::Closed(reason) => self.closed(reason).await,
+                Item::Begin(a) => self.active.push(a),
+                Item::Finish {
+                    hist,
+                    status,
+                    result,
+                    error,
+                    ack,
+                } => {
+                    let frames = match self.active.iter().position(|a| a.hist == hist) {
+                        Some(i) => self.active.remove(i).frames,
+                        None => Vec::new(),
+                    };
+                    let view = finish(&self.app, hist, status, result, error, frames).await;
+                    let _ = ack.send(view);
+                }
+            }
+        }
+    }
+
+    fn active_for_id(&self, id: &RequestId) -> Option<usize> {
+        self.active.iter().position(|a| a.control.owns(id))
+    }
+
+    async fn frame(
+        &mut self,
+        mut frame: Frame,
+        classified: Option<Classified>,
+        method: Option<String>,
+        version: Option<String>,
+    ) {
+        let seq = self.slot.frames().take_seq();
+        if self.seq_map.len() == 1024 {
+            self.seq_map.pop_front();
+        }
+        self.seq_map.push_back((frame.seq, seq));
+        let parsed: Option<Value> = if frame.carries_message && frame.body.len() <= PARSE_CAP {
+            serde_json::from_slice(&frame.body).ok()
+        } else {
+            None
+        };
+        let id: Option<RequestId> = match &classified {
+            Some(
+                Classified::Request { id, .. }
+                | Classified::Response { id }
+                | Classified::ErrorResponse { id: Some(id), .. },
+            ) => Some(id.clone()),
+            _ => None,
+        };
+        let is_request = matches!(classified, Some(Classified::Request { .. }));
+        let is_response = matches!(
+            classified,
+            Some(Classified::Response { .. } | Classified::ErrorResponse { .. })
+        );
+
+        // Durations: a response is timed from the request it answers.
+        let mut duration_ms = None;
+        if let Some(id) = &id {
+            match (frame.direction, is_request, is_response) {
+                (Direction::Out, true, _) => {
+                    self.sent_at.insert(id.clone(), frame.at_us);
+                }
+                (Direction::In, _, true) => {
+                    if let Some(t) = self.sent_at.remove(id) {
+                        duration_ms = Some(frame.at_us.saturating_sub(t) as f64 / 1000.0);
+                    }
+                }
+                (Direction::In, true, _) => {
+                    self.asked_at.insert(id.clone(), frame.at_us);
+                }
+                (Direction::Out, _, true) => {
+                    if let Some(t) = self.asked_at.remove(id) {
+                        duration_ms = Some(frame.at_us.saturating_sub(t) as f64 / 1000.0);
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        // Which history entry the frame belongs to.
+        let exchange = frame.meta.exchange;
+        let mut owner = match (&id, frame.direction, is_request, is_response) {
+            (Some(id), Direction::Out, true, _) | (Some(id), Direction::In, _, true) => {
+                self.active_for_id(id)
+            }
+            _ => None,
+        };
+        if owner.is_none()
+            && method.as_deref() == Some("notifications/progress")
+            && let Some(token) = parsed
+                .as_ref()
+                .and_then(|m| m.pointer("/params/progressToken"))
+                .and_then(RequestId::from_value)
+        {
+            owner = self.active_for_id(&token);
+        }
+        if owner.is_none()
+            && let Some(ex) = exchange
+        {
+            owner = self.active.iter().position(|a| a.exchanges.contains(&ex));
+        }
+        if let Some(i) = owner {
+            let a = &mut self.active[i];
+            a.frames.push(seq);
+            if let Some(ex) = exchange
+                && frame.direction == Direction::Out
+                && !a.exchanges.contains(&ex)
+            {
+                a.exchanges.push(ex);
+            }
+        }
+        let history_id = owner.map(|i| self.active[i].hist);
+        if frame.direction == Direction::In && frame.carries_message {
+            self.current = history_id;
+        }
+        if let (Some(id), Direction::In, true) = (&id, frame.direction, is_request) {
+            let by = history_id.or_else(|| self.sole_active());
+            if let Some(h) = by {
+                self.asked_by.insert(id.clone(), h);
+            }
+        }
+
+        // Lint, against the revision in force.
+        let lint = match (&parsed, &classified) {
+            (Some(m), Some(_)) if frame.body.len() <= LINT_CAP => {
+                let revision = version
+                    .as_deref()
+                    .map(Revision::for_version)
+                    .unwrap_or(Revision::Legacy20251125);
+                let report = self.app.linter.lint(
+                    revision,
+                    m,
+                    LintContext {
+                        request_method: method.as_deref(),
+                    },
+                );
+                (!report.findings.is_empty()).then(|| {
+                    report
+                        .findings
+                        .into_iter()
+                        .map(|f| LintFinding {
+                            path: f.path,
+                            message: f.message,
+                        })
+                        .collect()
+                })
+            }
+            (None, Some(Classified::Invalid(reason))) => Some(vec![LintFinding {
+                path: String::new(),
+                message: reason.clone(),
+            }]),
+            _ => None,
+        };
+
+        // What the last tools/list said, for verdicts and argument validation.
+        if frame.direction == Direction::In
+            && is_response
+            && method.as_deref() == Some("tools/list")
+            && let Some(tools) = parsed
+                .as_ref()
+                .and_then(|m| m.pointer("/result/tools"))
+                .and_then(Value::as_array)
+        {
+            let mut known = self.slot.tools();
+            for t in tools {
+                if let Some(name) = t.get("name").and_then(Value::as_str) {
+                    known.insert(name.to_string(), t.clone());
+                }
+            }
+        }
+
+        let mut headers: Option<HeaderVerdicts> = None;
+        if frame.kind == FrameKind::HttpRequest
+            && frame.direction == Direction::Out
+            && let Some(m) = &parsed
+        {
+            let schemas: HashMap<String, Value> = self
+                .slot
+                .tools()
+                .iter()
+                .filter_map(|(k, t)| t.get("inputSchema").map(|s| (k.clone(), s.clone())))
+                .collect();
+            let mut redacted = frame.meta.clone();
+            frames::redact(&mut redacted);
+            headers = verdicts::judge(&redacted.headers, m, &schemas);
+        }
+
+        frames::redact(&mut frame.meta);
+        let sources = frames::sources(frame.kind, frame.carries_message, exchange.is_some());
+        let head = FrameHead {
+            seq,
+            server: self.slot.name.clone(),
+            time_us: frame.at_us,
+            direction: frame.direction,
+            kind: frame.kind,
+            source: sources[0],
+            meta: frame.meta.clone(),
+            message: classified.as_ref().map(Classified::kind_name),
+            method: method.clone(),
+            id: id.as_ref().map(RequestId::to_value),
+            duration_ms,
+            lint,
+            headers,
+            history_id,
+        };
+        if head.headers.is_some()
+            && let Some(ex) = exchange
+        {
+            self.verdicts
+                .insert(ex, (head.clone(), sources.clone(), frame.body.clone()));
+        }
+        self.publish_frame(&head, sources, frame.body.clone()).await;
+
+        // The response (or failure) of an exchange completes its request frame's verdicts.
+        if let Some(ex) = exchange
+            && frame.direction != Direction::Out
+            && self.verdicts.contains_key(&ex)
+        {
+            let done = match (frame.kind, frame.meta.status) {
+                (FrameKind::HttpResponse, Some(status)) if !(300..400).contains(&status) => {
+                    Some((Some(status), None))
+                }
+                (FrameKind::Lifecycle, _)
+                    if frame
+                        .meta
+                        .note
+                        .as_deref()
+                        .is_some_and(|n| n.contains("failed")) =>
+                {
+                    Some((None, frame.meta.note.clone()))
+                }
+                _ => None,
+            };
+            if let Some((status, error)) = done
+                && let Some((mut head, sources, body)) = self.verdicts.remove(&ex)
+            {
+                if let Some(v) = head.headers.as_mut() {
+                    match (status, error) {
+                        (Some(s), _) => verdicts::answered(v, s, &frame.meta.headers),
+                        (None, Some(e)) => verdicts::transport_failed(v, &e),
+                        _ => {}
+                    }
+                }
+                let updated = Arc::new(WebFrame::new(&head, sources, body));
+                self.slot.frames().replace(updated.clone());
+                self.app
+                    .events
+                    .publish_json("frame", updated.render(VIEW_BODY_CAP));
+                let _ = self.app.spill.send(updated.to_stored(&self.slot.name)).await;
+            }
+        }
+    }
+
+    async fn publish_frame(&self, head: &FrameHead, sources: Vec<&'static str>, body: bytes::Bytes) {
+        let f = Arc::new(WebFrame::new(head, sources, body));
+        self.slot.frames().push(f.clone());
+        self.app.events.publish_json("frame", f.render(VIEW_BODY_CAP));
+        // Bounded: when SQLite falls behind, the traffic waits here rather than piling up.
+        let _ = self.app.spill.send(f.to_stored(&self.slot.name)).await;
+    }
+
+    /// The only request with an entry in flight, if there is exactly one: on stdio, logs and
+    /// server requests carry no link to a request, and with one in flight it is that one.
+    fn sole_active(&self) -> Option<i64> {
+        match self.active.as_slice() {
+            [one] => Some(one.hist),
+            _ => None,
+        }
+    }
+
+    async fn child(&self, hist: i64, kind: &str, data: Value) {
+        let Some(a) = self.active.iter().find(|a| a.hist == hist) else {
+            return;
+        };
+        let child = Child {
+            kind: kind.to_string(),
+            offset_ms: a.started.elapsed().as_secs_f64() * 1000.0,
+            data: data.to_string(),
+        };
+        let store = self.app.store.clone();
+        let _ = tokio::task::spawn_blocking(move || store.add_child(hist, &child)).await;
+    }
+
+    async fn event(&mut self, e: SessionEvent) {
+        let server = self.slot.name.clone();
+        match e {
+            SessionEvent::Progress {
+                request,
+                method,
+                progress,
+                total,
+                message,
+            } => {
+                let owner = self.active_for_id(&request);
+                let (hist, request_id) = match owner {
+                    Some(i) => (Some(self.active[i].hist), Some(self.active[i].request_id.clone())),
+                    None => (None, None),
+                };
+                let data = json!({"progress": progress, "total": total, "message": message});
+                if let Some(h) = hist {
+                    self.child(h, "progress", data).await;
+                }
+                self.app.events.publish(
+                    "progress",
+                    &json!({"server": server, "requestId": request_id, "historyId": hist,
+                            "method": method, "progress": progress, "total": total, "message": message}),
+                );
+            }
+            SessionEvent::Log {
+                level,
+                logger,
+                data,
+            } => {
+                let hist = self.current.or_else(|| self.sole_active());
+                let payload = json!({"level": level, "logger": logger, "data": data});
+                if let Some(h) = hist {
+                    self.child(h, "log", payload).await;
+                }
+                self.app.events.publish(
+                    "log",
+                    &json!({"server": server, "level": level, "logger": logger, "data": data,
+                            "historyId": hist, "timeUs": now_us()}),
+                );
+            }
+            SessionEvent::Notification { method, params } => {
+                if method == "notifications/tools/list_changed" {
+                    // The tools are about to change: stale schemas must not judge new calls.
+                    self.slot.tools().clear();
+                }
+                if let Some(h) = self.current {
+                    self.child(h, "notification", json!({"method": method, "params": params}))
+                        .await;
+                }
+                self.app.events.publish(
+                    "notification",
+                    &json!({"server": server, "method": method, "params": params}),
+                );
+            }
+            // The responder reports each server request with its params and our answer.
+            SessionEvent::ServerRequest { .. } => {}
+            SessionEvent::Warning { message, frame_seq } => {
+                let seq = frame_seq.and_then(|s| {
+                    self.seq_map
+                        .iter()
+                        .rev()
+                        .find(|(engine, _)| *engine == s)
+                        .map(|(_, ours)| *ours)
+                });
+                self.app.events.publish(
+                    "warning",
+                    &json!({"server": server, "message": message, "frameSeq": seq}),
+                );
+            }
+        }
+    }
+
+    async fn answered(&mut self, method: String, params: Value, origin: RequestOrigin, answer: Value) {
+        let hist = match &origin {
+            RequestOrigin::Legacy { id } => self.asked_by.remove(id),
+            RequestOrigin::InputRequired { for_method, .. } => {
+                let matching: Vec<i64> = self
+                    .active
+                    .iter()
+                    .filter(|a| &a.method == for_method)
+                    .map(|a| a.hist)
+                    .collect();
+                match matching.as_slice() {
+                    [one] => Some(*one),
+                    _ => None,
+                }
+            }
+        };
+        let origin = origin_text(&origin);
+        if let Some(h) = hist {
+            self.child(
+                h,
+                "serverRequest",
+                json!({"method": method, "params": params, "origin": origin, "answer": answer}),
+            )
+            .await;
+        }
+        self.app.events.publish(
+            "serverRequest",
+            &json!({"server": self.slot.name, "method": method, "params": params,
+                    "origin": origin, "answer": answer, "historyId": hist}),
+        );
+    }
+
+    async fn closed(&mut self, reason: String) {
+        let changed = {
+            let mut st = self.slot.st();
+            if st.generation == self.generation && st.status == Some(Status::Connected) && !st.closing {
+                st.status = Some(Status::Failed);
+                st.session = None;
+                st.processor = None;
+                st.error = Some(json!({
+                    "code": "unreachable",
+                    "message": format!("the connection ended: {reason}; connect again to retry"),
+                    "retries": st.retries,
+                }));
+                true
+            } else {
+                false
+            }
+        };
+        if changed {
+            self.app.publish_status(&self.slot.name).await;
+        }
+    }
+}
+
+/// Write how a request ended, publish the entry, and return its view.
+async fn finish(
+    app: &Arc<Inner>,
+    hist: i64,
+    status: &'static str,
+    result: Option<String>,
+    error: Option<Value>,
+    frames: Vec<u64>,
+) -> Option<Value> {
+    let store = app.store.clone();
+    let error_text = error.map(|e| e.to_string());
+    let r = tokio::task::spawn_blocking(move || {
+        let started = store.get(hist, 0)?.map(|e| e.started_at_us).unwrap_or(0);
+        let duration = now_us().saturating_sub(started) as f64 / 1000.0;
+        store.finish(
+            hist,
+            status,
+            result.as_deref(),
+            error_text.as_deref(),
+            duration,
+            &frames,
+        )?;
+        store.get(hist, RESULT_CAP)
+    })
+    .await;
+    match r {
+        Ok(Ok(Some(e))) => {
+            let v = views::history_entry(&e);
+            app.events.publish("history", &v);
+            Some(v)
+        }
+        Ok(Err(e)) => {
+            eprintln!("mcpscope: history entry {hist} not saved: {e}");
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Connect `name` (from the catalog), with an era chosen for this connection.
+pub(crate) async fn connect(
+    app: &Arc<Inner>,
+    name: &str,
+    era_override: Option<String>,
+) -> ApiResult<Value> {
+    let entry = app
+        .catalog
+        .lock()
+        .await
+        .get(name)
+        .cloned()
+        .ok_or_else(|| ApiError::not_found(format!("no server named {name:?} in the catalog")))?;
+    let slot = app.slot(name).await?;
+    let _guard = slot.connect_lock.lock().await;
+    let stored_override = slot.st().era_override.clone();
+    let era_override = era_override.or(stored_override);
+    {
+        let st = slot.st();
+        if era_override.is_none()
+            && st.status == Some(Status::Connected)
+            && let Some(info) = &st.info
+        {
+            return Ok(views::server_info(info));
+        }
+    }
+    disconnect_locked(app, &slot).await;
+    let (target, opts) = entry.connection(era_override.as_deref())?;
+    let (tx, rx) = mpsc::unbounded_channel();
+    let generation = {
+        let mut st = slot.st();
+        st.generation += 1;
+        st.status = Some(Status::Connecting);
+        st.closing = false;
+        st.latency_ms = None;
+        st.info = None;
+        st.generation
+    };
+    slot.tools().clear();
+    app.publish_status(name).await;
+    tokio::spawn(
+        Processor {
+            app: app.clone(),
+            slot: slot.clone(),
+            generation,
+            active: Vec::new(),
+            sent_at: HashMap::new(),
+            asked_at: HashMap::new(),
+            asked_by: HashMap::new(),
+            verdicts: HashMap::new(),
+            current: None,
+            seq_map: VecDeque::new(),
+        }
+        .run(rx),
+    );
+    let observer = Arc::new(WebObserver { tx: tx.clone() });
+    let responder = Arc::new(WebResponder { tx: tx.clone() });
+    match Session::connect(target, opts, responder, observer).await {
+        Ok(session) => {
+            let info = session.server_info();
+            {
+                let mut st = slot.st();
+                st.status = Some(Status::Connected);
+                st.error = None;
+                st.retries = 0;
+                st.session = Some(session.clone());
+                st.info = info.clone();
+                st.processor = Some(tx);
+            }
+            app.publish_status(name).await;
+            if let Some(every) = app.options.ping_interval {
+                tokio::spawn(pinger(app.clone(), slot.clone(), session, generation, every));
+            }
+            Ok(info.as_ref().map(views::server_info).unwrap_or(Value::Null))
+        }
+        Err(e) => {
+            let err = {
+                let mut st = slot.st();
+                st.retries += 1;
+                let err = ApiError::from_client(&e).with("retries", st.retries);
+                st.status = Some(Status::Failed);
+                st.error = Some(err.body());
+                err
+            };
+            app.publish_status(name).await;
+            Err(err)
+        }
+    }
+}
+
+/// Disconnect (taking the connect lock).
+pub(crate) async fn disconnect(app: &Arc<Inner>, slot: &Arc<Slot>) {
+    let _guard = slot.connect_lock.lock().await;
+    disconnect_locked(app, slot).await;
+}
+
+async fn disconnect_locked(app: &Arc<Inner>, slot: &Arc<Slot>) {
+    let session = {
+        let mut st = slot.st();
+        st.closing = true;
+        st.processor = None;
+        let s = st.session.take();
+        if s.is_some() || st.status == Some(Status::Connected) {
+            st.status = Some(Status::Disconnected);
+            st.latency_ms = None;
+        }
+        s
+    };
+    if let Some(s) = session {
+        s.cancel_all("disconnected");
+        s.close().await;
+        slot.st().info = None;
+        app.publish_status(&slot.name).await;
+    }
+}
+
+/// Measure latency while the connection lasts: `ping` on legacy; on modern, where `ping` no
+/// longer exists, `server/discover` (the cheapest round trip the era has).
+async fn pinger(app: Arc<Inner>, slot: Arc<Slot>, session: Session, generation: u64, every: Duration) {
+    loop {
+        let method = match session.era() {
+            Era::Legacy => "ping",
+            Era::Modern => "server/discover",
+        };
+        let opts = RequestOptions {
+            timeout: Some(Some(Duration::from_secs(10))),
+            ..Default::default()
+        };
+        let t = Instant::now();
+        let r = session.request_with(method, None, &opts).await;
+        let ms = t.elapsed().as_millis() as u64;
+        let alive = {
+            let mut st = slot.st();
+            if st.generation != generation || st.status != Some(Status::Connected) {
+                return;
+            }
+            match &r {
+                // An error answer is still a round trip.
+                Ok(_) | Err(ClientError::Rpc { .. }) => {
+                    st.latency_ms = Some(ms);
+                    true
+                }
+                Err(e) if e.is_connection_failure() => false,
+                Err(_) => true,
+            }
+        };
+        if alive {
+            app.publish_status(&slot.name).await;
+        }
+        tokio::time::sleep(every).await;
+    }
+}
+
+/// The connected session of `slot` and its processor, or `not_found`.
+fn connected(slot: &Slot) -> ApiResult<(Session, mpsc::UnboundedSender<Item>, Option<String>)> {
+    let st = slot.st();
+    match (&st.session, &st.processor, st.status) {
+        (Some(s), Some(p), Some(Status::Connected)) => {
+            Ok((s.clone(), p.clone(), st.log_level.clone()))
+        }
+        _ => Err(ApiError::not_found(format!(
+            "server {:?} is not connected; connect it first",
+            slot.name
+        ))),
+    }
+}
+
+/// What a page asks to send.
+pub(crate) struct Call {
+    pub method: String,
+    pub params: Option<Value>,
+    pub request_id: Option<String>,
+    pub progress: bool,
+    pub meta: Map<String, Value>,
+    pub timeout: Option<Option<Duration>>,
+    /// List calls: walk every page, merging the arrays under this key.
+    pub pages: Option<String>,
+}
+
+/// The outcome of a call: the history entry and the result or the error.
+pub(crate) struct CallOutcome {
+    pub history_id: i64,
+    pub result: Result<Value, ApiError>,
+    pub excluded_tools: Option<Vec<(String, String)>>,
+}
+
+/// Make a request with a history entry, tying everything it causes to that entry.
+pub(crate) async fn call(app: &Arc<Inner>, name: &str, c: Call) -> ApiResult<CallOutcome> {
+    let slot = app
+        .slots()
+        .get(name)
+        .cloned()
+        .ok_or_else(|| ApiError::not_found(format!("server {name:?} is not connected; connect it first")))?;
+    let (session, tx, log_level) = connected(&slot)?;
+    let request_id = c.request_id.clone().unwrap_or_else(new_request_id);
+    let control = Arc::new(RequestControl::new());
+    {
+        let mut reqs = app.requests();
+        if reqs.contains_key(&request_id) {
+            return Err(ApiError::conflict(format!(
+                "request id {request_id:?} is already in flight; choose a fresh id (a UUID)"
+            )));
+        }
+        reqs.insert(
+            request_id.clone(),
+            InFlight {
+                control: control.clone(),
+            },
+        );
+    }
+    let _cleanup = RemoveOnDrop {
+        app: app.clone(),
+        id: request_id.clone(),
+    };
+    let era = session.era();
+    let started_us = now_us();
+    let new = NewEntry {
+        server: name.to_string(),
+        method: c.method.clone(),
+        params: c.params.as_ref().map(Value::to_string),
+        started_at_us: started_us,
+        era: Some(era.to_string()),
+        parent_id: None,
+        request_id: Some(request_id.clone()),
+    };
+    let store = app.store.clone();
+    let new2 = new.clone();
+    let hist = tokio::task::spawn_blocking(move || store.insert(&new2)).await??;
+    app.events.publish(
+        "history",
+        &views::pending_entry(hist, &new),
+    );
+    let _ = tx.send(Item::Begin(Active {
+        hist,
+        request_id: request_id.clone(),
+        method: c.method.clone(),
+        control: control.clone(),
+        started: Instant::now(),
+        frames: Vec::new(),
+        exchanges: Vec::new(),
+    }));
+    let mut meta = c.meta.clone();
+    if era == Era::Modern
+        && let Some(level) = &log_level
+        && !meta.contains_key(era::META_LOG_LEVEL)
+    {
+        meta.insert(era::META_LOG_LEVEL.into(), json!(level));
+    }
+    let opts = RequestOptions {
+        meta,
+        progress: c.progress,
+        timeout: c.timeout,
+        control: Some(control.clone()),
+        ..Default::default()
+    };
+    let outcome = match &c.pages {
+        Some(key) => list_pages(&session, &c.method, c.params.clone(), key, &opts).await,
+        None => session.request_with(&c.method, c.params.clone(), &opts).await,
+    };
+    let excluded_tools =
+        (c.method == "tools/list").then(|| session.excluded_tools());
+    let (status, result_text, error, result) = match outcome {
+        Ok(v) => ("ok", Some(v.to_string()), None, Ok(v)),
+        Err(e) => {
+            let err = ApiError::from_client(&e).with("historyId", hist);
+            let status = if err.code == "cancelled" { "cancelled" } else { "error" };
+            (status, None, Some(err.body()), Err(err))
+        }
+    };
+    let (ack, done) = oneshot::channel();
+    let sent = tx.send(Item::Finish {
+        hist,
+        status,
+        result: result_text.clone(),
+        error: error.clone(),
+        ack,
+    });
+    match sent {
+        Ok(()) => {
+            let _ = done.await;
+        }
+        Err(_) => {
+            // The connection's processor is gone (the server went away): record it here.
+            finish(app, hist, status, result_text, error, Vec::new()).await;
+        }
+    }
+    Ok(CallOutcome {
+        history_id: hist,
+        result,
+        excluded_tools,
+    })
+}
+
+struct RemoveOnDrop {
+    app: Arc<Inner>,
+    id: String,
+}
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        self.app.requests().remove(&self.id);
+    }
+}
+
+/// Every page of a list method under one control, merged like `Session::list_all`.
+async fn list_pages(
+    session: &Session,
+    method: &str,
+    params: Option<Value>,
+    key: &str,
+    opts: &RequestOptions,
+) -> Result<Value, ClientError> {
+    let mut cursor: Option<Value> = None;
+    let mut items: Vec<Value> = Vec::new();
+    let mut seen: Vec<Value> = Vec::new();
+    loop {
+        let mut p = match params.clone() {
+            Some(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        if let Some(c) = &cursor {
+            p.insert("cursor".into(), c.clone());
+        }
+        let mut page = session.request_with(method, Some(Value::Object(p)), opts).await?;
+        if let Some(Value::Array(a)) = page.get_mut(key).map(std::mem::take) {
+            items.extend(a);
+        }
+        let next = page.get("nextCursor").filter(|c| !c.is_null()).cloned();
+        match next {
+            Some(c) if !seen.contains(&c) => {
+                seen.push(c.clone());
+                cursor = Some(c);
+            }
+            _ => {
+                if let Some(o) = page.as_object_mut() {
+                    o.insert(key.to_string(), Value::Array(items));
+                    o.remove("nextCursor");
+                }
+                return Ok(page);
+            }
+        }
+    }
+}
+
+/// A fresh id for a request whose page chose none: 128 random bits in hex.
+pub(crate) fn new_request_id() -> String {
+    let mut b = [0u8; 16];
+    rand::fill(&mut b[..]);
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Cancel a request by the id its page chose. False when it is not in flight.
+pub(crate) fn cancel(app: &Inner, request_id: &str) -> bool {
+    let control = app.requests().get(request_id).map(|f| f.control.clone());
+    match control {
+        Some(c) => c.cancel("cancelled by the user"),
+        None => false,
+    }
+}

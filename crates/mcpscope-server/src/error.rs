@@ -1,0 +1,167 @@
+//! `ApiError`: the one error type of the API, and how it becomes a response.
+//!
+//! Every failure is `{"error": {"code", "message", …}}` with the same codes as the CLI's stderr
+//! JSON line, so the SPA switches on `code` and shows `message` as is. Bad request bodies go
+//! through [`Json`], our wrapper of axum's extractor, so they come back in the same shape instead
+//! of axum's plain-text rejection. Internal faults (SQLite, a panicked task) are shown with their
+//! message: this is a local developer tool whose only user is the person who started it.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use mcpscope_client::ClientError;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// A failed API call.
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// Stable code (`usage`, `not_found`, `unreachable`, `timeout`, `auth_required`, `rpc_error`,
+    /// `tool_error`, `cancelled`, `protocol_error`, `conflict`, `unauthorized`, `forbidden`,
+    /// `internal`).
+    pub code: &'static str,
+    /// What happened and what to do.
+    pub message: String,
+    /// Extra fields of the error object (`rpcCode`, `data`, `historyId`, `retries`).
+    pub extra: Map<String, Value>,
+}
+
+/// Result alias for handlers.
+pub(crate) type ApiResult<T> = Result<T, ApiError>;
+
+impl ApiError {
+    /// An error with a status, code and message.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+            extra: Map::new(),
+        }
+    }
+
+    /// 400 `usage`: the request itself is wrong.
+    pub fn usage(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "usage", message)
+    }
+
+    /// 404 `not_found`.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+
+    /// 409 `conflict`.
+    pub fn conflict(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, "conflict", message)
+    }
+
+    /// 500 `internal`.
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
+    }
+
+    /// Add a field to the error object.
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> ApiError {
+        self.extra.insert(key.to_string(), value.into());
+        self
+    }
+
+    /// The error object as sent (`{"code", "message", …extra}`), for events and history.
+    pub fn body(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("code".into(), json!(self.code));
+        m.insert("message".into(), json!(self.message));
+        for (k, v) in &self.extra {
+            m.insert(k.clone(), v.clone());
+        }
+        Value::Object(m)
+    }
+
+    /// The error of a failed request or connection, with the CLI's codes.
+    pub fn from_client(e: &ClientError) -> ApiError {
+        let message = e.to_string();
+        match e {
+            ClientError::Rpc { error, .. } => {
+                let mut err =
+                    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "rpc_error", message)
+                        .with("rpcCode", error.code);
+                if let Some(d) = &error.data {
+                    err = err.with("data", d.clone());
+                }
+                err
+            }
+            ClientError::Cancelled { .. } => ApiError::new(cancelled_status(), "cancelled", message),
+            ClientError::Timeout { .. } | ClientError::ConnectTimeout { .. } => {
+                ApiError::new(StatusCode::GATEWAY_TIMEOUT, "timeout", message)
+            }
+            e if e.is_auth_required() => {
+                ApiError::new(StatusCode::BAD_GATEWAY, "auth_required", message)
+            }
+            e if e.is_connection_failure() => {
+                ApiError::new(StatusCode::BAD_GATEWAY, "unreachable", message)
+            }
+            _ => ApiError::new(StatusCode::BAD_GATEWAY, "protocol_error", message),
+        }
+    }
+}
+
+/// 499, as nginx names "the client closed the request": the request was cancelled on purpose.
+fn cancelled_status() -> StatusCode {
+    StatusCode::from_u16(499).unwrap_or(StatusCode::CONFLICT)
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(json!({"error": self.body()}))).into_response()
+    }
+}
+
+impl From<mcpscope_store::HistoryError> for ApiError {
+    fn from(e: mcpscope_store::HistoryError) -> ApiError {
+        ApiError::internal(e.to_string())
+    }
+}
+
+impl From<tokio::task::JoinError> for ApiError {
+    fn from(e: tokio::task::JoinError) -> ApiError {
+        ApiError::internal(format!("a background task failed: {e}"))
+    }
+}
+
+/// axum's `Json`, with rejections in our error shape.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Json<T>(pub T);
+
+impl<S, T> FromRequest<S> for Json<T>
+where
+    axum::Json<T>: FromRequest<S, Rejection = JsonRejection>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::Json::<T>::from_request(req, state).await {
+            Ok(axum::Json(v)) => Ok(Json(v)),
+            Err(rejection) => Err(ApiError::new(
+                rejection.status(),
+                "usage",
+                format!("the request body was refused: {}", rejection.body_text()),
+            )),
+        }
+    }
+}
+
+impl<T: Serialize> IntoResponse for Json<T> {
+    fn into_response(self) -> Response {
+        axum::Json(self.0).into_response()
+    }
+}

@@ -1,0 +1,334 @@
+//! Traffic frames as the web UI sees them (`FrameView`), and the bounded in-memory window that
+//! holds each server's most recent ones.
+//!
+//! A frame is kept as its description (every `FrameView` field but the body, serialised once)
+//! plus its exact bytes. Rendering adds the body as text (UTF-8) or Base64, cut to
+//! [`VIEW_BODY_CAP`] for display; `/frames/:seq/body` serves the rest. The window holds the last
+//! [`WINDOW_FRAMES`] frames per server and at most [`WINDOW_BYTES`] of bodies; every frame is also
+//! written to SQLite, which answers for anything older.
+
+use crate::verdicts::HeaderVerdicts;
+use base64::Engine as _;
+use bytes::Bytes;
+use mcpscope_proto::{Direction, FrameKind, FrameMeta};
+use mcpscope_store::StoredFrame;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// Frames per server kept in memory.
+pub const WINDOW_FRAMES: usize = 10_000;
+/// Body bytes per server kept in memory (older frames are served from SQLite).
+pub const WINDOW_BYTES: usize = 128 << 20;
+/// Bodies longer than this are sent cut short, with `truncated: true`.
+pub const VIEW_BODY_CAP: usize = 64 << 10;
+
+/// Everything of a `FrameView` but the body.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct FrameHead {
+    pub seq: u64,
+    pub server: String,
+    pub time_us: u64,
+    pub direction: Direction,
+    pub kind: FrameKind,
+    pub source: &'static str,
+    pub meta: FrameMeta,
+    pub message: Option<&'static str>,
+    pub method: Option<String>,
+    pub id: Option<Value>,
+    pub duration_ms: Option<f64>,
+    pub lint: Option<Vec<LintFinding>>,
+    pub headers: Option<HeaderVerdicts>,
+    /// The history entry this frame belongs to, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history_id: Option<i64>,
+}
+
+/// One schema-lint finding of a frame.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub(crate) struct LintFinding {
+    pub path: String,
+    pub message: String,
+}
+
+/// A frame ready to serve: its description as JSON text and its bytes.
+#[derive(Debug, Clone)]
+pub(crate) struct WebFrame {
+    pub seq: u64,
+    pub time_us: u64,
+    /// The sources it belongs to (the first is `FrameView.source`).
+    pub sources: Vec<&'static str>,
+    /// `FrameHead` as a JSON object.
+    pub view: String,
+    pub body: Bytes,
+}
+
+impl WebFrame {
+    pub(crate) fn new(head: &FrameHead, sources: Vec<&'static str>, body: Bytes) -> WebFrame {
+        WebFrame {
+            seq: head.seq,
+            time_us: head.time_us,
+            sources,
+            view: serde_json::to_string(head).unwrap_or_else(|_| "{}".into()),
+            body,
+        }
+    }
+
+    /// True when the frame belongs to one of `sources` (all when empty).
+    pub(crate) fn matches(&self, sources: &[String]) -> bool {
+        sources.is_empty() || self.sources.iter().any(|s| sources.iter().any(|f| f == s))
+    }
+
+    /// The `FrameView` JSON: the description plus the body, cut to `cap` bytes.
+    pub(crate) fn render(&self, cap: usize) -> String {
+        render(&self.view, &self.body, cap)
+    }
+
+    pub(crate) fn to_stored(&self, server: &str) -> StoredFrame {
+        StoredFrame {
+            server: server.to_string(),
+            seq: self.seq,
+            time_us: self.time_us,
+            sources: self.sources.iter().map(|s| s.to_string()).collect(),
+            view: self.view.clone(),
+            body: self.body.to_vec(),
+        }
+    }
+}
+
+/// Splice `text`/`base64`/`size`/`truncated` into a description object.
+pub(crate) fn render(view: &str, body: &[u8], cap: usize) -> String {
+    let (shown, truncated) = if body.len() > cap {
+        let mut end = cap;
+        // Cut on a character boundary when the body is text, so the head stays valid UTF-8.
+        if let Err(e) = std::str::from_utf8(&body[..end]) {
+            if e.error_len().is_none() {
+                end = e.valid_up_to();
+            }
+        }
+        (&body[..end], true)
+    } else {
+        (body, false)
+    };
+    let (text, b64) = match std::str::from_utf8(shown) {
+        Ok(t) => (serde_json::to_string(t).unwrap_or_else(|_| "null".into()), "null".to_string()),
+        Err(_) => (
+            "null".to_string(),
+            format!(
+                "\"{}\"",
+                base64::engine::general_purpose::STANDARD.encode(shown)
+            ),
+        ),
+    };
+    let head = view.strip_suffix('}').unwrap_or(view);
+    let sep = if head.ends_with('{') { "" } else { "," };
+    format!(
+        "{head}{sep}\"text\":{text},\"base64\":{b64},\"size\":{},\"truncated\":{truncated}}}",
+        body.len()
+    )
+}
+
+/// Which sources a frame belongs to. A message carried over HTTP belongs to both `jsonrpc` and
+/// `http`, so the HTTP filter shows every exchange and the JSON-RPC filter every message.
+pub(crate) fn sources(kind: FrameKind, carries_message: bool, exchange: bool) -> Vec<&'static str> {
+    match kind {
+        FrameKind::StdinLine | FrameKind::StdoutLine => vec!["jsonrpc"],
+        FrameKind::StderrLine => vec!["stderr"],
+        FrameKind::HttpRequest | FrameKind::HttpResponse | FrameKind::SseEvent => {
+            if carries_message {
+                vec!["jsonrpc", "http"]
+            } else {
+                vec!["http"]
+            }
+        }
+        FrameKind::Lifecycle if exchange => vec!["lifecycle", "http"],
+        FrameKind::Lifecycle => vec!["lifecycle"],
+        FrameKind::OAuthRequest | FrameKind::OAuthResponse | FrameKind::OAuthStep => vec!["oauth"],
+    }
+}
+
+/// Credentials never reach the view or the database in clear: `Authorization`, `Cookie`,
+/// `Set-Cookie` and `Proxy-Authorization` keep their scheme and length only.
+pub(crate) fn redact(meta: &mut FrameMeta) {
+    for (k, v) in meta.headers.iter_mut() {
+        let lower = k.to_ascii_lowercase();
+        if matches!(
+            lower.as_str(),
+            "authorization" | "proxy-authorization" | "cookie" | "set-cookie"
+        ) {
+            let scheme = match v.split_once(' ') {
+                Some((s, _)) if lower.ends_with("authorization") => format!("{s} "),
+                _ => String::new(),
+            };
+            *v = format!("{scheme}…redacted ({} characters)", v.len());
+        }
+    }
+}
+
+/// The last frames of one server, oldest first.
+#[derive(Debug)]
+pub(crate) struct FrameWindow {
+    frames: VecDeque<Arc<WebFrame>>,
+    bytes: usize,
+    max_frames: usize,
+    max_bytes: usize,
+    /// The seq the next frame gets.
+    next_seq: u64,
+}
+
+impl FrameWindow {
+    pub(crate) fn new(next_seq: u64, max_frames: usize, max_bytes: usize) -> FrameWindow {
+        FrameWindow {
+            frames: VecDeque::new(),
+            bytes: 0,
+            max_frames: max_frames.max(1),
+            max_bytes,
+            next_seq,
+        }
+    }
+
+    pub(crate) fn take_seq(&mut self) -> u64 {
+        let s = self.next_seq;
+        self.next_seq += 1;
+        s
+    }
+
+    /// The oldest seq held in memory; everything below it is in SQLite only.
+    pub(crate) fn first_seq(&self) -> u64 {
+        self.frames.front().map(|f| f.seq).unwrap_or(self.next_seq)
+    }
+
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.frames.len()
+    }
+
+    pub(crate) fn push(&mut self, f: Arc<WebFrame>) {
+        self.bytes += f.body.len();
+        self.frames.push_back(f);
+        while self.frames.len() > self.max_frames
+            || (self.bytes > self.max_bytes && self.frames.len() > 1)
+        {
+            if let Some(old) = self.frames.pop_front() {
+                self.bytes -= old.body.len();
+            }
+        }
+    }
+
+    /// Replace a frame still in the window (its verdicts were completed).
+    pub(crate) fn replace(&mut self, f: Arc<WebFrame>) {
+        let first = self.first_seq();
+        if f.seq < first {
+            return;
+        }
+        if let Some(slot) = self.frames.get_mut((f.seq - first) as usize)
+            && slot.seq == f.seq
+        {
+            *slot = f;
+        }
+    }
+
+    pub(crate) fn get(&self, seq: u64) -> Option<Arc<WebFrame>> {
+        let first = self.first_seq();
+        if seq < first {
+            return None;
+        }
+        self.frames
+            .get((seq - first) as usize)
+            .filter(|f| f.seq == seq)
+            .cloned()
+    }
+
+    /// Frames with seq > `after`, oldest first, at most `limit`.
+    pub(crate) fn after(&self, after: u64, limit: usize, sources: &[String]) -> Vec<Arc<WebFrame>> {
+        let first = self.first_seq();
+        let skip = after.saturating_add(1).saturating_sub(first) as usize;
+        self.frames
+            .iter()
+            .skip(skip)
+            .filter(|f| f.matches(sources))
+            .take(limit)
+            .cloned()
+            .collect()
+    }
+
+    /// Frames with seq < `before`, the newest `limit` of them, oldest first.
+    pub(crate) fn before(&self, before: u64, limit: usize, sources: &[String]) -> Vec<Arc<WebFrame>> {
+        let mut out: Vec<Arc<WebFrame>> = self
+            .frames
+            .iter()
+            .rev()
+            .filter(|f| f.seq < before && f.matches(sources))
+            .take(limit)
+            .cloned()
+            .collect();
+        out.reverse();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(seq: u64, body: &str, src: &'static str) -> Arc<WebFrame> {
+        Arc::new(WebFrame {
+            seq,
+            time_us: seq,
+            sources: vec![src],
+            view: format!("{{\"seq\":{seq}}}"),
+            body: Bytes::from(body.to_string()),
+        })
+    }
+
+    #[test]
+    fn bodies_are_spliced_in_and_cut_on_a_character_boundary() {
+        let r = render("{\"seq\":1}", "héllo".as_bytes(), 2);
+        let v: Value = serde_json::from_str(&r).unwrap();
+        assert_eq!(v["text"], "h");
+        assert_eq!(v["truncated"], true);
+        assert_eq!(v["size"], 6);
+        let b: Value = serde_json::from_str(&render("{}", &[0xff, 0], 10)).unwrap();
+        assert_eq!(b["base64"], "/wA=");
+        assert_eq!(b["text"], Value::Null);
+    }
+
+    #[test]
+    fn the_window_is_bounded_and_pages_both_ways() {
+        let mut w = FrameWindow::new(1, 5, 1 << 20);
+        for _ in 0..8 {
+            let s = w.take_seq();
+            w.push(frame(s, "x", if s % 2 == 0 { "jsonrpc" } else { "stderr" }));
+        }
+        assert_eq!(w.len(), 5);
+        assert_eq!(w.first_seq(), 4);
+        let seqs = |v: Vec<Arc<WebFrame>>| v.iter().map(|f| f.seq).collect::<Vec<_>>();
+        assert_eq!(seqs(w.after(5, 2, &[])), vec![6, 7]);
+        assert_eq!(seqs(w.after(0, 100, &["jsonrpc".into()])), vec![4, 6, 8]);
+        assert_eq!(seqs(w.before(8, 2, &[])), vec![6, 7]);
+        assert!(w.get(3).is_none());
+        assert_eq!(w.get(7).unwrap().seq, 7);
+        let mut by_bytes = FrameWindow::new(1, 100, 10);
+        for _ in 0..4 {
+            let s = by_bytes.take_seq();
+            by_bytes.push(frame(s, "abcd", "http"));
+        }
+        assert_eq!(by_bytes.len(), 2);
+    }
+
+    #[test]
+    fn credentials_are_redacted() {
+        let mut m = FrameMeta {
+            headers: vec![
+                ("Authorization".into(), "Bearer secret-token".into()),
+                ("Mcp-Method".into(), "tools/call".into()),
+            ],
+            ..Default::default()
+        };
+        redact(&mut m);
+        assert_eq!(m.headers[0].1, "Bearer …redacted (19 characters)");
+        assert_eq!(m.headers[1].1, "tools/call");
+    }
+}

@@ -1,0 +1,629 @@
+//! Importing servers: a pasted or uploaded `mcp.json` in any of the ecosystem's shapes, and a
+//! registry `server.json` with its validation results, package choice and environment form.
+//!
+//! `mcp.json` shapes: Claude Desktop, Cursor and the official Inspector (`{"mcpServers": {…}}`,
+//! the Inspector also writes `"type": "streamable-http"`), VS Code (`{"servers": {…}}` in
+//! `.vscode/mcp.json`, `{"mcp": {"servers": {…}}}` in settings), Windsurf (`serverUrl`), and a
+//! bare `{name: entry}` map. Every entry is normalised to our [`CatalogEntry`]; one that cannot be
+//! used is skipped with the reason instead of failing the whole import.
+//!
+//! A registry `server.json` (the MCP Registry's format: `name`, `version`, `packages` with
+//! `registryType`/`identifier`/`transport`/`environmentVariables`, `remotes`) is checked and
+//! described first; the user then picks a package or remote and fills the variables, and the
+//! entry is built from that choice: `npx -y id@version` for npm, `uvx id==version` for PyPI,
+//! `docker run -i --rm` for OCI images, `dnx id@version --yes` for NuGet.
+
+use crate::catalog::CatalogEntry;
+use crate::error::{ApiError, ApiResult};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+/// The result of reading an `mcp.json`: entries to add and entries skipped with a reason.
+#[derive(Debug, Default)]
+pub(crate) struct McpJsonImport {
+    /// Usable entries, in file order.
+    pub entries: Vec<(String, CatalogEntry)>,
+    /// `(name, reason)`.
+    pub skipped: Vec<(String, String)>,
+}
+
+/// Read an `mcp.json` in any supported shape.
+pub(crate) fn parse_mcp_json(text: &str) -> ApiResult<McpJsonImport> {
+    let doc: Value = serde_json::from_str(strip_json_comments(text).as_str()).map_err(|e| {
+        ApiError::usage(format!(
+            "the pasted text is not valid JSON ({e}); paste the whole mcp.json"
+        ))
+    })?;
+    let servers = doc
+        .get("mcpServers")
+        .or_else(|| doc.get("servers"))
+        .or_else(|| doc.get("mcp").and_then(|m| m.get("servers")))
+        .and_then(Value::as_object)
+        .or_else(|| {
+            // A bare map of entries: every value is an object with a command or a URL.
+            doc.as_object().filter(|m| {
+                !m.is_empty()
+                    && m.values().all(|v| {
+                        v.get("command").is_some()
+                            || v.get("url").is_some()
+                            || v.get("serverUrl").is_some()
+                    })
+            })
+        })
+        .ok_or_else(|| {
+            ApiError::usage(
+                "no servers found: expected {\"mcpServers\": {…}} (Claude Desktop, Cursor, Inspector), {\"servers\": {…}} (VS Code) or {\"mcp\": {\"servers\": {…}}}",
+            )
+        })?;
+    let mut out = McpJsonImport::default();
+    for (name, v) in servers {
+        match serde_json::from_value::<CatalogEntry>(v.clone()) {
+            Ok(entry) => {
+                let entry = entry.normalized();
+                match entry.problem() {
+                    Some(p) => out.skipped.push((name.clone(), p)),
+                    None => out.entries.push((name.clone(), entry)),
+                }
+            }
+            Err(e) => out
+                .skipped
+                .push((name.clone(), format!("not a server entry: {e}"))),
+        }
+    }
+    Ok(out)
+}
+
+/// VS Code's `mcp.json` and settings allow `//` and `/* */` comments and trailing commas; drop
+/// them (outside strings) so serde_json can read the rest.
+fn strip_json_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            if c == '\\' {
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            } else if c == '"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '/' if chars.peek() == Some(&'/') => {
+                for n in chars.by_ref() {
+                    if n == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut prev = ' ';
+                for n in chars.by_ref() {
+                    if prev == '*' && n == '/' {
+                        break;
+                    }
+                    prev = n;
+                }
+            }
+            ',' => {
+                // A trailing comma: the next non-space character closes an object or array.
+                let rest: String = chars.clone().collect();
+                let next = rest.trim_start().chars().next();
+                if !matches!(next, Some('}' | ']')) {
+                    out.push(c);
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// One finding about a `server.json`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub(crate) struct Finding {
+    /// `error` (cannot be used as is), `warning` (usable, but not as the registry wants) or `info`.
+    pub level: &'static str,
+    /// JSON pointer into the document.
+    pub path: String,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+/// An environment variable (or header) a package or remote wants.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Variable {
+    /// Its name.
+    pub name: String,
+    /// What it is for.
+    pub description: Option<String>,
+    /// Must be given.
+    pub is_required: bool,
+    /// Must not be shown or logged.
+    pub is_secret: bool,
+    /// Default value.
+    pub default: Option<String>,
+    /// Allowed values, when the registry lists them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<String>,
+}
+
+/// What the registry import screen shows before the user chooses.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RegistryPreview {
+    /// Findings, errors first.
+    pub validation: Vec<Finding>,
+    /// The packages, each `{index, registryType, identifier, version, transport, runtimeHint,
+    /// environmentVariables, launchable, problem}`.
+    pub packages: Vec<Value>,
+    /// The remotes, each `{index, type, url, headers}` (headers as variables).
+    pub remotes: Vec<Value>,
+    /// The registry name (`io.github.owner/server`).
+    pub name: Option<String>,
+    /// A catalog name to offer: the part after the last `/`.
+    pub suggested_name: Option<String>,
+    /// `title`, if any.
+    pub title: Option<String>,
+    /// `description`, if any.
+    pub description: Option<String>,
+    /// `version`, if any.
+    pub version: Option<String>,
+}
+
+const REGISTRY_TYPES: &[&str] = &["npm", "pypi", "oci", "nuget", "mcpb"];
+
+fn parse_doc(text: &str) -> ApiResult<Map<String, Value>> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(ApiError::usage(
+            "a server.json is a JSON object with \"name\", \"version\" and \"packages\" or \"remotes\"",
+        )),
+        Err(e) => Err(ApiError::usage(format!(
+            "the pasted server.json is not valid JSON ({e}); paste the whole file"
+        ))),
+    }
+}
+
+fn s(v: &Value, k: &str) -> Option<String> {
+    v.get(k).and_then(Value::as_str).map(str::to_string)
+}
+
+fn variables(list: Option<&Value>) -> Vec<Variable> {
+    list.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| {
+                    Some(Variable {
+                        name: s(v, "name")?,
+                        description: s(v, "description"),
+                        is_required: v.get("isRequired").and_then(Value::as_bool).unwrap_or(false),
+                        is_secret: v.get("isSecret").and_then(Value::as_bool).unwrap_or(false),
+                        default: s(v, "default").or_else(|| s(v, "value")),
+                        choices: v
+                            .get("choices")
+                            .and_then(Value::as_array)
+                            .map(|c| c.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+                            .unwrap_or_default(),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Check a `server.json` and describe what can be imported from it.
+pub(crate) fn preview_registry(text: &str) -> ApiResult<RegistryPreview> {
+    let doc = parse_doc(text)?;
+    let mut v: Vec<Finding> = Vec::new();
+    let mut push = |level, path: &str, message: String| {
+        v.push(Finding {
+            level,
+            path: path.to_string(),
+            message,
+        })
+    };
+    let root = Value::Object(doc.clone());
+    if doc.get("$schema").is_none() {
+        push("warning", "/$schema", "no $schema: the registry needs it to know which version of the format this is".into());
+    }
+    match doc.get("name").and_then(Value::as_str) {
+        None => push("error", "/name", "\"name\" is required (reverse-DNS namespace and a name, e.g. io.github.owner/server)".into()),
+        Some(n) => {
+            let ok = n.split_once('/').is_some_and(|(ns, rest)| {
+                !ns.is_empty()
+                    && !rest.is_empty()
+                    && !rest.contains('/')
+                    && ns.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+                    && rest.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+            });
+            if !ok {
+                push("error", "/name", format!("name {n:?} must be \"namespace/name\" with a reverse-DNS namespace (e.g. io.github.owner/server)"));
+            }
+        }
+    }
+    match doc.get("version").and_then(Value::as_str) {
+        None => push("error", "/version", "\"version\" is required".into()),
+        Some("latest") => push("error", "/version", "version \"latest\" is not allowed; publish a specific version".into()),
+        Some(_) => {}
+    }
+    if doc.get("description").and_then(Value::as_str).is_none_or(str::is_empty) {
+        push("warning", "/description", "no description: the registry shows it to people choosing a server".into());
+    }
+    let packages = doc.get("packages").and_then(Value::as_array).cloned().unwrap_or_default();
+    let remotes = doc.get("remotes").and_then(Value::as_array).cloned().unwrap_or_default();
+    if packages.is_empty() && remotes.is_empty() {
+        push("error", "", "neither \"packages\" nor \"remotes\": there is nothing to run or connect to".into());
+    }
+    let mut pkg_views = Vec::new();
+    for (i, p) in packages.iter().enumerate() {
+        let at = format!("/packages/{i}");
+        let registry_type = s(p, "registryType").or_else(|| s(p, "registry_type"));
+        match registry_type.as_deref() {
+            None => push("error", &format!("{at}/registryType"), "\"registryType\" is required (npm, pypi, oci, nuget or mcpb)".into()),
+            Some(t) if !REGISTRY_TYPES.contains(&t) => push("warning", &format!("{at}/registryType"), format!("unknown registryType {t:?} (known: {})", REGISTRY_TYPES.join(", "))),
+            _ => {}
+        }
+        if s(p, "identifier").is_none() {
+            push("error", &format!("{at}/identifier"), "\"identifier\" is required (the package name or image)".into());
+        }
+        match s(p, "version").as_deref() {
+            Some("latest") => push("warning", &format!("{at}/version"), "version \"latest\": pin a specific version so every user runs the same code".into()),
+            None if registry_type.as_deref() != Some("oci") && registry_type.as_deref() != Some("mcpb") => push("warning", &format!("{at}/version"), "no version: the newest is run, whatever it is".into()),
+            _ => {}
+        }
+        let transport = p.get("transport").cloned().unwrap_or_else(|| json!({"type": "stdio"}));
+        let ttype = s(&transport, "type").unwrap_or_else(|| "stdio".into());
+        if !matches!(ttype.as_str(), "stdio" | "streamable-http" | "sse") {
+            push("error", &format!("{at}/transport/type"), format!("transport type {ttype:?} is not one of stdio, streamable-http, sse"));
+        }
+        let vars = variables(p.get("environmentVariables"));
+        for (j, var) in vars.iter().enumerate() {
+            if var.is_secret && var.default.is_some() {
+                push("warning", &format!("{at}/environmentVariables/{j}/default"), format!("{} is secret but has a default: a secret should not ship in server.json", var.name));
+            }
+        }
+        let problem = launch_problem(registry_type.as_deref(), &ttype);
+        pkg_views.push(json!({
+            "index": i,
+            "registryType": registry_type,
+            "identifier": s(p, "identifier"),
+            "version": s(p, "version"),
+            "transport": transport,
+            "runtimeHint": s(p, "runtimeHint"),
+            "environmentVariables": vars,
+            "launchable": problem.is_none(),
+            "problem": problem,
+        }));
+    }
+    let mut remote_views = Vec::new();
+    for (i, r) in remotes.iter().enumerate() {
+        let at = format!("/remotes/{i}");
+        let rtype = s(r, "type").or_else(|| s(r, "transport_type"));
+        if !matches!(rtype.as_deref(), Some("streamable-http" | "sse")) {
+            push("error", &format!("{at}/type"), format!("remote type {:?} is not streamable-http or sse", rtype.clone().unwrap_or_default()));
+        }
+        match s(r, "url") {
+            None => push("error", &format!("{at}/url"), "\"url\" is required".into()),
+            Some(u) => match url::Url::parse(&u) {
+                Ok(p) if p.scheme() == "https" => {}
+                Ok(p) if p.scheme() == "http" && matches!(p.host_str(), Some("localhost" | "127.0.0.1" | "[::1]")) => {}
+                Ok(p) if p.scheme() == "http" => push("warning", &format!("{at}/url"), format!("{u} is plain http: remotes should use https")),
+                Ok(_) | Err(_) if u.contains('{') => push("info", &format!("{at}/url"), format!("{u} has template variables; fill them in after import")),
+                Ok(p) => push("error", &format!("{at}/url"), format!("{u} has scheme {:?}; use https", p.scheme())),
+                Err(e) => push("error", &format!("{at}/url"), format!("{u:?} is not a URL: {e}")),
+            },
+        }
+        remote_views.push(json!({
+            "index": i,
+            "type": rtype,
+            "url": s(r, "url"),
+            "headers": variables(r.get("headers")),
+        }));
+    }
+    v.sort_by_key(|f| match f.level {
+        "error" => 0,
+        "warning" => 1,
+        _ => 2,
+    });
+    let name = s(&root, "name");
+    Ok(RegistryPreview {
+        validation: v,
+        packages: pkg_views,
+        remotes: remote_views,
+        suggested_name: name
+            .as_deref()
+            .map(|n| n.rsplit('/').next().unwrap_or(n).to_string()),
+        name,
+        title: s(&root, "title"),
+        description: s(&root, "description"),
+        version: s(&root, "version"),
+    })
+}
+
+fn launch_problem(registry_type: Option<&str>, transport: &str) -> Option<String> {
+    if transport != "stdio" {
+        return Some(format!(
+            "this package serves {transport}: start it yourself, then add its URL as an HTTP server"
+        ));
+    }
+    match registry_type {
+        Some("npm" | "pypi" | "oci" | "nuget") => None,
+        Some("mcpb") => Some("an MCP bundle (mcpb) must be installed by a desktop client first".into()),
+        Some(other) => Some(format!("mcpscope does not know how to run a {other:?} package")),
+        None => Some("no registryType".into()),
+    }
+}
+
+/// What the user chose on the registry import screen.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RegistryChoice {
+    /// `packages[i]`.
+    Package(usize),
+    /// `remotes[i]`.
+    Remote(usize),
+}
+
+/// Build the catalog entry for a choice, with the variables the user filled in. Required
+/// variables without a value (and without a default) are refused, naming them.
+pub(crate) fn registry_entry(
+    text: &str,
+    choice: RegistryChoice,
+    values: &Map<String, Value>,
+) -> ApiResult<CatalogEntry> {
+    let doc = parse_doc(text)?;
+    let value_of = |var: &Variable| -> Option<String> {
+        values
+            .get(&var.name)
+            .and_then(|v| v.as_str().map(str::to_string).or_else(|| (!v.is_null()).then(|| v.to_string())))
+            .filter(|v| !v.is_empty())
+            .or_else(|| var.default.clone())
+    };
+    let missing = |vars: &[Variable]| -> Vec<String> {
+        vars.iter()
+            .filter(|v| v.is_required && value_of(v).is_none())
+            .map(|v| v.name.clone())
+            .collect()
+    };
+    match choice {
+        RegistryChoice::Remote(i) => {
+            let r = doc
+                .get("remotes")
+                .and_then(|r| r.get(i))
+                .ok_or_else(|| ApiError::usage(format!("server.json has no remotes[{i}]")))?;
+            let vars = variables(r.get("headers"));
+            let gone = missing(&vars);
+            if !gone.is_empty() {
+                return Err(ApiError::usage(format!("fill in the required headers: {}", gone.join(", "))));
+            }
+            let kind = match s(r, "type").as_deref() {
+                Some("sse") => "sse",
+                _ => "http",
+            };
+            let mut headers = Map::new();
+            for var in &vars {
+                if let Some(v) = value_of(var) {
+                    headers.insert(var.name.clone(), json!(v));
+                }
+            }
+            let entry = CatalogEntry {
+                kind: Some(kind.into()),
+                url: s(r, "url"),
+                headers,
+                ..Default::default()
+            };
+            Ok(entry)
+        }
+        RegistryChoice::Package(i) => {
+            let p = doc
+                .get("packages")
+                .and_then(|p| p.get(i))
+                .ok_or_else(|| ApiError::usage(format!("server.json has no packages[{i}]")))?;
+            let registry_type = s(p, "registryType").or_else(|| s(p, "registry_type"));
+            let transport = p
+                .get("transport")
+                .and_then(|t| s(t, "type"))
+                .unwrap_or_else(|| "stdio".into());
+            if let Some(problem) = launch_problem(registry_type.as_deref(), &transport) {
+                return Err(ApiError::usage(format!("packages[{i}] cannot be launched: {problem}")));
+            }
+            let vars = variables(p.get("environmentVariables"));
+            let gone = missing(&vars);
+            if !gone.is_empty() {
+                return Err(ApiError::usage(format!(
+                    "fill in the required environment variables: {}",
+                    gone.join(", ")
+                )));
+            }
+            let identifier = s(p, "identifier")
+                .ok_or_else(|| ApiError::usage(format!("packages[{i}] has no identifier")))?;
+            let version = s(p, "version").filter(|v| v != "latest");
+            let mut env = Map::new();
+            for var in &vars {
+                if let Some(v) = value_of(var) {
+                    env.insert(var.name.clone(), json!(v));
+                }
+            }
+            let runtime_args: Vec<String> = arguments(p.get("runtimeArguments"));
+            let package_args: Vec<String> = arguments(p.get("packageArguments"));
+            let (default_cmd, mut args): (&str, Vec<String>) = match registry_type.as_deref() {
+                Some("npm") => (
+                    "npx",
+                    vec![
+                        "-y".into(),
+                        match &version {
+                            Some(v) => format!("{identifier}@{v}"),
+                            None => identifier.clone(),
+                        },
+                    ],
+                ),
+                Some("pypi") => (
+                    "uvx",
+                    vec![match &version {
+                        Some(v) => format!("{identifier}=={v}"),
+                        None => identifier.clone(),
+                    }],
+                ),
+                Some("nuget") => (
+                    "dnx",
+                    vec![
+                        match &version {
+                            Some(v) => format!("{identifier}@{v}"),
+                            None => identifier.clone(),
+                        },
+                        "--yes".into(),
+                    ],
+                ),
+                _ => {
+                    // OCI: the container gets the variables by name from our environment.
+                    let mut a: Vec<String> = vec!["run".into(), "-i".into(), "--rm".into()];
+                    for k in env.keys() {
+                        a.push("-e".into());
+                        a.push(k.clone());
+                    }
+                    let image = match &version {
+                        Some(v) if !identifier.rsplit('/').next().unwrap_or("").contains(':') => {
+                            format!("{identifier}:{v}")
+                        }
+                        _ => identifier.clone(),
+                    };
+                    a.push(image);
+                    ("docker", a)
+                }
+            };
+            let command = s(p, "runtimeHint").unwrap_or_else(|| default_cmd.to_string());
+            if !runtime_args.is_empty() {
+                // Runtime arguments go to the runtime, before the package.
+                let mut all = runtime_args;
+                if registry_type.as_deref() == Some("oci") {
+                    // `docker run <runtime args> image`: keep `run` first.
+                    all.insert(0, args.remove(0));
+                }
+                all.extend(args);
+                args = all;
+            }
+            args.extend(package_args);
+            Ok(CatalogEntry {
+                kind: Some("stdio".into()),
+                command: Some(command),
+                args,
+                env,
+                ..Default::default()
+            })
+        }
+    }
+}
+
+/// `runtimeArguments` / `packageArguments`: positional values, and `--name value` for named ones.
+fn arguments(list: Option<&Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in list.and_then(Value::as_array).into_iter().flatten() {
+        let value = s(a, "value").or_else(|| s(a, "default"));
+        match s(a, "type").as_deref() {
+            Some("named") => {
+                if let Some(name) = s(a, "name") {
+                    out.push(name);
+                    if let Some(v) = value {
+                        out.push(v);
+                    }
+                }
+            }
+            _ => {
+                if let Some(v) = value.or_else(|| s(a, "valueHint")) {
+                    out.push(v);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_mcp_json_shape_is_read() {
+        let claude = r#"{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "x"]}, "web": {"url": "https://h/mcp"}}}"#;
+        let r = parse_mcp_json(claude).unwrap();
+        assert_eq!(r.entries.len(), 2);
+        let vscode = "{\n // a comment\n \"servers\": {\"a\": {\"type\": \"http\", \"url\": \"http://h/mcp\",},},\n \"inputs\": []\n}";
+        let r = parse_mcp_json(vscode).unwrap();
+        assert_eq!(r.entries[0].1.transport(), "http");
+        let settings = r#"{"mcp": {"servers": {"s": {"type": "sse", "url": "http://h/sse"}}}}"#;
+        assert_eq!(parse_mcp_json(settings).unwrap().entries[0].1.transport(), "sse");
+        let inspector = r#"{"mcpServers": {"i": {"type": "streamable-http", "url": "http://h/x"}, "bad": {"type": "stdio"}}}"#;
+        let r = parse_mcp_json(inspector).unwrap();
+        assert_eq!(r.entries[0].1.kind.as_deref(), Some("http"));
+        assert_eq!(r.skipped[0].0, "bad");
+        let bare = r#"{"w": {"serverUrl": "https://h/mcp"}}"#;
+        assert_eq!(parse_mcp_json(bare).unwrap().entries.len(), 1);
+        assert!(parse_mcp_json("{}").is_err());
+        assert!(parse_mcp_json("nope").is_err());
+    }
+
+    const SERVER_JSON: &str = r#"{
+      "$schema": "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json",
+      "name": "io.github.someone/weather",
+      "description": "Weather",
+      "version": "1.2.0",
+      "packages": [
+        {"registryType": "npm", "identifier": "@someone/weather", "version": "1.2.0",
+         "transport": {"type": "stdio"},
+         "environmentVariables": [
+           {"name": "API_KEY", "isRequired": true, "isSecret": true},
+           {"name": "UNITS", "default": "metric"}]},
+        {"registryType": "pypi", "identifier": "weather-mcp", "version": "latest", "transport": {"type": "stdio"}},
+        {"registryType": "oci", "identifier": "ghcr.io/someone/weather", "version": "1.2.0", "transport": {"type": "stdio"},
+         "environmentVariables": [{"name": "API_KEY", "isRequired": true}]}
+      ],
+      "remotes": [{"type": "streamable-http", "url": "http://weather.example/mcp",
+                   "headers": [{"name": "X-Key", "isRequired": true, "isSecret": true}]}]
+    }"#;
+
+    #[test]
+    fn a_server_json_is_checked_and_described() {
+        let p = preview_registry(SERVER_JSON).unwrap();
+        assert_eq!(p.suggested_name.as_deref(), Some("weather"));
+        assert_eq!(p.packages.len(), 3);
+        assert_eq!(p.packages[0]["environmentVariables"][0]["isSecret"], json!(true));
+        let msgs: Vec<&str> = p.validation.iter().map(|f| f.path.as_str()).collect();
+        assert!(msgs.contains(&"/packages/1/version"), "{msgs:?}");
+        assert!(msgs.contains(&"/remotes/0/url"), "{msgs:?}");
+        let bad = preview_registry(r#"{"name": "nonamespace", "version": "latest"}"#).unwrap();
+        assert!(bad.validation.iter().filter(|f| f.level == "error").count() >= 3);
+    }
+
+    #[test]
+    fn a_choice_becomes_a_launchable_entry() {
+        let mut env = Map::new();
+        assert!(registry_entry(SERVER_JSON, RegistryChoice::Package(0), &env)
+            .unwrap_err()
+            .message
+            .contains("API_KEY"));
+        env.insert("API_KEY".into(), json!("k"));
+        let npm = registry_entry(SERVER_JSON, RegistryChoice::Package(0), &env).unwrap();
+        assert_eq!(npm.command.as_deref(), Some("npx"));
+        assert_eq!(npm.args, ["-y", "@someone/weather@1.2.0"]);
+        assert_eq!(npm.env["UNITS"], json!("metric"));
+        let pypi = registry_entry(SERVER_JSON, RegistryChoice::Package(1), &env).unwrap();
+        assert_eq!(pypi.args, ["weather-mcp"]);
+        let oci = registry_entry(SERVER_JSON, RegistryChoice::Package(2), &env).unwrap();
+        assert_eq!(oci.args, ["run", "-i", "--rm", "-e", "API_KEY", "ghcr.io/someone/weather:1.2.0"]);
+        let mut h = Map::new();
+        h.insert("X-Key".into(), json!("secret"));
+        let remote = registry_entry(SERVER_JSON, RegistryChoice::Remote(0), &h).unwrap();
+        assert_eq!(remote.transport(), "http");
+        assert_eq!(remote.headers["X-Key"], json!("secret"));
+    }
+}

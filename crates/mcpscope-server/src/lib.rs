@@ -1,0 +1,87 @@
+//! mcpscope-server: the web UI's backend.
+//!
+//! JSON REST commands under `/api` and one Server-Sent Events stream (`/api/events`) over the
+//! session engine (`mcpscope-client`), the catalog (`mcp.json`), and the history database
+//! (`mcpscope-store`), plus the embedded SPA. The contract with the SPA is `docs/web-api.md`.
+//! The browser never talks to an MCP server: every protocol decision stays in the engine.
+//!
+//! Security comes first (the threat model is CVE-2025-49596): every request passes the Host,
+//! `Sec-Fetch-Site` and Origin checks, and `/api/*` needs the per-launch token (see
+//! [`Security`]). A stdio server is only ever launched from the catalog by an authenticated
+//! `POST`; nothing in a query string starts a process.
+//!
+//! ```no_run
+//! # async fn f() -> std::io::Result<()> {
+//! use mcpscope_server::{AppState, Catalog, Security, ServerOptions, serve};
+//! use mcpscope_store::{HistoryStore, Retention};
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:6274").await?;
+//! let security = Security::for_port(6274, Some("secret-token".into()), None);
+//! let store = HistoryStore::open(std::path::Path::new("history.sqlite"), Retention::default())
+//!     .expect("history database");
+//! let state = AppState::new(security, Catalog::in_memory(vec![]), store, ServerOptions::default());
+//! serve(listener, state, std::future::pending()).await
+//! # }
+//! ```
+
+mod api;
+mod assets;
+mod catalog;
+mod conn;
+mod error;
+mod events;
+mod frames;
+mod import;
+mod security;
+mod state;
+mod time;
+mod verdicts;
+mod views;
+
+pub use catalog::{Catalog, CatalogEntry, write_atomically};
+pub use error::ApiError;
+pub use events::{EventBus, RING_BYTES, RING_EVENTS};
+pub use frames::{VIEW_BODY_CAP, WINDOW_BYTES, WINDOW_FRAMES};
+pub use security::{Security, TOKEN_COOKIE, TOKEN_HEADER, new_token};
+pub use state::{AppState, ServerOptions};
+
+use axum::Router;
+use axum::extract::FromRef;
+use std::future::Future;
+use std::sync::Arc;
+
+impl FromRef<AppState> for Arc<Security> {
+    fn from_ref(s: &AppState) -> Arc<Security> {
+        s.inner.security.clone()
+    }
+}
+
+impl FromRef<AppState> for Arc<EventBus> {
+    fn from_ref(s: &AppState) -> Arc<EventBus> {
+        s.inner.events.clone()
+    }
+}
+
+/// The whole application: `/api` and the SPA, behind the security guard.
+pub fn router(state: AppState) -> Router {
+    let security = state.inner.security.clone();
+    Router::new()
+        .nest("/api", api::router())
+        .fallback(assets::spa)
+        .with_state(state)
+        // Outermost, so nothing — not even a 404 — is answered to a refused Host or Origin.
+        .layer(axum::middleware::from_fn_with_state(security, security::guard))
+}
+
+/// Serve `state` on `listener` until `shutdown` resolves, then close every connection.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = router(state.clone());
+    let r = axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await;
+    state.shutdown().await;
+    r
+}

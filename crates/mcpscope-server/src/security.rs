@@ -1,0 +1,312 @@
+//! The guards in front of every route. The threat model is CVE-2025-49596: a web page the user
+//! happens to visit must not reach a local inspector that can spawn processes.
+//!
+//! Checked on every request, in this order (each refusal says which rule and what to do):
+//!
+//! 1. **Host allowlist** (403): a DNS-rebinding page reaches us under its own host name; a
+//!    loopback name with our port, or a host named in `ALLOWED_ORIGINS`, is required.
+//! 2. **`Sec-Fetch-Site: cross-site`** (403): the browser says another site started the request.
+//! 3. **Origin allowlist** (403) when the request carries an `Origin`: only our own page.
+//! 4. **Token** (401) on `/api/*`: `x-mcp-remote-auth: Bearer <token>` or the `mcpscope_token`
+//!    cookie, compared in constant time (`subtle`), unless auth was disabled on purpose.
+//!
+//! The token reaches the page only through the launch URL (`/?token=…`), which sets an HttpOnly
+//! SameSite=Strict cookie and redirects to `/` so the token leaves the address bar. `GET /`
+//! without it serves the page without any token: it is never handed out.
+
+use crate::error::ApiError;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+use subtle::ConstantTimeEq;
+
+/// The cookie that carries the token after the launch URL was opened.
+pub const TOKEN_COOKIE: &str = "mcpscope_token";
+
+/// The header that carries the token (the official Inspector's name).
+pub const TOKEN_HEADER: &str = "x-mcp-remote-auth";
+
+/// Who may talk to the backend.
+#[derive(Debug, Clone)]
+pub struct Security {
+    /// The per-launch token; `None` when auth is disabled (`DANGEROUSLY_OMIT_AUTH`).
+    pub token: Option<String>,
+    /// Accepted `Origin` values (`scheme://host:port`, lowercase, no trailing slash).
+    pub allowed_origins: Vec<String>,
+    /// Accepted `Host` values (`host:port`, lowercase).
+    pub allowed_hosts: Vec<String>,
+}
+
+impl Security {
+    /// The defaults for a listener on `port`: loopback names only (`127.0.0.1`, `localhost`,
+    /// `[::1]`). `origins` (from `ALLOWED_ORIGINS`) replaces the default origin list; the hosts
+    /// of those origins are accepted as `Host` too, so a deliberately shared UI keeps working.
+    pub fn for_port(port: u16, token: Option<String>, origins: Option<Vec<String>>) -> Security {
+        let loopback = ["127.0.0.1", "localhost", "[::1]"];
+        let mut allowed_hosts: Vec<String> =
+            loopback.iter().map(|h| format!("{h}:{port}")).collect();
+        let allowed_origins = match origins {
+            Some(list) => {
+                let list: Vec<String> = list
+                    .iter()
+                    .map(|o| normalize_origin(o))
+                    .filter(|o| !o.is_empty())
+                    .collect();
+                for o in &list {
+                    if let Some(h) = origin_host(o)
+                        && !allowed_hosts.contains(&h)
+                    {
+                        allowed_hosts.push(h);
+                    }
+                }
+                list
+            }
+            None => loopback
+                .iter()
+                .map(|h| format!("http://{h}:{port}"))
+                .collect(),
+        };
+        Security {
+            token,
+            allowed_origins,
+            allowed_hosts,
+        }
+    }
+
+    /// Accept `host` (a bound non-loopback address the user asked for) as a Host and an Origin.
+    pub fn allow_host(&mut self, host_port: &str) {
+        let h = host_port.to_ascii_lowercase();
+        if !self.allowed_hosts.contains(&h) {
+            self.allowed_hosts.push(h.clone());
+        }
+        let o = format!("http://{h}");
+        if !self.allowed_origins.contains(&o) {
+            self.allowed_origins.push(o);
+        }
+    }
+
+    /// True when `candidate` is the token (constant time).
+    pub fn token_matches(&self, candidate: &str) -> bool {
+        match &self.token {
+            None => true,
+            Some(t) => bool::from(t.as_bytes().ct_eq(candidate.as_bytes())),
+        }
+    }
+
+    /// Why a request is refused before any route sees it, if it is.
+    fn refuse(&self, headers: &HeaderMap) -> Option<ApiError> {
+        let host = headers
+            .get(header::HOST)
+            .and_then(|v| v.to_str().ok())
+            .map(normalize_host);
+        match host {
+            Some(h) if self.allowed_hosts.contains(&h) => {}
+            Some(h) => {
+                return Some(forbidden(format!(
+                    "Host {h:?} is not allowed (DNS rebinding protection); open mcpscope at one of {} or add the origin to ALLOWED_ORIGINS",
+                    self.allowed_hosts.join(", ")
+                )));
+            }
+            None => {
+                return Some(forbidden(
+                    "the request has no Host header; mcpscope only answers requests that name it",
+                ));
+            }
+        }
+        if headers
+            .get("sec-fetch-site")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.eq_ignore_ascii_case("cross-site"))
+        {
+            return Some(forbidden(
+                "a page on another site tried to reach mcpscope (Sec-Fetch-Site: cross-site); only mcpscope's own page may",
+            ));
+        }
+        if let Some(origin) = headers.get(header::ORIGIN) {
+            let o = origin.to_str().map(normalize_origin).unwrap_or_default();
+            if !self.allowed_origins.contains(&o) {
+                return Some(forbidden(format!(
+                    "Origin {o:?} is not allowed; only mcpscope's own page may call it (set ALLOWED_ORIGINS to change the list)"
+                )));
+            }
+        }
+        None
+    }
+
+    /// The token a request presents, from the header or the cookie.
+    fn presented(headers: &HeaderMap) -> Option<String> {
+        if let Some(v) = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok()) {
+            let v = v.trim();
+            let token = v
+                .strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+                .unwrap_or(v);
+            return Some(token.trim().to_string());
+        }
+        cookie(headers, TOKEN_COOKIE)
+    }
+
+    /// True when the request carries the right token (or auth is off).
+    pub fn authenticated(&self, headers: &HeaderMap) -> bool {
+        match &self.token {
+            None => true,
+            Some(_) => Self::presented(headers).is_some_and(|t| self.token_matches(&t)),
+        }
+    }
+}
+
+/// A fresh per-launch token: 256 random bits as 64 hex digits.
+pub fn new_token() -> String {
+    let mut b = [0u8; 32];
+    rand::fill(&mut b[..]);
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn forbidden(message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
+}
+
+/// `host[:port]` lowercase, with `:80` added when the browser left the default port out.
+fn normalize_host(h: &str) -> String {
+    let h = h.trim().to_ascii_lowercase();
+    let has_port = match h.rfind(':') {
+        Some(i) => !h[i..].contains(']'),
+        None => false,
+    };
+    if has_port { h } else { format!("{h}:80") }
+}
+
+/// `scheme://host:port` lowercase without a trailing slash; the default port is made explicit.
+fn normalize_origin(o: &str) -> String {
+    let o = o.trim().trim_end_matches('/').to_ascii_lowercase();
+    match url::Url::parse(&o) {
+        Ok(u) if u.host_str().is_some() => {
+            let host = u.host_str().unwrap_or_default();
+            let host = if host.contains(':') && !host.starts_with('[') {
+                format!("[{host}]")
+            } else {
+                host.to_string()
+            };
+            match u.port_or_known_default() {
+                Some(p) => format!("{}://{host}:{p}", u.scheme()),
+                None => format!("{}://{host}", u.scheme()),
+            }
+        }
+        _ => o,
+    }
+}
+
+fn origin_host(o: &str) -> Option<String> {
+    o.split_once("://").map(|(_, rest)| rest.to_string())
+}
+
+/// A cookie's value from the `Cookie` headers.
+pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+/// The middleware: Host, Sec-Fetch-Site and Origin on every request; the token on `/api/*`.
+pub(crate) async fn guard(
+    State(sec): State<Arc<Security>>,
+    req: Request,
+    next: Next,
+) -> Response {
+    if let Some(refusal) = sec.refuse(req.headers()) {
+        return refusal.into_response();
+    }
+    let path = req.uri().path();
+    let is_api = path == "/api" || path.starts_with("/api/");
+    if is_api && !sec.authenticated(req.headers()) {
+        let message = if Security::presented(req.headers()).is_some() {
+            "the token is wrong; open the URL mcpscope printed when it started (it carries this launch's token)"
+        } else {
+            "no token; open the URL mcpscope printed when it started (it carries this launch's token), or send x-mcp-remote-auth: Bearer <token>"
+        };
+        return ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message).into_response();
+    }
+    let mut resp = next.run(req).await;
+    // Nothing of ours may be framed by another page or sniffed into another type.
+    let h = resp.headers_mut();
+    h.insert("x-frame-options", header::HeaderValue::from_static("DENY"));
+    h.insert(
+        "x-content-type-options",
+        header::HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        "referrer-policy",
+        header::HeaderValue::from_static("no-referrer"),
+    );
+    resp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(*k, HeaderValue::from_str(v).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn loopback_hosts_and_origins_pass_and_others_do_not() {
+        let s = Security::for_port(6274, Some("t".into()), None);
+        assert!(s.refuse(&headers(&[("host", "127.0.0.1:6274")])).is_none());
+        assert!(s.refuse(&headers(&[("host", "LOCALHOST:6274")])).is_none());
+        assert!(s.refuse(&headers(&[("host", "[::1]:6274")])).is_none());
+        assert!(s.refuse(&headers(&[("host", "evil.example:6274")])).is_some());
+        assert!(s.refuse(&headers(&[("host", "localhost")])).is_some());
+        assert!(s.refuse(&headers(&[])).is_some());
+        let ok = [("host", "localhost:6274"), ("origin", "http://localhost:6274")];
+        assert!(s.refuse(&headers(&ok)).is_none());
+        let bad = [("host", "localhost:6274"), ("origin", "http://localhost:3000")];
+        assert!(s.refuse(&headers(&bad)).is_some());
+        let null = [("host", "localhost:6274"), ("origin", "null")];
+        assert!(s.refuse(&headers(&null)).is_some());
+        let cross = [("host", "localhost:6274"), ("sec-fetch-site", "cross-site")];
+        assert!(s.refuse(&headers(&cross)).is_some());
+    }
+
+    #[test]
+    fn allowed_origins_replace_the_defaults_and_add_their_hosts() {
+        let s = Security::for_port(
+            6274,
+            None,
+            Some(vec!["https://inspector.lan/".into(), "http://box:8080".into()]),
+        );
+        assert_eq!(
+            s.allowed_origins,
+            vec!["https://inspector.lan:443", "http://box:8080"]
+        );
+        assert!(s.allowed_hosts.contains(&"inspector.lan:443".to_string()));
+        let o = [("host", "box:8080"), ("origin", "http://box:8080")];
+        assert!(s.refuse(&headers(&o)).is_none());
+        let default_gone = [("host", "localhost:6274"), ("origin", "http://localhost:6274")];
+        assert!(s.refuse(&headers(&default_gone)).is_some());
+    }
+
+    #[test]
+    fn the_token_comes_from_the_header_or_the_cookie() {
+        let s = Security::for_port(1, Some("abc".into()), None);
+        assert!(s.authenticated(&headers(&[(TOKEN_HEADER, "Bearer abc")])));
+        assert!(!s.authenticated(&headers(&[(TOKEN_HEADER, "Bearer abd")])));
+        assert!(s.authenticated(&headers(&[("cookie", "a=1; mcpscope_token=abc")])));
+        assert!(!s.authenticated(&headers(&[("cookie", "mcpscope_token=ab")])));
+        assert!(!s.authenticated(&headers(&[])));
+        let open = Security::for_port(1, None, None);
+        assert!(open.authenticated(&headers(&[])));
+    }
+}

@@ -1,0 +1,214 @@
+//! `mcpscope` without `--cli`: start the web UI.
+//!
+//! Listens on `127.0.0.1:6274` (`HOST`, `CLIENT_PORT`; the official Inspector's names), prints the
+//! URL with a fresh per-launch token (`MCP_INSPECTOR_API_TOKEN` fixes it) and opens the browser
+//! unless `--no-open`. The catalog is `--catalog FILE` (editable), `--config FILE` (read-only), or
+//! `mcp.json` in the data directory (`MCPSCOPE_DATA_DIR`, else `$XDG_DATA_HOME/mcpscope` or
+//! `~/.local/share/mcpscope`); an editable catalog that does not exist yet is created with the
+//! built-in demo server, so a newcomer has something to connect to. History lives beside it in
+//! `history.sqlite`.
+//!
+//! Safety switches, named as in the official Inspector and loud when used:
+//! `DANGEROUSLY_OMIT_AUTH=true|1` (no token), `DANGEROUSLY_BIND_ALL_INTERFACES=true|1` (a
+//! non-loopback `HOST`), `ALLOWED_ORIGINS` (replaces the default Origin allowlist).
+
+use crate::args::Args;
+use crate::cli::exit;
+use mcpscope_server::{AppState, Catalog, CatalogEntry, Security, ServerOptions};
+use mcpscope_store::{HistoryStore, Retention};
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+/// The default port (the official Inspector's).
+pub const DEFAULT_PORT: u16 = 6274;
+
+fn env_flag(name: &str) -> bool {
+    std::env::var(name)
+        .map(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "true" | "1"))
+        .unwrap_or(false)
+}
+
+fn env_text(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// True when `host` names this machine only.
+pub fn is_loopback(host: &str) -> bool {
+    let h = host.trim_start_matches('[').trim_end_matches(']');
+    h.eq_ignore_ascii_case("localhost") || h.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+}
+
+fn fail(message: impl std::fmt::Display) -> i32 {
+    eprintln!("mcpscope: {message}");
+    exit::USAGE
+}
+
+/// The catalog the web UI starts with: the demo server, run by this very executable.
+fn seed_catalog() -> Result<serde_json::Value, String> {
+    let exe = crate::resolve::own_executable().map_err(|e| e.0)?;
+    let demo = CatalogEntry {
+        command: Some(exe),
+        args: vec!["demo-server".into()],
+        ..Default::default()
+    };
+    Ok(serde_json::json!({"mcpServers": {"demo": demo}}))
+}
+
+/// Start the web UI and serve until Ctrl-C. Returns the exit code.
+pub async fn run(args: Args) -> i32 {
+    if !args.target.is_empty() || args.demo || args.method.is_some() {
+        return fail(
+            "the web UI takes its servers from the catalog; add this one in the UI (or with --catalog FILE), or add --cli to run one method from the terminal",
+        );
+    }
+    let host = env_text("HOST").unwrap_or_else(|| "127.0.0.1".into());
+    let port = match env_text("CLIENT_PORT").map(|p| p.trim().parse::<u16>()) {
+        None => DEFAULT_PORT,
+        Some(Ok(p)) => p,
+        Some(Err(_)) => return fail("CLIENT_PORT must be a port number (0-65535)"),
+    };
+    let loopback = is_loopback(&host);
+    if !loopback {
+        if !env_flag("DANGEROUSLY_BIND_ALL_INTERFACES") {
+            return fail(format!(
+                "refusing to listen on {host}: only loopback addresses are allowed, because anyone who reaches the web UI can start processes on this machine.\n\nset DANGEROUSLY_BIND_ALL_INTERFACES=true to do it anyway (the token is still required)"
+            ));
+        }
+        eprintln!(
+            "mcpscope: WARNING: listening on {host} (DANGEROUSLY_BIND_ALL_INTERFACES): other machines can reach this inspector; keep the token secret"
+        );
+    }
+    let token = if env_flag("DANGEROUSLY_OMIT_AUTH") {
+        eprintln!(
+            "mcpscope: WARNING: authentication is off (DANGEROUSLY_OMIT_AUTH): any program on this machine can use the web UI to start processes"
+        );
+        None
+    } else {
+        Some(env_text("MCP_INSPECTOR_API_TOKEN").unwrap_or_else(mcpscope_server::new_token))
+    };
+    let origins = env_text("ALLOWED_ORIGINS").map(|v| {
+        v.split(',')
+            .map(|o| o.trim().to_string())
+            .filter(|o| !o.is_empty())
+            .collect::<Vec<_>>()
+    });
+
+    let data_dir = mcpscope_store::data_dir();
+    let (catalog_path, read_only) = match (&args.config, &args.catalog) {
+        (Some(c), _) => (PathBuf::from(c), true),
+        (None, Some(c)) => (PathBuf::from(c), false),
+        (None, None) => match &data_dir {
+            Some(d) => (d.join("mcp.json"), false),
+            None => {
+                return fail(
+                    "no data directory (no home directory found); set MCPSCOPE_DATA_DIR or pass --catalog FILE",
+                );
+            }
+        },
+    };
+    if !read_only && !catalog_path.exists() {
+        let seeded = match seed_catalog() {
+            Ok(doc) => doc,
+            Err(e) => return fail(e),
+        };
+        let mut text = serde_json::to_string_pretty(&seeded).unwrap_or_default();
+        text.push('\n');
+        if let Err(e) = mcpscope_server::write_atomically(&catalog_path, text.as_bytes()) {
+            return fail(format!(
+                "cannot create the catalog {}: {e}; pass --catalog FILE somewhere writable",
+                catalog_path.display()
+            ));
+        }
+        eprintln!(
+            "mcpscope: created the catalog {} with the built-in demo server",
+            catalog_path.display()
+        );
+    }
+    let catalog = match Catalog::load(&catalog_path, read_only) {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
+    let history_path = match &data_dir {
+        Some(d) => d.join("history.sqlite"),
+        None => catalog_path.with_file_name("history.sqlite"),
+    };
+    let store = match tokio::task::spawn_blocking(move || {
+        HistoryStore::open(&history_path, Retention::default())
+    })
+    .await
+    {
+        Ok(Ok(s)) => s,
+        Ok(Err(e)) => return fail(e),
+        Err(e) => return fail(e),
+    };
+
+    let bind_host = host.trim_start_matches('[').trim_end_matches(']').to_string();
+    let listener = match tokio::net::TcpListener::bind((bind_host.as_str(), port)).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!(
+                "mcpscope: cannot listen on {host}:{port}: {e}\n\nis another mcpscope or MCP Inspector running? set CLIENT_PORT to use another port"
+            );
+            return exit::UNREACHABLE;
+        }
+    };
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or(port);
+    let mut security = Security::for_port(port, token.clone(), origins);
+    if !loopback {
+        security.allow_host(&format!("{host}:{port}"));
+    }
+    let shown_host = if loopback {
+        if host.contains(':') && !host.starts_with('[') {
+            format!("[{host}]")
+        } else {
+            host.clone()
+        }
+    } else {
+        "127.0.0.1".to_string()
+    };
+    let url = match &token {
+        Some(t) => format!("http://{shown_host}:{port}/?token={t}"),
+        None => format!("http://{shown_host}:{port}/"),
+    };
+    let state = AppState::new(security, catalog, store, ServerOptions::default());
+    println!("mcpscope web UI: {url}");
+    eprintln!(
+        "mcpscope: catalog {}{}; history {}",
+        catalog_path.display(),
+        if read_only { " (read-only)" } else { "" },
+        state.store().path().display()
+    );
+    if !args.no_open {
+        let u = url.clone();
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = webbrowser::open(&u) {
+                eprintln!("mcpscope: could not open a browser ({e}); open the URL above");
+            }
+        });
+    }
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    match mcpscope_server::serve(listener, state, shutdown).await {
+        Ok(()) => exit::OK,
+        Err(e) => {
+            eprintln!("mcpscope: the web UI stopped: {e}");
+            exit::UNREACHABLE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_names() {
+        for h in ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"] {
+            assert!(is_loopback(h), "{h}");
+        }
+        for h in ["0.0.0.0", "::", "192.168.1.2", "example.com"] {
+            assert!(!is_loopback(h), "{h}");
+        }
+    }
+}

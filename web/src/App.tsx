@@ -1,0 +1,157 @@
+// The top container: the only component that uses the stateful hook. It owns navigation state
+// (active server, tab, replay pre-fills) and binds the view's callbacks to the API actions.
+
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { InspectorView, type InspectorCallbacks } from './components/views/InspectorView/InspectorView';
+import { useInspector } from './hooks/useInspector';
+import { replayArgs, replayTab } from './utils/history';
+import { serverData } from './utils/state';
+import type { HistoryEntry, Prefill, ServerInfo, TabId } from './utils/types';
+
+export function App() {
+  const { state, actions } = useInspector();
+  const [active, setActive] = useState<string | null>(null);
+  const [tab, setTab] = useState<TabId>('tools');
+  const [prefill, setPrefill] = useState<Partial<Record<TabId, Prefill>>>({});
+  const [historyFocus, setHistoryFocus] = useState<number | null>(null);
+  const [logRequest, setLogRequest] = useState<number | null>(null);
+  const [infoOpen, setInfoOpen] = useState(false);
+  const nonce = useRef(0);
+  const activeRef = useRef<string | null>(null);
+  activeRef.current = active;
+
+  const activeServer = active ? state.servers.find((s) => s.name === active) : undefined;
+  const data = active ? serverData(state, active) : null;
+
+  // Load the lists once per connection (and again after a protocol change resets them).
+  const loaded = useRef<string>('');
+  useEffect(() => {
+    if (!active || !activeServer || activeServer.status !== 'connected' || !data) return;
+    const key = `${active}:${data.resetCount}:${activeServer.protocolVersion ?? ''}`;
+    if (loaded.current === key) return;
+    loaded.current = key;
+    void actions.info(active).catch(() => undefined);
+    void actions.listTools(active);
+    void actions.listResources(active);
+    void actions.listTemplates(active);
+    void actions.listPrompts(active);
+    void actions.loadFrames(active);
+  }, [active, activeServer, data, actions]);
+
+  // A removed server cannot stay active.
+  if (active && state.servers.length > 0 && !activeServer) setActive(null);
+
+  const infos = useMemo(() => {
+    const out: Record<string, ServerInfo | null> = {};
+    for (const [name, d] of Object.entries(state.data)) out[name] = d.info;
+    return out;
+  }, [state.data]);
+
+  const cb: InspectorCallbacks = useMemo(() => {
+    const cur = () => activeRef.current ?? '';
+    return {
+      selectServer: (name) => {
+        setActive(name);
+        if (name) setTab('tools');
+      },
+      setTab,
+      showInfo: (open) => {
+        if (open && activeRef.current) void actions.info(activeRef.current).catch(() => undefined);
+        setInfoOpen(open);
+      },
+      connect: (name) => {
+        void actions.connect(name).then((ok) => {
+          if (ok) {
+            setActive(name);
+            setTab('tools');
+          }
+        });
+      },
+      disconnect: (name) => {
+        void actions.disconnect(name);
+        if (activeRef.current === name) setActive(null);
+      },
+      loadInfo: (name) => void actions.info(name).catch(() => undefined),
+      setProtocol: (name, era) => void actions.setProtocolEra(name, era),
+      addServer: actions.addServer,
+      updateServer: actions.updateServer,
+      removeServer: (name) => void actions.removeServer(name),
+      importConfig: actions.importConfig,
+      importRegistry: actions.importRegistry,
+      addFromRegistry: actions.addFromRegistry,
+      refresh: (what) => {
+        const n = cur();
+        if (what === 'tools') void actions.listTools(n);
+        if (what === 'resources') {
+          void actions.listResources(n);
+          void actions.listTemplates(n);
+        }
+        if (what === 'prompts') void actions.listPrompts(n);
+      },
+      moreResources: () => void actions.listResources(cur(), true),
+      formModel: actions.formModel,
+      validateTool: (tool, args) => actions.validateTool(cur(), tool, args),
+      validate: actions.validate,
+      callTool: (tool, args, meta) => actions.call(cur(), 'tools/call', { name: tool, arguments: args }, meta),
+      cancel: actions.cancel,
+      read: (uri) => actions.request(cur(), 'resources/read', { uri }),
+      subscribe: (uri, on) => actions.request(cur(), on ? 'resources/subscribe' : 'resources/unsubscribe', { uri }),
+      getPrompt: (name, args) => actions.request(cur(), 'prompts/get', { name, arguments: args }),
+      complete: (ref, argument, value, context) => actions.complete(cur(), ref, argument, value, context),
+      openResource: (uri) => {
+        nonce.current += 1;
+        setPrefill((p) => ({ ...p, resources: { nonce: nonce.current, uri } }));
+        setTab('resources');
+      },
+      showInHistory: (id) => {
+        setHistoryFocus(id);
+        setTab('history');
+      },
+      showLogsOf: (id) => {
+        setLogRequest(id);
+        if (id !== null) setTab('logs');
+      },
+      setLogLevel: (level) => void actions.setLogLevel(cur(), level),
+      clearLogs: () => actions.clearLogs(cur()),
+      listSaved: actions.saved,
+      save: (name, params) => actions.save({ name, server: cur(), method: 'tools/call', params }),
+      deleteSaved: actions.deleteSaved,
+      historyQuery: (q) => actions.history(q),
+      historyDetail: actions.historyEntry,
+      replay: (e: HistoryEntry) => {
+        const t = replayTab(e.method);
+        if (!t) return;
+        nonce.current += 1;
+        const a = replayArgs(e);
+        setPrefill((p) => ({ ...p, [t]: { nonce: nonce.current, ...a } }));
+        if (e.server !== activeRef.current) setActive(e.server);
+        setTab(t);
+      },
+      pin: actions.pin,
+      unpin: actions.unpin,
+      clearHistory: () => actions.clearHistory(cur()),
+      historyExportUrl: actions.historyExportUrl,
+      historyResultUrl: actions.historyResultUrl,
+      frameBodyUrl: (seq) => actions.frameBodyUrl(cur(), seq),
+      olderFrames: () => actions.olderFrames(cur()),
+      newerFrames: () => actions.newerFrames(cur()),
+    };
+  }, [actions]);
+
+  return (
+    <InspectorView
+      servers={state.servers}
+      stream={state.stream}
+      active={activeServer ? active : null}
+      tab={tab}
+      data={data}
+      infos={infos}
+      history={state.history}
+      prefill={prefill}
+      historyFocus={historyFocus}
+      logRequest={logRequest}
+      infoOpen={infoOpen}
+      cb={cb}
+    />
+  );
+}

@@ -1,0 +1,46 @@
+import { Alert, Anchor, Group, Text } from '@mantine/core';
+import { useState } from 'react';
+import { errorHeadline } from '../../../utils/format';
+
+export interface InlineErrorProps {
+  title?: string;
+  message: string;
+  code?: string;
+  retries?: number;
+  onRetry?: () => void;
+}
+
+/** A persistent error in context: ~100 characters with "Show more", retry count, retry action. */
+export function InlineError({ title = 'Connection Error', message, code, retries, onRetry }: InlineErrorProps) {
+  const [open, setOpen] = useState(false);
+  const { head, more } = errorHeadline(message);
+  return (
+    <Alert color="red" variant="light" title={title} data-testid="inline-error" p="xs">
+      <Text size="xs" className="mcpscope-pre" data-testid="inline-error-message">
+        {open ? message : head}
+      </Text>
+      {retries !== undefined && retries > 0 && (
+        <Text size="xs" c="dimmed" data-testid="retry-count">
+          Retry attempts: {retries}
+        </Text>
+      )}
+      <Group gap="sm" mt={4}>
+        {code && (
+          <Text size="xs" c="dimmed">
+            code: {code}
+          </Text>
+        )}
+        {more && (
+          <Anchor size="xs" component="button" onClick={() => setOpen((o) => !o)} data-testid="show-more">
+            {open ? 'Show less' : 'Show more'}
+          </Anchor>
+        )}
+        {onRetry && (
+          <Anchor size="xs" component="button" onClick={onRetry} data-testid="retry">
+            Retry
+          </Anchor>
+        )}
+      </Group>
+    </Alert>
+  );
+}

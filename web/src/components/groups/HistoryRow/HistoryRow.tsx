@@ -1,0 +1,180 @@
+import { ActionIcon, Alert, Anchor, Badge, Button, Collapse, Group, Loader, Popover, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useState } from 'react';
+import { duration } from '../../../utils/format';
+import { historyTarget, offsetLabel, replayTab, statusColor } from '../../../utils/history';
+import type { HistoryEntry } from '../../../utils/types';
+import { JsonView } from '../../elements/JsonView/JsonView';
+
+export interface HistoryRowProps {
+  entry: HistoryEntry;
+  /** The entry with children and frames, once fetched. */
+  detail: HistoryEntry | null;
+  expanded: boolean;
+  focused: boolean;
+  resultUrl: string;
+  onToggle: () => void;
+  onReplay: () => void;
+  onPin: (label: string) => void;
+  onUnpin: () => void;
+  onShowLogs: () => void;
+}
+
+/** One request of the History tree: a parent with its children nested at time offsets. */
+export function HistoryRow({ entry: e, detail, expanded, focused, resultUrl, onToggle, onReplay, onPin, onUnpin, onShowLogs }: HistoryRowProps) {
+  const [label, setLabel] = useState(e.label ?? '');
+  const [pinOpen, setPinOpen] = useState(false);
+  const time = new Date(e.startedAt || e.startedAtUs / 1000).toLocaleTimeString();
+  const children = detail?.children ?? [];
+  return (
+    <Stack
+      gap={4}
+      px="xs"
+      py={4}
+      className={focused ? 'mcpscope-row-selected' : undefined}
+      data-testid="history-entry"
+      data-history-id={e.id}
+      data-method={e.method}
+      data-status={e.status}
+      data-pinned={e.pinned ? 'true' : 'false'}
+      data-focused={focused ? 'true' : 'false'}
+    >
+      <Group gap="xs" wrap="nowrap">
+        <UnstyledButton onClick={onToggle} data-testid="history-toggle">
+          <Text size="sm" ff="monospace">
+            {expanded ? '[v]' : '[>]'}
+          </Text>
+        </UnstyledButton>
+        <Text size="xs" c="dimmed" ff="monospace" w={72}>
+          {time}
+        </Text>
+        <Text size="sm" ff="monospace" fw={600}>
+          {e.method}
+        </Text>
+        <Text size="sm" truncate className="mcpscope-grow" data-testid="history-target">
+          {historyTarget(e)}
+          {e.pinned && e.label ? (
+            <Text span c="yellow.8" size="xs" data-testid="pin-label">
+              {' '}
+              ★ “{e.label}”
+            </Text>
+          ) : e.pinned ? (
+            <Text span c="yellow.8" size="xs">
+              {' '}
+              ★
+            </Text>
+          ) : null}
+        </Text>
+        <Badge color={statusColor(e.status)} data-testid="history-status">
+          {e.status === 'ok' ? 'success' : e.status}
+        </Badge>
+        <Text size="xs" c="dimmed" w={60} ta="right">
+          {duration(e.durationMs)}
+        </Text>
+        <Text size="xs" c="dimmed" w={90} truncate>
+          {e.server}
+        </Text>
+        {replayTab(e.method) && (
+          <Button size="compact-xs" variant="default" onClick={onReplay} data-testid="replay">
+            Replay
+          </Button>
+        )}
+        {e.pinned ? (
+          <Button size="compact-xs" variant="light" color="yellow" onClick={onUnpin} data-testid="unpin">
+            Unpin
+          </Button>
+        ) : (
+          <Popover opened={pinOpen} onChange={setPinOpen} withinPortal position="left">
+            <Popover.Target>
+              <Button size="compact-xs" variant="default" onClick={() => setPinOpen((o) => !o)} data-testid="pin">
+                Pin
+              </Button>
+            </Popover.Target>
+            <Popover.Dropdown>
+              <Group gap="xs">
+                <TextInput size="xs" placeholder="Label (optional)" value={label} onChange={(ev) => setLabel(ev.currentTarget.value)} data-testid="pin-label-input" />
+                <ActionIcon
+                  variant="filled"
+                  aria-label="Pin"
+                  data-testid="pin-confirm"
+                  onClick={() => {
+                    onPin(label);
+                    setPinOpen(false);
+                  }}
+                >
+                  ★
+                </ActionIcon>
+              </Group>
+            </Popover.Dropdown>
+          </Popover>
+        )}
+      </Group>
+      <Collapse expanded={expanded}>
+        <Stack gap={4} pl="xl" data-testid="history-detail">
+          {e.params !== undefined && e.params !== null && (
+            <>
+              <Text size="xs" fw={600}>
+                Parameters
+              </Text>
+              <JsonView value={e.params} />
+            </>
+          )}
+          {e.result !== undefined && e.result !== null && (
+            <>
+              <Group gap="xs">
+                <Text size="xs" fw={600}>
+                  Response
+                </Text>
+                {e.truncated && (
+                  <Anchor size="xs" href={resultUrl} download={`history-${e.id}.json`}>
+                    truncated: download the whole result
+                  </Anchor>
+                )}
+              </Group>
+              <JsonView value={e.result} fullUrl={e.truncated ? resultUrl : undefined} />
+            </>
+          )}
+          {e.error !== undefined && e.error !== null && (
+            <Alert color="red" p="xs" title="Error">
+              <JsonView value={e.error} expandAll />
+            </Alert>
+          )}
+          {expanded && !detail && <Loader size="xs" />}
+          {children.length > 0 ? (
+            <Stack gap={2} data-testid="history-children">
+              {children.map((c, i) => (
+                <Group key={i} gap="xs" wrap="nowrap" data-testid="history-child" data-kind={String(c.kind ?? c.method ?? '')}>
+                  <Text size="xs" ff="monospace" c="dimmed">
+                    {i === children.length - 1 ? '└──' : '├──'}
+                  </Text>
+                  <Text size="xs" ff="monospace">
+                    {String(c.method ?? c.kind ?? '')}
+                  </Text>
+                  <Text size="xs" c="dimmed" truncate className="mcpscope-grow">
+                    {c.summary ?? (c.level ? `[${String(c.level)}] ${typeof c.data === 'string' ? c.data : JSON.stringify(c.data ?? c.params ?? '')}` : JSON.stringify(c.params ?? c.data ?? ''))}
+                  </Text>
+                  <Badge color="gray">{offsetLabel(c.offsetMs)}</Badge>
+                </Group>
+              ))}
+            </Stack>
+          ) : (
+            detail && (
+              <Text size="xs" c="dimmed">
+                (no client requests)
+              </Text>
+            )
+          )}
+          <Group gap="xs">
+            <Anchor size="xs" component="button" onClick={onShowLogs} data-testid="history-show-logs">
+              Logs of this request
+            </Anchor>
+            {detail?.frames && detail.frames.length > 0 && (
+              <Text size="xs" c="dimmed">
+                frames #{detail.frames.join(', #')}
+              </Text>
+            )}
+          </Group>
+        </Stack>
+      </Collapse>
+    </Stack>
+  );
+}

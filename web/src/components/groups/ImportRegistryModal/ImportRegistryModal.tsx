@@ -1,0 +1,215 @@
+import { Alert, Button, Divider, FileButton, Group, Modal, PasswordInput, Radio, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { useState } from 'react';
+import { readFile } from '../../../lib/browser';
+import type { RegistryCheck, RegistryImport, ServerView } from '../../../utils/types';
+
+export interface ImportRegistryModalProps {
+  opened: boolean;
+  onClose: () => void;
+  onValidate: (text: string) => Promise<RegistryImport>;
+  onAdd: (text: string, choice: { package?: number; remote?: number }, name: string, env: Record<string, string>) => Promise<ServerView>;
+}
+
+const SYMBOL: Record<string, { s: string; c: string }> = {
+  ok: { s: '✓', c: 'green' },
+  info: { s: 'ℹ', c: 'blue' },
+  warning: { s: '⚠', c: 'yellow' },
+  error: { s: '✗', c: 'red' },
+};
+
+function CheckLine({ check }: { check: RegistryCheck }) {
+  const sym = SYMBOL[check.level] ?? SYMBOL.info;
+  return (
+    <Text size="sm" data-testid="registry-check" data-level={check.level}>
+      <Text span c={sym.c} fw={700}>
+        {sym.s}
+      </Text>{' '}
+      {check.message}
+      {check.path ? (
+        <Text span c="dimmed" size="xs">
+          {' '}
+          ({check.path}
+          {check.line ? `, line ${check.line}` : ''})
+        </Text>
+      ) : null}
+    </Text>
+  );
+}
+
+/** Import an MCP Registry server.json: validation, package choice, environment variables. */
+export function ImportRegistryModal({ opened, onClose, onValidate, onAdd }: ImportRegistryModalProps) {
+  const [text, setText] = useState('');
+  const [res, setRes] = useState<RegistryImport | null>(null);
+  const [choice, setChoice] = useState<string>('');
+  const [env, setEnv] = useState<Record<string, string>>({});
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const validate = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await onValidate(text);
+      setRes(r);
+      const first = r.packages[0] ? `package:${r.packages[0].index}` : r.remotes[0] ? `remote:${r.remotes[0].index}` : '';
+      setChoice((c) => c || first);
+      if (!name && r.suggestedName) setName(r.suggestedName);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const [kind, idxText] = choice.split(':');
+  const idx = Number(idxText);
+  const pkg = kind === 'package' ? res?.packages.find((p) => p.index === idx) : undefined;
+  const remote = kind === 'remote' ? res?.remotes.find((r) => r.index === idx) : undefined;
+  const vars = pkg?.environmentVariables ?? remote?.headers ?? [];
+  const missing = vars.filter((v) => v.isRequired && !(env[v.name] ?? v.default ?? '').trim());
+  const hasErrors = (res?.validation ?? []).some((c) => c.level === 'error');
+  const blocked = pkg && pkg.launchable === false ? pkg.problem ?? 'this package cannot be launched' : null;
+  const canAdd = !!res && !!choice && missing.length === 0 && !hasErrors && !blocked && name.trim() !== '';
+
+  const add = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const values: Record<string, string> = {};
+      for (const v of vars) {
+        const val = env[v.name] ?? v.default ?? '';
+        if (val !== '') values[v.name] = val;
+      }
+      await onAdd(text, kind === 'package' ? { package: idx } : { remote: idx }, name.trim(), values);
+      onClose();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="Import MCP Registry server.json" size="xl" data-testid="import-registry">
+      <Stack gap="sm">
+        <Text size="sm">Paste server.json content or choose a file:</Text>
+        <Textarea
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          autosize
+          minRows={8}
+          maxRows={18}
+          ff="monospace"
+          fz="xs"
+          spellCheck={false}
+          data-testid="import-registry-text"
+        />
+        <Group justify="flex-end" gap="xs">
+          <FileButton onChange={(f) => f && void readFile(f).then(setText)} accept="application/json,.json">
+            {(props) => (
+              <Button variant="default" size="xs" {...props}>
+                Browse...
+              </Button>
+            )}
+          </FileButton>
+          <Button variant="subtle" size="xs" onClick={() => { setText(''); setRes(null); }}>
+            Clear
+          </Button>
+        </Group>
+        {res && (
+          <>
+            <Divider label="Validation Results" labelPosition="left" />
+            <Stack gap={2} data-testid="registry-validation">
+              {hasErrors ? (
+                <CheckLine check={{ level: 'error', message: `Validation found ${res.validation.filter((c) => c.level === 'error').length} error(s)` }} />
+              ) : (
+                <CheckLine check={{ level: 'ok', message: 'Schema validation passed' }} />
+              )}
+              {res.validation.map((c, i) => (
+                <CheckLine key={i} check={c} />
+              ))}
+              {pkg && <CheckLine check={{ level: 'ok', message: `Package: ${pkg.identifier ?? '?'} (${pkg.registryType ?? '?'})` }} />}
+              {pkg?.runtimeHint && <CheckLine check={{ level: 'info', message: `Runtime hint: ${pkg.runtimeHint}` }} />}
+              {missing.map((v) => (
+                <CheckLine key={v.name} check={{ level: 'warning', message: `Environment variable ${v.name} not set` }} />
+              ))}
+              {blocked && <CheckLine check={{ level: 'error', message: blocked }} />}
+            </Stack>
+            <Divider label="Package Selection" labelPosition="left" />
+            <Radio.Group value={choice} onChange={setChoice}>
+              <Stack gap={4}>
+                {res.packages.map((p) => (
+                  <Radio
+                    key={`p${p.index}`}
+                    value={`package:${p.index}`}
+                    data-testid="registry-package"
+                    label={`${p.registryType ?? '?'}: ${p.identifier ?? '?'}${p.version ? `@${p.version}` : ''}${p.runtimeHint ? ` (${p.runtimeHint})` : ''}`}
+                  />
+                ))}
+                {res.remotes.map((r) => (
+                  <Radio key={`r${r.index}`} value={`remote:${r.index}`} label={`remote ${r.type ?? ''}: ${r.url ?? ''}`} />
+                ))}
+              </Stack>
+            </Radio.Group>
+            {vars.length > 0 && (
+              <>
+                <Divider label={remote ? 'Headers' : 'Environment Variables'} labelPosition="left" />
+                <Stack gap="xs">
+                  {vars.map((v) => {
+                    if (v.choices && v.choices.length > 0) {
+                      return (
+                        <Select
+                          key={v.name}
+                          label={v.name}
+                          description={v.description ?? undefined}
+                          withAsterisk={v.isRequired}
+                          data={v.choices}
+                          value={env[v.name] ?? v.default ?? null}
+                          data-testid="registry-env"
+                          data-env={v.name}
+                          onChange={(val) => setEnv((old) => ({ ...old, [v.name]: val ?? '' }))}
+                          comboboxProps={{ withinPortal: true }}
+                        />
+                      );
+                    }
+                    const Input = v.isSecret ? PasswordInput : TextInput;
+                    return (
+                      <Input
+                        key={v.name}
+                        label={v.name}
+                        description={v.description ?? undefined}
+                        withAsterisk={v.isRequired}
+                        placeholder={v.default ?? ''}
+                        value={env[v.name] ?? ''}
+                        data-testid="registry-env"
+                        data-env={v.name}
+                        onChange={(e) => {
+                          const val = e.currentTarget.value;
+                          setEnv((old) => ({ ...old, [v.name]: val }));
+                        }}
+                      />
+                    );
+                  })}
+                </Stack>
+              </>
+            )}
+            <TextInput label="Server Name" value={name} onChange={(e) => setName(e.currentTarget.value)} data-testid="registry-name" />
+          </>
+        )}
+        {error && <Alert color="red" p="xs">{error}</Alert>}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={validate} loading={busy && !res} disabled={!text.trim()} data-testid="registry-validate">
+            {res ? 'Validate Again' : 'Validate'}
+          </Button>
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={add} disabled={!canAdd} loading={busy && !!res} data-testid="registry-add">
+            Add Server
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

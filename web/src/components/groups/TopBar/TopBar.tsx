@@ -1,0 +1,107 @@
+import { Badge, Button, Group, Menu, Select, Tabs, Text, Title, UnstyledButton } from '@mantine/core';
+import { PROTOCOL_CHOICES } from '../../../utils/status';
+import type { EraPreference, ServerView, TabId } from '../../../utils/types';
+import { StatusDot } from '../../elements/StatusDot/StatusDot';
+
+export const TABS: { id: TabId; label: string }[] = [
+  { id: 'tools', label: 'Tools' },
+  { id: 'apps', label: 'Apps' },
+  { id: 'resources', label: 'Resources' },
+  { id: 'prompts', label: 'Prompts' },
+  { id: 'logs', label: 'Logs' },
+  { id: 'tasks', label: 'Tasks' },
+  { id: 'history', label: 'History' },
+  { id: 'traffic', label: 'Traffic' },
+];
+
+export interface TopBarProps {
+  /** The server being inspected; null on the server list. */
+  server: ServerView | null;
+  servers: ServerView[];
+  tab: TabId;
+  protocol: EraPreference;
+  stream: 'connecting' | 'open' | 'error';
+  onTab: (tab: TabId) => void;
+  onSelectServer: (name: string | null) => void;
+  onProtocol: (p: EraPreference) => void;
+  onDisconnect: () => void;
+  onInfo: () => void;
+}
+
+/** [Server ▼] ● Connected (23ms) [tabs] [protocol] [Disconnect] (003_* navigation model). */
+export function TopBar({ server, servers, tab, protocol, stream, onTab, onSelectServer, onProtocol, onDisconnect, onInfo }: TopBarProps) {
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md" data-testid="top-bar">
+      <Group gap="md" wrap="nowrap">
+        <UnstyledButton onClick={() => onSelectServer(null)} data-testid="home">
+          <Title order={4}>mcpscope</Title>
+        </UnstyledButton>
+        {server && (
+          <Menu position="bottom-start" withinPortal>
+            <Menu.Target>
+              <Button variant="subtle" size="compact-md" rightSection="▾" data-testid="server-menu" data-server={server.name}>
+                {server.name}
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item onClick={onInfo} data-testid="menu-server-info">
+                Server Info
+              </Menu.Item>
+              <Menu.Divider />
+              <Menu.Label>Switch server</Menu.Label>
+              {servers
+                .filter((s) => s.status === 'connected' && s.name !== server.name)
+                .map((s) => (
+                  <Menu.Item key={s.name} onClick={() => onSelectServer(s.name)}>
+                    {s.name}
+                  </Menu.Item>
+                ))}
+              <Menu.Item onClick={() => onSelectServer(null)}>All servers…</Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        )}
+        {server && <StatusDot server={server} withLatency />}
+      </Group>
+      {server && (
+        <Tabs value={tab} onChange={(t) => t && onTab(t as TabId)} variant="pills" radius="sm" className="mcpscope-grow">
+          <Tabs.List>
+            {TABS.map((t) => (
+              <Tabs.Tab key={t.id} value={t.id} data-testid={`tab-${t.id}`}>
+                {t.label}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </Tabs>
+      )}
+      <Group gap="sm" wrap="nowrap">
+        {stream !== 'open' && (
+          <Badge color={stream === 'error' ? 'red' : 'yellow'} data-testid="stream-state" data-state={stream}>
+            {stream === 'error' ? 'backend unreachable' : 'connecting to backend…'}
+          </Badge>
+        )}
+        {server && (
+          <>
+            <Group gap={4} wrap="nowrap">
+              <Text size="xs" c="dimmed">
+                Protocol
+              </Text>
+              <Select
+                size="xs"
+                w={120}
+                value={protocol}
+                data={PROTOCOL_CHOICES.map((c) => ({ value: c.value, label: c.label }))}
+                allowDeselect={false}
+                onChange={(v) => v && v !== protocol && onProtocol(v as EraPreference)}
+                data-testid="protocol-select"
+                aria-label="Protocol"
+              />
+            </Group>
+            <Button size="xs" variant="light" color="red" onClick={onDisconnect} data-testid="disconnect">
+              Disconnect
+            </Button>
+          </>
+        )}
+      </Group>
+    </Group>
+  );
+}

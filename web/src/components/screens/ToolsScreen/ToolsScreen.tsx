@@ -1,0 +1,508 @@
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Collapse,
+  EmptyState,
+  Group,
+  Loader,
+  Popover,
+  ScrollArea,
+  SegmentedControl,
+  Splitter,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
+import { formDrawable, initialValue } from '../../../utils/form';
+import { annotationRows, filterTools, parseMeta, toolBadges, type ToolDef } from '../../../utils/tools';
+import type {
+  CallHandle,
+  FieldError,
+  FormField,
+  Json,
+  JsonObject,
+  Prefill,
+  ProgressEvent,
+  SavedRequest,
+  ServerRequestEvent,
+} from '../../../utils/types';
+import { AnnotationBadges } from '../../elements/AnnotationBadges/AnnotationBadges';
+import { VirtualList } from '../../elements/VirtualList/VirtualList';
+import { JsonEditor } from '../../groups/JsonEditor/JsonEditor';
+import { ProgressPanel } from '../../groups/ProgressPanel/ProgressPanel';
+import { SchemaForm } from '../../groups/SchemaForm/SchemaForm';
+import { ToolResult, type ToolOutcome } from '../../groups/ToolResult/ToolResult';
+
+export interface ToolsScreenProps {
+  server: string;
+  tools: ToolDef[] | null;
+  excluded: Record<string, string>;
+  listChanged: boolean;
+  progress: Record<string, ProgressEvent>;
+  /** Requests the server sent (declined in this version); the inline queue will live here. */
+  serverRequests: ServerRequestEvent[];
+  prefill: Prefill | null;
+  onRefresh: () => void;
+  onFormModel: (schema: Json) => Promise<FormField>;
+  onValidate: (tool: string, args: Json) => Promise<{ errors: FieldError[] }>;
+  onValidateOutput: (schema: Json, value: Json) => Promise<{ errors: FieldError[]; unusable?: string }>;
+  onCall: (tool: string, args: Json, meta?: JsonObject) => CallHandle;
+  onCancel: (requestId: string) => Promise<boolean>;
+  onOpenResource: (uri: string) => void;
+  onShowInHistory: (id: number) => void;
+  onListSaved: () => Promise<SavedRequest[]>;
+  onSave: (name: string, params: Json) => Promise<unknown>;
+  onDeleteSaved: (id: number | string) => Promise<unknown>;
+}
+
+interface Running {
+  requestId: string;
+  startedAt: number;
+  cancelling: boolean;
+}
+
+/** Tools: searchable list, generated form, Validate only, Execute with progress, rich results. */
+export function ToolsScreen(p: ToolsScreenProps) {
+  const [search, setSearch] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [models, setModels] = useState<Record<string, FormField | { error: string }>>({});
+  const [values, setValues] = useState<Record<string, Json | undefined>>({});
+  const [mode, setMode] = useState<'form' | 'json'>('form');
+  const [errors, setErrors] = useState<FieldError[] | null>(null);
+  const [metaText, setMetaText] = useState('');
+  const [metaOpen, setMetaOpen] = useState(false);
+  const [running, setRunning] = useState<Running | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  const [outcome, setOutcome] = useState<ToolOutcome | null>(null);
+  const [outputCheck, setOutputCheck] = useState<{ errors: FieldError[]; unusable?: string } | null>(null);
+  const [leftTab, setLeftTab] = useState<string>('tools');
+  const [saved, setSaved] = useState<SavedRequest[] | null>(null);
+  const [saveName, setSaveName] = useState('');
+  const [saveOpen, setSaveOpen] = useState(false);
+  const [prefillSeen, setPrefillSeen] = useState<number | null>(null);
+
+  const tools = p.tools ?? [];
+  const filtered = useMemo(() => filterTools(tools, search), [tools, search]);
+  const tool = tools.find((t) => t.name === selected) ?? null;
+  const excludedReason = selected ? p.excluded[selected] : undefined;
+  const model = selected ? models[selected] : undefined;
+  const value = selected ? values[selected] : undefined;
+  const meta = parseMeta(metaText);
+
+  // Replay from History: select the tool and pre-fill its arguments (adjusting state during render).
+  if (p.prefill && p.prefill.nonce !== prefillSeen) {
+    setPrefillSeen(p.prefill.nonce);
+    if (p.prefill.name) {
+      setSelected(p.prefill.name);
+      setValues((v) => ({ ...v, [p.prefill!.name!]: p.prefill!.args ?? {} }));
+      setMetaText(p.prefill.meta && typeof p.prefill.meta === 'object' ? JSON.stringify(p.prefill.meta, null, 2) : '');
+      setMetaOpen(!!p.prefill.meta);
+      setErrors(null);
+      setLeftTab('tools');
+    }
+  }
+
+  // Load the form model of the selected tool (once per tool).
+  useEffect(() => {
+    if (!tool || models[tool.name]) return;
+    let live = true;
+    p.onFormModel((tool.inputSchema ?? { type: 'object' }) as Json)
+      .then((m) => {
+        if (!live) return;
+        setModels((old) => ({ ...old, [tool.name]: m }));
+        setValues((old) => (old[tool.name] === undefined ? { ...old, [tool.name]: initialValue(m) } : old));
+      })
+      .catch((e: unknown) => live && setModels((old) => ({ ...old, [tool.name]: { error: e instanceof Error ? e.message : String(e) } })));
+    return () => {
+      live = false;
+    };
+  }, [tool, models, p.onFormModel]);
+
+  // Elapsed time while a call runs.
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => setNow(Date.now()), 200);
+    return () => clearInterval(t);
+  }, [running]);
+
+  useEffect(() => {
+    if (leftTab !== 'saved') return;
+    let live = true;
+    p.onListSaved().then((s) => live && setSaved(s.filter((x) => x.server === p.server && x.method === 'tools/call')));
+    return () => {
+      live = false;
+    };
+  }, [leftTab, p.onListSaved, p.server]);
+
+  const setValue = (v: Json | undefined) => {
+    if (!selected) return;
+    setValues((old) => ({ ...old, [selected]: v }));
+  };
+
+  const validate = async () => {
+    if (!tool) return;
+    try {
+      const r = await p.onValidate(tool.name, (value ?? {}) as Json);
+      setErrors(r.errors);
+    } catch (e) {
+      setErrors([{ path: '', message: e instanceof Error ? e.message : String(e) }]);
+    }
+  };
+
+  const execute = () => {
+    if (!tool || running) return;
+    const h = p.onCall(tool.name, (value ?? {}) as Json, meta.value);
+    const startedAt = Date.now();
+    setRunning({ requestId: h.requestId, startedAt, cancelling: false });
+    setNow(startedAt);
+    setOutcome(null);
+    setOutputCheck(null);
+    setErrors(null);
+    const toolAtCall = tool;
+    void h.done.then((o) => {
+      const durationMs = Date.now() - startedAt;
+      setRunning(null);
+      if (o.ok) {
+        const result = (o.result ?? {}) as JsonObject;
+        setOutcome({ kind: 'result', result, historyId: o.historyId, durationMs });
+        if (toolAtCall.outputSchema) {
+          if (result.structuredContent === undefined) {
+            setOutputCheck(result.isError === true ? null : { errors: [{ path: '', message: 'structuredContent is missing, though the tool declares an outputSchema' }] });
+          } else {
+            void p.onValidateOutput(toolAtCall.outputSchema as Json, result.structuredContent).then(setOutputCheck);
+          }
+        }
+      } else if (o.error.code === 'cancelled') {
+        setOutcome({ kind: 'cancelled', durationMs });
+      } else {
+        setOutcome({ kind: 'error', error: o.error, durationMs });
+      }
+    });
+  };
+
+  const cancel = () => {
+    if (!running) return;
+    setRunning({ ...running, cancelling: true });
+    void p.onCancel(running.requestId);
+  };
+
+  const progress = running ? p.progress[running.requestId] : undefined;
+  const declined = p.serverRequests.slice(-3);
+
+  const list = (
+    <Stack gap="xs" h="100%" p="xs" data-testid="tool-list-pane">
+      <Group justify="space-between" wrap="nowrap">
+        <Title order={5} data-testid="tools-count" data-count={tools.length}>
+          Tools ({tools.length})
+        </Title>
+        <Button size="compact-xs" variant="default" onClick={p.onRefresh} data-testid="refresh-tools">
+          Refresh
+        </Button>
+      </Group>
+      {p.listChanged && (
+        <Group gap="xs" data-testid="list-changed">
+          <Badge color="yellow" variant="dot">
+            List updated
+          </Badge>
+          <Button size="compact-xs" onClick={p.onRefresh}>
+            Refresh Now
+          </Button>
+        </Group>
+      )}
+      <Tabs value={leftTab} onChange={(t) => setLeftTab(t ?? 'tools')} className="mcpscope-grow mcpscope-col">
+        <Stack gap="xs" h="100%" w="100%">
+          <Tabs.List>
+            <Tabs.Tab value="tools">List</Tabs.Tab>
+            <Tabs.Tab value="saved" data-testid="saved-tab">
+              Saved
+            </Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="tools" className="mcpscope-grow">
+            <Stack gap="xs" h="100%">
+              <TextInput size="xs" placeholder="Search..." value={search} onChange={(e) => setSearch(e.currentTarget.value)} data-testid="tool-search" />
+              {p.tools === null ? (
+                <Loader size="sm" data-testid="tools-loading" />
+              ) : filtered.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  No tools{search ? ' match' : ''}.
+                </Text>
+              ) : (
+                <div className="mcpscope-grow mcpscope-scroll-host">
+                  <VirtualList
+                    testId="tool-list"
+                    count={filtered.length}
+                    estimate={44}
+                    rowKey={(i) => filtered[i].name}
+                    row={(i) => {
+                      const t = filtered[i];
+                      const ex = p.excluded[t.name];
+                      const sel = t.name === selected;
+                      return (
+                        <UnstyledButton
+                          w="100%"
+                          px="xs"
+                          py={4}
+                          className={sel ? 'mcpscope-row-selected' : undefined}
+                          onClick={() => {
+                            setSelected(t.name);
+                            setErrors(null);
+                          }}
+                          data-testid="tool-item"
+                          data-tool={t.name}
+                          data-selected={sel ? 'true' : 'false'}
+                          data-excluded={ex ? 'true' : 'false'}
+                        >
+                          <Tooltip label={ex ? `Excluded: ${ex}` : t.description ?? t.name} disabled={!ex && !t.description}>
+                            <Text size="sm" fw={sel ? 600 : 400} td={ex ? 'line-through' : undefined} c={ex ? 'dimmed' : undefined} truncate>
+                              {t.name}
+                            </Text>
+                          </Tooltip>
+                          <AnnotationBadges badges={toolBadges(t)} />
+                        </UnstyledButton>
+                      );
+                    }}
+                  />
+                </div>
+              )}
+            </Stack>
+          </Tabs.Panel>
+          <Tabs.Panel value="saved">
+            <Stack gap={4} data-testid="saved-list">
+              {saved === null ? (
+                <Loader size="xs" />
+              ) : saved.length === 0 ? (
+                <Text size="xs" c="dimmed">
+                  No saved requests. Fill a form and press Save.
+                </Text>
+              ) : (
+                saved.map((s) => {
+                  const sp = (s.params ?? {}) as JsonObject;
+                  return (
+                    <Group key={String(s.id)} gap="xs" wrap="nowrap" data-testid="saved-item" data-name={s.name}>
+                      <UnstyledButton
+                        className="mcpscope-grow"
+                        onClick={() => {
+                          const name = String(sp.name ?? '');
+                          setSelected(name);
+                          setValues((v) => ({ ...v, [name]: sp.arguments ?? {} }));
+                          setLeftTab('tools');
+                        }}
+                      >
+                        <Text size="sm">{s.name}</Text>
+                        <Text size="xs" c="dimmed">
+                          {String(sp.name ?? '')}
+                        </Text>
+                      </UnstyledButton>
+                      <ActionIcon
+                        size="sm"
+                        variant="subtle"
+                        color="red"
+                        aria-label="Delete saved request"
+                        onClick={() => void p.onDeleteSaved(s.id).then(() => setSaved((old) => (old ?? []).filter((x) => x.id !== s.id)))}
+                      >
+                        ✕
+                      </ActionIcon>
+                    </Group>
+                  );
+                })
+              )}
+            </Stack>
+          </Tabs.Panel>
+        </Stack>
+      </Tabs>
+    </Stack>
+  );
+
+  const params = !tool ? (
+    <EmptyState title="Select a tool" description="Pick a tool on the left to fill its arguments and run it." data-testid="no-tool-selected" />
+  ) : (
+    <ScrollArea h="100%" type="auto">
+      <Stack gap="sm" p="sm" data-testid="tool-detail" data-tool={tool.name}>
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={5}>Tool: {tool.title ?? tool.name}</Title>
+          {running && (
+            <Badge color="blue" variant="dot" data-testid="executing">
+              Executing...
+            </Badge>
+          )}
+        </Group>
+        {tool.title && (
+          <Text size="xs" c="dimmed" ff="monospace">
+            {tool.name}
+          </Text>
+        )}
+        {tool.description && <Text size="sm">{tool.description}</Text>}
+        {excludedReason && (
+          <Alert color="orange" p="xs" title="Excluded from calls" data-testid="excluded-reason">
+            {excludedReason}
+          </Alert>
+        )}
+        {tool.annotations && Object.keys(tool.annotations).length > 0 && (
+          <Table fz="xs" verticalSpacing={1} withRowBorders={false} data-testid="annotations">
+            <Table.Tbody>
+              {annotationRows(tool).map(([k, v]) => (
+                <Table.Tr key={k}>
+                  <Table.Td c="dimmed" w={140}>
+                    {k}
+                  </Table.Td>
+                  <Table.Td>{v}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+        <Group justify="space-between">
+          <Text size="sm" fw={600}>
+            Parameters
+          </Text>
+          <SegmentedControl
+            size="xs"
+            value={mode}
+            onChange={(m) => setMode(m as 'form' | 'json')}
+            data={[
+              { value: 'form', label: 'Form' },
+              { value: 'json', label: 'JSON' },
+            ]}
+            data-testid="form-mode"
+          />
+        </Group>
+        {model === undefined ? (
+          <Loader size="sm" data-testid="schema-form-loading" />
+        ) : 'error' in model ? (
+          <Alert color="red" p="xs">
+            The form could not be built: {model.error}
+          </Alert>
+        ) : mode === 'form' && formDrawable(model) ? (
+          <SchemaForm field={model} value={value} onChange={setValue} errors={errors ?? []} />
+        ) : (
+          <>
+            {mode === 'form' && <Text size="xs" c="dimmed">This schema is edited as JSON{model.kind.type === 'json' ? `: ${model.kind.reason}` : ''}.</Text>}
+            <JsonEditor value={value} onChange={setValue} testId="arguments-json" minRows={6} />
+            {errors && errors.length > 0 && (
+              <Alert color="red" p="xs">
+                {errors.map((e, i) => (
+                  <Text size="xs" key={i}>
+                    {e.path || '(root)'}: {e.message}
+                  </Text>
+                ))}
+              </Alert>
+            )}
+          </>
+        )}
+        <UnstyledButton onClick={() => setMetaOpen((o) => !o)} data-testid="meta-toggle">
+          <Text size="xs" fw={600}>
+            {metaOpen ? '▾' : '▸'} _meta {meta.value ? `(${Object.keys(meta.value).length} keys)` : ''}
+          </Text>
+        </UnstyledButton>
+        <Collapse expanded={metaOpen}>
+          <JsonEditor
+            value={meta.value}
+            onChange={(v) => setMetaText(v === undefined ? '' : JSON.stringify(v, null, 2))}
+            description="Sent as params._meta (the backend adds the protocol's own keys)."
+            placeholder='{"my.app/trace": "abc"}'
+            error={meta.error}
+            testId="meta-editor"
+            minRows={2}
+          />
+        </Collapse>
+        {errors !== null && (
+          <Badge color={errors.length === 0 ? 'green' : 'red'} data-testid="validation-result" data-valid={errors.length === 0 ? 'true' : 'false'}>
+            {errors.length === 0 ? '✓ Arguments are valid' : `${errors.length} validation error${errors.length > 1 ? 's' : ''}`}
+          </Badge>
+        )}
+        {running && <ProgressPanel progress={progress} elapsedMs={now - running.startedAt} onCancel={cancel} cancelling={running.cancelling} />}
+        <div data-testid="request-queue-slot" data-count={declined.length}>
+          {declined.length > 0 && (
+            <Alert color="gray" p="xs" title="Server requests (declined in this version)">
+              {declined.map((r, i) => (
+                <Text size="xs" key={i}>
+                  {r.method}
+                </Text>
+              ))}
+            </Alert>
+          )}
+        </div>
+        <Group gap="xs">
+          <Button variant="default" onClick={validate} disabled={!!running} data-testid="validate">
+            Validate only
+          </Button>
+          <Button onClick={execute} loading={!!running} disabled={!!excludedReason || !!meta.error} data-testid="execute">
+            Execute Tool
+          </Button>
+          <Popover opened={saveOpen} onChange={setSaveOpen} withinPortal position="top">
+            <Popover.Target>
+              <Button variant="subtle" onClick={() => setSaveOpen((o) => !o)} data-testid="save-request">
+                Save
+              </Button>
+            </Popover.Target>
+            <Popover.Dropdown>
+              <Group gap="xs">
+                <TextInput size="xs" placeholder="Name" value={saveName} onChange={(e) => setSaveName(e.currentTarget.value)} data-testid="save-name" />
+                <Button
+                  size="xs"
+                  disabled={!saveName.trim()}
+                  data-testid="save-confirm"
+                  onClick={() => {
+                    void p.onSave(saveName.trim(), { name: tool.name, arguments: (value ?? {}) as Json }).then(() => {
+                      setSaveOpen(false);
+                      setSaveName('');
+                      setSaved(null);
+                    });
+                  }}
+                >
+                  Save
+                </Button>
+              </Group>
+            </Popover.Dropdown>
+          </Popover>
+        </Group>
+      </Stack>
+    </ScrollArea>
+  );
+
+  const results = (
+    <ScrollArea h="100%" type="auto">
+      <Stack gap="xs" p="sm">
+        <Title order={5}>Results</Title>
+        {outcome ? (
+          <ToolResult
+            outcome={outcome}
+            outputCheck={outputCheck}
+            onOpenResource={p.onOpenResource}
+            onShowInHistory={p.onShowInHistory}
+            onClear={() => {
+              setOutcome(null);
+              setOutputCheck(null);
+            }}
+          />
+        ) : (
+          <Text size="sm" c="dimmed" data-testid="tool-result-empty">
+            {running ? 'Waiting for the result…' : 'Run a tool to see its result here.'}
+          </Text>
+        )}
+      </Stack>
+    </ScrollArea>
+  );
+
+  return (
+    <Splitter className="mcpscope-fill" data-testid="screen-tools">
+      <Splitter.Pane defaultSize={24} min={12}>
+        {list}
+      </Splitter.Pane>
+      <Splitter.Pane defaultSize={40} min={20}>
+        {params}
+      </Splitter.Pane>
+      <Splitter.Pane defaultSize={36} min={15}>
+        {results}
+      </Splitter.Pane>
+    </Splitter>
+  );
+}

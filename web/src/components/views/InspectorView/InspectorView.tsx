@@ -1,0 +1,269 @@
+import { Alert, AppShell, Button, Group, Modal, Text } from '@mantine/core';
+import { memo } from 'react';
+import type { ServerData } from '../../../utils/state';
+import { isAppTool } from '../../../utils/tools';
+import type {
+  CallHandle,
+  CallOutcome,
+  CatalogEntry,
+  EraPreference,
+  FieldError,
+  FormField,
+  HistoryEntry,
+  ImportResult,
+  Json,
+  JsonObject,
+  Prefill,
+  RegistryImport,
+  SavedRequest,
+  ServerInfo,
+  ServerView,
+  TabId,
+} from '../../../utils/types';
+import { ServerInfoPanel } from '../../groups/ServerInfoPanel/ServerInfoPanel';
+import { TopBar } from '../../groups/TopBar/TopBar';
+import { AppsScreen } from '../../screens/AppsScreen/AppsScreen';
+import { HistoryScreen, type HistoryQueryArgs } from '../../screens/HistoryScreen/HistoryScreen';
+import { LogsScreen } from '../../screens/LogsScreen/LogsScreen';
+import { PromptsScreen } from '../../screens/PromptsScreen/PromptsScreen';
+import { ResourcesScreen } from '../../screens/ResourcesScreen/ResourcesScreen';
+import { ServerListScreen } from '../../screens/ServerListScreen/ServerListScreen';
+import { TasksScreen } from '../../screens/TasksScreen/TasksScreen';
+import { ToolsScreen } from '../../screens/ToolsScreen/ToolsScreen';
+import { TrafficScreen } from '../../screens/TrafficScreen/TrafficScreen';
+
+/** Everything the view can ask for; the top container binds these to the API. */
+export interface InspectorCallbacks {
+  selectServer: (name: string | null) => void;
+  setTab: (tab: TabId) => void;
+  showInfo: (open: boolean) => void;
+  connect: (name: string) => void;
+  disconnect: (name: string) => void;
+  loadInfo: (name: string) => void;
+  setProtocol: (name: string, era: EraPreference) => void;
+  addServer: (name: string, entry: CatalogEntry) => Promise<unknown>;
+  updateServer: (oldName: string, name: string, entry: CatalogEntry) => Promise<unknown>;
+  removeServer: (name: string) => void;
+  importConfig: (text: string) => Promise<ImportResult>;
+  importRegistry: (text: string) => Promise<RegistryImport>;
+  addFromRegistry: (text: string, choice: { package?: number; remote?: number }, name: string, env: Record<string, string>) => Promise<ServerView>;
+  refresh: (what: 'tools' | 'resources' | 'prompts') => void;
+  moreResources: () => void;
+  formModel: (schema: Json) => Promise<FormField>;
+  validateTool: (tool: string, args: Json) => Promise<{ errors: FieldError[] }>;
+  validate: (schema: Json, value: Json) => Promise<{ errors: FieldError[]; unusable?: string }>;
+  callTool: (tool: string, args: Json, meta?: JsonObject) => CallHandle;
+  cancel: (requestId: string) => Promise<boolean>;
+  read: (uri: string) => Promise<CallOutcome>;
+  subscribe: (uri: string, on: boolean) => Promise<CallOutcome>;
+  getPrompt: (name: string, args: JsonObject) => Promise<CallOutcome>;
+  complete: (ref: JsonObject, argument: string, value: string, context: Record<string, string>) => Promise<string[]>;
+  openResource: (uri: string) => void;
+  showInHistory: (id: number) => void;
+  showLogsOf: (id: number | null) => void;
+  setLogLevel: (level: string) => void;
+  clearLogs: () => void;
+  listSaved: () => Promise<SavedRequest[]>;
+  save: (name: string, params: Json) => Promise<unknown>;
+  deleteSaved: (id: number | string) => Promise<unknown>;
+  historyQuery: (q: HistoryQueryArgs) => Promise<{ entries: HistoryEntry[]; nextBefore: number | null }>;
+  historyDetail: (id: number) => Promise<HistoryEntry>;
+  replay: (e: HistoryEntry) => void;
+  pin: (id: number, label: string) => Promise<HistoryEntry>;
+  unpin: (id: number) => Promise<HistoryEntry>;
+  clearHistory: () => Promise<unknown>;
+  historyExportUrl: (q: HistoryQueryArgs) => string;
+  historyResultUrl: (id: number) => string;
+  frameBodyUrl: (seq: number) => string;
+  olderFrames: () => Promise<void>;
+  newerFrames: () => Promise<void>;
+}
+
+export interface InspectorViewProps {
+  servers: ServerView[];
+  stream: 'connecting' | 'open' | 'error';
+  active: string | null;
+  tab: TabId;
+  data: ServerData | null;
+  infos: Record<string, ServerInfo | null>;
+  history: HistoryEntry[];
+  prefill: Partial<Record<TabId, Prefill>>;
+  historyFocus: number | null;
+  logRequest: number | null;
+  infoOpen: boolean;
+  cb: InspectorCallbacks;
+}
+
+const Screens = memo(function Screens({ p, server }: { p: InspectorViewProps; server: ServerView }) {
+  const d = p.data!;
+  const cb = p.cb;
+  const show = (t: TabId) => (p.tab === t ? 'mcpscope-screen' : 'mcpscope-screen mcpscope-hidden');
+  const recent = p.history.filter((h) => h.server === server.name).slice(0, 30);
+  return (
+    <div className="mcpscope-fill" key={`${server.name}:${d.resetCount}`} data-testid="screens" data-server={server.name} data-reset={d.resetCount}>
+      <div className={show('tools')}>
+        <ToolsScreen
+          server={server.name}
+          tools={d.tools}
+          excluded={d.excluded}
+          listChanged={d.changed.tools}
+          progress={d.progress}
+          serverRequests={d.serverRequests}
+          prefill={p.prefill.tools ?? null}
+          onRefresh={() => cb.refresh('tools')}
+          onFormModel={cb.formModel}
+          onValidate={cb.validateTool}
+          onValidateOutput={cb.validate}
+          onCall={cb.callTool}
+          onCancel={cb.cancel}
+          onOpenResource={cb.openResource}
+          onShowInHistory={cb.showInHistory}
+          onListSaved={cb.listSaved}
+          onSave={cb.save}
+          onDeleteSaved={cb.deleteSaved}
+        />
+      </div>
+      <div className={show('apps')}>
+        <AppsScreen apps={(d.tools ?? []).filter(isAppTool)} />
+      </div>
+      <div className={show('resources')}>
+        <ResourcesScreen
+          resources={d.resources}
+          hasMore={d.resourcesCursor !== null}
+          templates={d.templates}
+          listChanged={d.changed.resources}
+          updated={d.updatedResources}
+          prefill={p.prefill.resources ?? null}
+          onRefresh={() => cb.refresh('resources')}
+          onMore={cb.moreResources}
+          onRead={cb.read}
+          onSubscribe={cb.subscribe}
+          onFormModel={cb.formModel}
+          onComplete={cb.complete}
+        />
+      </div>
+      <div className={show('prompts')}>
+        <PromptsScreen
+          prompts={d.prompts}
+          listChanged={d.changed.prompts}
+          prefill={p.prefill.prompts ?? null}
+          onRefresh={() => cb.refresh('prompts')}
+          onGet={cb.getPrompt}
+          onFormModel={cb.formModel}
+          onComplete={cb.complete}
+          onOpenResource={cb.openResource}
+        />
+      </div>
+      <div className={show('logs')}>
+        <LogsScreen
+          server={server.name}
+          logs={d.logs}
+          level={d.logLevel}
+          recent={recent}
+          requestFilter={p.logRequest}
+          onRequestFilter={cb.showLogsOf}
+          onSetLevel={cb.setLogLevel}
+          onClear={cb.clearLogs}
+          onShowInHistory={cb.showInHistory}
+        />
+      </div>
+      <div className={show('tasks')}>
+        <TasksScreen />
+      </div>
+      <div className={show('history')}>
+        <HistoryScreen
+          server={server.name}
+          live={p.history}
+          focusId={p.historyFocus}
+          onQuery={cb.historyQuery}
+          onDetail={cb.historyDetail}
+          onReplay={cb.replay}
+          onPin={cb.pin}
+          onUnpin={cb.unpin}
+          onClear={cb.clearHistory}
+          exportUrl={cb.historyExportUrl}
+          resultUrl={cb.historyResultUrl}
+          onShowLogs={(id) => cb.showLogsOf(id)}
+        />
+      </div>
+      <div className={show('traffic')}>
+        <TrafficScreen frames={d.frames} warnings={d.warnings} bodyUrl={cb.frameBodyUrl} onOlder={cb.olderFrames} onNewer={cb.newerFrames} />
+      </div>
+    </div>
+  );
+});
+
+/** The whole inspector: top bar, then the server list or the active server's screens. */
+export function InspectorView(p: InspectorViewProps) {
+  const server = p.active ? p.servers.find((s) => s.name === p.active) ?? null : null;
+  const cb = p.cb;
+  return (
+    <AppShell header={{ height: 56 }} padding={0}>
+      <AppShell.Header>
+        <TopBar
+          server={server}
+          servers={p.servers}
+          tab={p.tab}
+          protocol={server?.entry.protocolEra ?? 'auto'}
+          stream={p.stream}
+          onTab={cb.setTab}
+          onSelectServer={cb.selectServer}
+          onProtocol={(era) => server && cb.setProtocol(server.name, era)}
+          onDisconnect={() => server && cb.disconnect(server.name)}
+          onInfo={() => cb.showInfo(true)}
+        />
+      </AppShell.Header>
+      <AppShell.Main className="mcpscope-main" data-testid="main" data-view={server ? 'server' : 'list'}>
+        {!server || !p.data ? (
+          <ServerListScreen
+            servers={p.servers}
+            infos={p.infos}
+            onConnect={cb.connect}
+            onDisconnect={cb.disconnect}
+            onOpen={(n) => cb.selectServer(n)}
+            onLoadInfo={cb.loadInfo}
+            onAdd={cb.addServer}
+            onUpdate={cb.updateServer}
+            onRemove={cb.removeServer}
+            onImportConfig={cb.importConfig}
+            onImportRegistry={cb.importRegistry}
+            onAddFromRegistry={cb.addFromRegistry}
+          />
+        ) : (
+          <div className="mcpscope-fill mcpscope-col">
+            {server.status !== 'connected' && (
+              <Alert color={server.status === 'failed' ? 'red' : 'yellow'} p="xs" radius={0} data-testid="connection-banner" data-status={server.status}>
+                <Group justify="space-between">
+                  <Text size="sm">
+                    {server.status === 'connecting' ? 'Connecting…' : server.status === 'failed' ? `Connection failed: ${server.error?.message ?? ''}` : 'Disconnected.'}{' '}
+                    History and Traffic stay available.
+                  </Text>
+                  <Group gap="xs">
+                    <Button size="compact-xs" onClick={() => cb.connect(server.name)} disabled={server.status === 'connecting'} data-testid="reconnect">
+                      Reconnect
+                    </Button>
+                    <Button size="compact-xs" variant="default" onClick={() => cb.selectServer(null)}>
+                      All servers
+                    </Button>
+                  </Group>
+                </Group>
+              </Alert>
+            )}
+            <div className="mcpscope-grow mcpscope-col">
+              <Screens p={p} server={server} />
+            </div>
+          </div>
+        )}
+        <Modal opened={p.infoOpen && !!server} onClose={() => cb.showInfo(false)} title="Server Information" data-testid="server-info-modal">
+          {server && (
+            <ServerInfoPanel
+              server={server}
+              info={p.infos[server.name] ?? null}
+              counts={{ tools: p.data?.tools?.length, resources: p.data?.resources?.length, prompts: p.data?.prompts?.length }}
+            />
+          )}
+        </Modal>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

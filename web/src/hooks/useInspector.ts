@@ -1,0 +1,387 @@
+// The stateful core of the SPA: one store fed by the SSE stream, plus every action that talks to
+// the backend. Only src/App.tsx uses this hook; components get plain props and callbacks.
+
+import { notifications } from '@mantine/notifications';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { ApiError, api, newRequestId, type HistoryQuery, type RequestAnswer } from '../lib/api';
+import { openEvents } from '../lib/events';
+import { appendNewer, prependOlder } from '../utils/frameWindow';
+import { excludedMap, type ToolDef } from '../utils/tools';
+import {
+  FRAME_WINDOW,
+  applyEvent,
+  applyFrames,
+  applyLogs,
+  initialState,
+  serverData,
+  updateServer,
+  type State,
+} from '../utils/state';
+import type {
+  CallHandle,
+  CallOutcome,
+  CatalogEntry,
+  EraPreference,
+  FieldError,
+  FormField,
+  FrameView,
+  Json,
+  JsonObject,
+  LogEvent,
+  SavedRequest,
+} from '../utils/types';
+
+/** A tiny external store: immutable state, batched notifications. */
+class Store {
+  state: State = initialState();
+  private listeners = new Set<() => void>();
+  private pendingFrames: FrameView[] = [];
+  private pendingLogs: LogEvent[] = [];
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+  subscribe = (fn: () => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+  get = () => this.state;
+
+  set(fn: (s: State) => State) {
+    const next = fn(this.state);
+    if (next !== this.state) {
+      this.state = next;
+      for (const l of this.listeners) l();
+    }
+  }
+
+  /** Frames and logs arrive fast: apply them in batches every 50 ms. */
+  queueFrame(f: FrameView) {
+    this.pendingFrames.push(f);
+    this.scheduleFlush();
+  }
+  queueLog(l: LogEvent) {
+    this.pendingLogs.push(l);
+    this.scheduleFlush();
+  }
+  private scheduleFlush() {
+    if (this.flushTimer !== null) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      const frames = this.pendingFrames;
+      const logs = this.pendingLogs;
+      this.pendingFrames = [];
+      this.pendingLogs = [];
+      this.set((s) => applyLogs(applyFrames(s, frames), logs));
+    }, 50);
+  }
+}
+
+const store = new Store();
+
+function errorMessage(e: unknown): string {
+  if (e instanceof ApiError) return e.message;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+/** A request's answer or error body, never a rejection. */
+async function outcome(p: Promise<RequestAnswer>): Promise<CallOutcome> {
+  try {
+    const r = await p;
+    return { ok: true, historyId: r.historyId, result: r.result };
+  } catch (e) {
+    if (e instanceof ApiError) return { ok: false, error: e.body };
+    return { ok: false, error: { code: 'unreachable', message: errorMessage(e) } };
+  }
+}
+
+function toastError(title: string, e: unknown) {
+  notifications.show({ color: 'red', title, message: errorMessage(e), autoClose: 8000 });
+}
+
+
+/** Every action of the SPA. Stable across renders. */
+function makeActions() {
+  const formCache = new Map<string, Promise<FormField>>();
+
+  const refreshServers = async () => {
+    try {
+      const { servers } = await api.servers();
+      store.set((s) => ({ ...s, servers }));
+    } catch (e) {
+      toastError('Could not load the servers', e);
+    }
+  };
+
+  const actions = {
+    refreshServers,
+
+    async connect(name: string) {
+      try {
+        const info = await api.connect(name);
+        store.set((s) => updateServer(s, name, (d) => ({ ...d, info })));
+        notifications.show({ color: 'green', title: `Connected to ${name}`, message: `${info.protocolVersion} (${info.era})` });
+        return true;
+      } catch (e) {
+        toastError(`Could not connect to ${name}`, e);
+        await refreshServers();
+        return false;
+      }
+    },
+    async disconnect(name: string) {
+      try {
+        await api.disconnect(name);
+      } catch (e) {
+        toastError(`Could not disconnect ${name}`, e);
+      }
+      await refreshServers();
+    },
+    async info(name: string) {
+      const info = await api.info(name);
+      store.set((s) => updateServer(s, name, (d) => ({ ...d, info })));
+      return info;
+    },
+    async setProtocolEra(name: string, era: EraPreference) {
+      try {
+        await api.setProtocolEra(name, era);
+        await refreshServers();
+        try {
+          await actions.info(name);
+        } catch {
+          /* not connected (yet) */
+        }
+      } catch (e) {
+        toastError('Could not change the protocol', e);
+      }
+    },
+    async addServer(name: string, entry: CatalogEntry) {
+      const v = await api.addServer(name, entry);
+      await refreshServers();
+      return v;
+    },
+    async updateServer(oldName: string, name: string, entry: CatalogEntry) {
+      const v = await api.updateServer(oldName, name, entry);
+      await refreshServers();
+      return v;
+    },
+    async removeServer(name: string) {
+      try {
+        await api.removeServer(name);
+        notifications.show({ title: 'Removed', message: name });
+      } catch (e) {
+        toastError(`Could not remove ${name}`, e);
+      }
+      await refreshServers();
+    },
+    async importConfig(text: string) {
+      const r = await api.importConfig(text);
+      await refreshServers();
+      return r;
+    },
+    importRegistry: (text: string) => api.importRegistry(text),
+    async addFromRegistry(text: string, choice: { package?: number; remote?: number }, name: string, env: Record<string, string>) {
+      const v = await api.addFromRegistry(text, choice, name, env);
+      await refreshServers();
+      return v;
+    },
+
+    // --- lists ---
+    async listTools(name: string) {
+      try {
+        const r = await api.list(name, 'tools/list', 'tools', { allPages: true });
+        const tools = ((r.result.tools ?? []) as unknown as ToolDef[]) ?? [];
+        const excluded = excludedMap(r.excludedTools);
+        store.set((s) => updateServer(s, name, (d) => ({ ...d, tools, excluded, changed: { ...d.changed, tools: false } })));
+      } catch (e) {
+        store.set((s) => updateServer(s, name, (d) => ({ ...d, tools: d.tools ?? [] })));
+        toastError('tools/list failed', e);
+      }
+    },
+    async listResources(name: string, more = false) {
+      try {
+        const cursor = more ? serverData(store.get(), name).resourcesCursor ?? undefined : undefined;
+        const r = await api.list(name, 'resources/list', 'resources', more ? { cursor } : { cursor: undefined, allPages: false });
+        const page = (r.result.resources ?? []) as JsonObject[];
+        const next = typeof r.result.nextCursor === 'string' ? r.result.nextCursor : null;
+        store.set((s) =>
+          updateServer(s, name, (d) => ({
+            ...d,
+            resources: more ? [...(d.resources ?? []), ...page] : page,
+            resourcesCursor: next,
+            changed: { ...d.changed, resources: false },
+          })),
+        );
+      } catch (e) {
+        store.set((s) => updateServer(s, name, (d) => ({ ...d, resources: d.resources ?? [] })));
+        toastError('resources/list failed', e);
+      }
+    },
+    async listTemplates(name: string) {
+      try {
+        const r = await api.list(name, 'resources/templates/list', 'resourceTemplates', { allPages: true });
+        const templates = (r.result.resourceTemplates ?? []) as JsonObject[];
+        store.set((s) => updateServer(s, name, (d) => ({ ...d, templates })));
+      } catch (e) {
+        store.set((s) => updateServer(s, name, (d) => ({ ...d, templates: d.templates ?? [] })));
+        toastError('resources/templates/list failed', e);
+      }
+    },
+    async listPrompts(name: string) {
+      try {
+        const r = await api.list(name, 'prompts/list', 'prompts', { allPages: true });
+        const prompts = (r.result.prompts ?? []) as JsonObject[];
+        store.set((s) => updateServer(s, name, (d) => ({ ...d, prompts, changed: { ...d.changed, prompts: false } })));
+      } catch (e) {
+        store.set((s) => updateServer(s, name, (d) => ({ ...d, prompts: d.prompts ?? [] })));
+        toastError('prompts/list failed', e);
+      }
+    },
+
+    // --- requests ---
+    /** Start a request that reports progress and can be cancelled. */
+    call(name: string, method: string, params: Json, meta?: JsonObject): CallHandle {
+      const requestId = newRequestId();
+      const done = outcome(api.request(name, method, { params, requestId, progress: true, meta }));
+      return { requestId, done };
+    },
+    request: (name: string, method: string, params: Json, meta?: JsonObject) => outcome(api.request(name, method, { params, meta })),
+    async cancel(requestId: string) {
+      try {
+        return (await api.cancel(requestId)).cancelled;
+      } catch (e) {
+        toastError('Cancel failed', e);
+        return false;
+      }
+    },
+    async complete(name: string, ref: JsonObject, argument: string, value: string, context: Record<string, string>) {
+      try {
+        const params: JsonObject = { ref, argument: { name: argument, value } };
+        if (Object.keys(context).length > 0) params.context = { arguments: context };
+        const r = await api.request(name, 'completion/complete', { params });
+        const values = (((r.result ?? {}) as JsonObject).completion as JsonObject | undefined)?.values;
+        return Array.isArray(values) ? values.map(String) : [];
+      } catch {
+        return [];
+      }
+    },
+    async setLogLevel(name: string, level: string) {
+      try {
+        await api.setLogLevel(name, level);
+        store.set((s) => updateServer(s, name, (d) => ({ ...d, logLevel: level })));
+        notifications.show({ color: 'blue', title: 'Log level', message: `set to ${level}` });
+      } catch (e) {
+        toastError('Could not set the log level', e);
+      }
+    },
+    clearLogs(name: string) {
+      store.set((s) => updateServer(s, name, (d) => ({ ...d, logs: [] })));
+    },
+    clearChanged(name: string, what: 'tools' | 'resources' | 'prompts') {
+      store.set((s) => updateServer(s, name, (d) => ({ ...d, changed: { ...d.changed, [what]: false } })));
+    },
+    formModel(schema: Json): Promise<FormField> {
+      const key = JSON.stringify(schema);
+      let p = formCache.get(key);
+      if (!p) {
+        p = api.form(schema);
+        p.catch(() => formCache.delete(key));
+        formCache.set(key, p);
+      }
+      return p;
+    },
+    async validate(schema: Json, value: Json): Promise<{ errors: FieldError[]; unusable?: string }> {
+      try {
+        return await api.validate(schema, value);
+      } catch (e) {
+        return { errors: [], unusable: errorMessage(e) };
+      }
+    },
+    validateTool: (name: string, tool: string, args: Json) => api.validateTool(name, tool, args),
+
+    // --- history and saved requests ---
+    history: (q: HistoryQuery) => api.history(q),
+    historyEntry: (id: number) => api.historyEntry(id),
+    async pin(id: number, label: string) {
+      const e = await api.pin(id, label);
+      store.set((s) => ({ ...s, history: s.history.map((h) => (h.id === id ? { ...h, ...e } : h)) }));
+      return e;
+    },
+    async unpin(id: number) {
+      const e = await api.unpin(id);
+      store.set((s) => ({ ...s, history: s.history.map((h) => (h.id === id ? { ...h, ...e } : h)) }));
+      return e;
+    },
+    async clearHistory(server?: string) {
+      const r = await api.clearHistory(server);
+      store.set((s) => ({ ...s, history: s.history.filter((h) => h.pinned) }));
+      notifications.show({ title: 'History cleared', message: `${r.deleted} entries deleted (pinned ones kept)` });
+      return r;
+    },
+    historyExportUrl: api.historyExportUrl,
+    historyResultUrl: api.historyResultUrl,
+    async saved(): Promise<SavedRequest[]> {
+      const r = await api.saved();
+      return Array.isArray(r) ? r : r.saved ?? [];
+    },
+    save: (r: { name: string; server: string; method: string; params: Json }) => api.save(r),
+    deleteSaved: (id: number | string) => api.deleteSaved(id),
+
+    // --- traffic ---
+    async olderFrames(name: string, source?: string) {
+      const w = serverData(store.get(), name).frames;
+      const before = w.items[0]?.seq;
+      if (before === undefined) return;
+      const { frames } = await api.frames(name, { before, limit: 500, source });
+      store.set((s) => updateServer(s, name, (d) => ({ ...d, frames: prependOlder(d.frames, frames, FRAME_WINDOW, frames.length >= 500) })));
+    },
+    async newerFrames(name: string, source?: string) {
+      const w = serverData(store.get(), name).frames;
+      const after = w.items[w.items.length - 1]?.seq;
+      const { frames } = await api.frames(name, { after, limit: 500, source });
+      store.set((s) => updateServer(s, name, (d) => ({ ...d, frames: appendNewer(d.frames, frames, FRAME_WINDOW, frames.length >= 500) })));
+    },
+    async loadFrames(name: string) {
+      try {
+        const { frames } = await api.frames(name, { limit: 500 });
+        store.set((s) =>
+          updateServer(s, name, (d) => ({
+            ...d,
+            frames: prependOlder(d.frames, frames, FRAME_WINDOW, frames.length >= 500),
+          })),
+        );
+      } catch {
+        /* not connected yet: live frames will come */
+      }
+    },
+    frameBodyUrl: api.frameBodyUrl,
+  };
+  return actions;
+}
+
+export type Actions = ReturnType<typeof makeActions>;
+
+const actionsSingleton = makeActions();
+
+/** Subscribe to the store and the event stream; returns the state and the actions. */
+export function useInspector(): { state: State; actions: Actions } {
+  const state = useSyncExternalStore(store.subscribe, store.get, store.get);
+  useEffect(() => {
+    void actionsSingleton.refreshServers();
+    const close = openEvents(
+      (name, data) => {
+        if (name === 'frame') store.queueFrame(data as FrameView);
+        else if (name === 'log') store.queueLog(data as LogEvent);
+        else {
+          store.set((s) => applyEvent(s, name, data));
+          if (name === 'warning') {
+            const w = data as { server: string; message: string };
+            notifications.show({ color: 'yellow', title: `Warning from ${w.server}`, message: w.message });
+          }
+        }
+      },
+      (st) => store.set((s) => (s.stream === st ? s : { ...s, stream: st })),
+    );
+    return close;
+  }, []);
+  const actions = useMemo(() => actionsSingleton, []);
+  return { state, actions };
+}

@@ -1,0 +1,157 @@
+// The REST client of docs/web-api.md. Auth is the HttpOnly cookie set by `GET /?token=…`, so the
+// SPA never handles the token; requests are same-origin.
+
+import type {
+  ApiErrorBody,
+  CatalogEntry,
+  EraPreference,
+  FieldError,
+  FormField,
+  FrameView,
+  HistoryEntry,
+  ImportResult,
+  Json,
+  JsonObject,
+  RegistryImport,
+  SavedRequest,
+  ServerInfo,
+  ServerView,
+} from '../utils/types';
+
+/** An error answer of the API, with its stable code. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: ApiErrorBody;
+  constructor(status: number, body: ApiErrorBody) {
+    super(body.message || `HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+  }
+  get code(): string {
+    return this.body.code;
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  const init: RequestInit = { method, headers: {}, credentials: 'same-origin', signal };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] = 'application/json';
+  }
+  let res: Response;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'AbortError') throw e;
+    throw new ApiError(0, { code: 'unreachable', message: 'the mcpscope backend is not reachable' });
+  }
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  if (!res.ok) {
+    const err = (parsed as { error?: ApiErrorBody } | undefined)?.error;
+    throw new ApiError(res.status, err ?? { code: res.status === 401 ? 'unauthorized' : 'http', message: text || `HTTP ${res.status}` });
+  }
+  return parsed as T;
+}
+
+const enc = encodeURIComponent;
+
+function query(params: Record<string, string | number | boolean | undefined | null>): string {
+  const q = Object.entries(params)
+    .filter(([, v]) => v !== undefined && v !== null && v !== '')
+    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`)
+    .join('&');
+  return q ? `?${q}` : '';
+}
+
+export interface RequestOptions {
+  params?: Json;
+  requestId?: string;
+  progress?: boolean;
+  meta?: JsonObject;
+  timeoutMs?: number | null;
+}
+
+export interface RequestAnswer {
+  historyId: number;
+  result: Json;
+}
+
+export interface ListAnswer {
+  historyId: number;
+  result: JsonObject;
+  excludedTools?: unknown;
+}
+
+export interface HistoryQuery {
+  q?: string;
+  server?: string;
+  method?: string;
+  status?: string;
+  from?: string;
+  to?: string;
+  pinned?: boolean;
+  limit?: number;
+  before?: number;
+}
+
+export const api = {
+  servers: () => call<{ servers: ServerView[] }>('GET', '/api/servers'),
+  addServer: (name: string, entry: CatalogEntry) => call<ServerView>('POST', '/api/servers', { name, entry }),
+  updateServer: (oldName: string, name: string, entry: CatalogEntry) =>
+    call<ServerView>('PUT', `/api/servers/${enc(oldName)}`, { name, entry }),
+  removeServer: (name: string) => call<Record<string, never>>('DELETE', `/api/servers/${enc(name)}`),
+  importConfig: (text: string) => call<ImportResult>('POST', '/api/servers/import', { text }),
+  importRegistry: (text: string) => call<RegistryImport>('POST', '/api/servers/import/registry', { text }),
+  addFromRegistry: (text: string, choice: { package?: number; remote?: number }, name: string, env: Record<string, string>) =>
+    call<ServerView>('POST', '/api/servers/import/registry/add', { text, choice, name, env }),
+
+  connect: (name: string, protocolEra?: EraPreference) =>
+    call<ServerInfo>('POST', `/api/servers/${enc(name)}/connect`, protocolEra ? { protocolEra } : {}),
+  disconnect: (name: string) => call<Record<string, never>>('POST', `/api/servers/${enc(name)}/disconnect`, {}),
+  info: (name: string) => call<ServerInfo>('GET', `/api/servers/${enc(name)}/info`),
+  setProtocolEra: (name: string, protocolEra: EraPreference) =>
+    call<ServerInfo | Record<string, never>>('PUT', `/api/servers/${enc(name)}/protocol-era`, { protocolEra }),
+  setLogLevel: (name: string, level: string) =>
+    call<{ historyId?: number; result?: Json }>('PUT', `/api/servers/${enc(name)}/log-level`, { level }),
+
+  request: (name: string, method: string, opts: RequestOptions = {}) =>
+    call<RequestAnswer>('POST', `/api/servers/${enc(name)}/request`, { method, ...opts }),
+  list: (name: string, method: string, key: string, opts: { params?: Json; cursor?: string; allPages?: boolean } = {}) =>
+    call<ListAnswer>('POST', `/api/servers/${enc(name)}/list`, { method, key, ...opts }),
+  cancel: (requestId: string) => call<{ cancelled: boolean }>('POST', `/api/requests/${enc(requestId)}/cancel`, {}),
+  validateTool: (name: string, tool: string, args: Json) =>
+    call<{ errors: FieldError[] }>('POST', `/api/servers/${enc(name)}/tools/${enc(tool)}/validate`, { arguments: args }),
+  form: (schema: Json) => call<FormField>('POST', '/api/form', { schema }),
+  validate: (schema: Json, value: Json) => call<{ errors: FieldError[] }>('POST', '/api/validate', { schema, value }),
+
+  history: (q: HistoryQuery) => call<{ entries: HistoryEntry[]; nextBefore: number | null }>('GET', `/api/history${query({ ...q })}`),
+  historyEntry: (id: number) => call<HistoryEntry>('GET', `/api/history/${id}`),
+  pin: (id: number, label: string) => call<HistoryEntry>('POST', `/api/history/${id}/pin`, { label }),
+  unpin: (id: number) => call<HistoryEntry>('DELETE', `/api/history/${id}/pin`),
+  clearHistory: (server?: string) => call<{ deleted: number }>('DELETE', `/api/history${query({ server })}`),
+  historyExportUrl: (q: HistoryQuery) => `/api/history/export${query({ ...q })}`,
+  historyResultUrl: (id: number) => `/api/history/${id}/result`,
+  saved: () => call<{ saved: SavedRequest[] } | SavedRequest[]>('GET', '/api/saved'),
+  save: (r: { name: string; server: string; method: string; params: Json }) => call<SavedRequest>('POST', '/api/saved', r),
+  deleteSaved: (id: number | string) => call<Record<string, never>>('DELETE', `/api/saved/${enc(String(id))}`),
+
+  frames: (name: string, q: { after?: number; before?: number; limit?: number; source?: string }) =>
+    call<{ frames: FrameView[] }>('GET', `/api/servers/${enc(name)}/frames${query(q)}`),
+  frameBodyUrl: (name: string, seq: number) => `/api/servers/${enc(name)}/frames/${seq}/body`,
+};
+
+export type Api = typeof api;
+
+/** A fresh request id (so a request can be cancelled before it answers). */
+export function newRequestId(): string {
+  if (typeof crypto !== 'undefined' && 'randomUUID' in crypto) return crypto.randomUUID();
+  return `r-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}

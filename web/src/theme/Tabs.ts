@@ -1,0 +1,5 @@
+import { Tabs as MantineTabs } from '@mantine/core';
+
+export const Tabs = MantineTabs.extend({
+  defaultProps: { keepMounted: true },
+});

@@ -1,0 +1,85 @@
+// Small formatting helpers: times, durations, sizes, truncation.
+
+/** HH:MM:SS.mmm of a microsecond timestamp, in local time. */
+export function clockUs(us: number): string {
+  const d = new Date(Math.floor(us / 1000));
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+/** A duration for humans: 850 ms, 1.2 s, 2 m 05 s. */
+export function duration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const m = Math.floor(ms / 60_000);
+  const s = Math.floor((ms % 60_000) / 1000);
+  return `${m} m ${String(s).padStart(2, '0')} s`;
+}
+
+/** A byte count for humans. */
+export function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/** Cut `text` to `max` characters; says whether it was cut. */
+export function truncate(text: string, max: number): { text: string; cut: boolean } {
+  if (text.length <= max) return { text, cut: false };
+  return { text: text.slice(0, max), cut: true };
+}
+
+/** The first line of an error, cut to about 100 characters ("show more" shows the rest). */
+export function errorHeadline(message: string, max = 100): { head: string; more: boolean } {
+  const firstLine = message.split('\n')[0];
+  if (firstLine.length <= max && firstLine.length === message.length) return { head: message, more: false };
+  return { head: firstLine.length > max ? firstLine.slice(0, max) + '…' : firstLine, more: true };
+}
+
+/** Pretty JSON, or the text itself when it is not JSON. */
+export function prettyJsonText(text: string): { text: string; json: boolean } {
+  try {
+    return { text: JSON.stringify(JSON.parse(text), null, 2), json: true };
+  } catch {
+    return { text, json: false };
+  }
+}
+
+/** Parse JSON text, undefined when it is not JSON. */
+export function tryParseJson(text: string | null | undefined): unknown {
+  if (text === null || text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lines of a hex dump: offset, 16 bytes in hex, ASCII. */
+export function hexDump(data: Uint8Array, maxBytes = 4096): string[] {
+  const lines: string[] = [];
+  const n = Math.min(data.length, maxBytes);
+  for (let off = 0; off < n; off += 16) {
+    const chunk = data.subarray(off, Math.min(off + 16, n));
+    const hex = Array.from(chunk, (b) => b.toString(16).padStart(2, '0')).join(' ');
+    const ascii = Array.from(chunk, (b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : '.')).join('');
+    lines.push(`${off.toString(16).padStart(8, '0')}  ${hex.padEnd(47, ' ')}  ${ascii}`);
+  }
+  return lines;
+}
+
+/** Decode base64 to bytes. */
+export function base64ToBytes(b64: string): Uint8Array {
+  const bin = atob(b64.replace(/\s+/g, ''));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Decoded size of a base64 string. */
+export function base64Size(b64: string): number {
+  const clean = b64.replace(/\s+/g, '');
+  const pad = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
+  return Math.floor((clean.length * 3) / 4) - pad;
+}

@@ -1,0 +1,73 @@
+// History helpers: the target a request was about, the screen to replay it on, filters.
+
+import type { HistoryEntry, Json, JsonObject, TabId } from './types';
+
+/** What a request was about: the tool name, resource URI or prompt name. */
+export function historyTarget(e: Pick<HistoryEntry, 'method' | 'params'>): string {
+  const p = (e.params ?? {}) as JsonObject;
+  switch (e.method) {
+    case 'tools/call':
+      return String(p.name ?? '');
+    case 'resources/read':
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return String(p.uri ?? '');
+    case 'prompts/get':
+      return String(p.name ?? '');
+    case 'completion/complete': {
+      const ref = (p.ref ?? {}) as JsonObject;
+      return String(ref.name ?? ref.uri ?? '');
+    }
+    case 'logging/setLevel':
+      return String(p.level ?? '');
+    default:
+      return '';
+  }
+}
+
+/** The screen a replay opens, or null when a request is not replayable from a screen. */
+export function replayTab(method: string): TabId | null {
+  if (method === 'tools/call') return 'tools';
+  if (method === 'resources/read') return 'resources';
+  if (method === 'prompts/get') return 'prompts';
+  return null;
+}
+
+/** The arguments of a replayed request, for pre-filling the screen. */
+export function replayArgs(e: Pick<HistoryEntry, 'method' | 'params'>): { name?: string; uri?: string; args?: Json; meta?: Json } {
+  const p = (e.params ?? {}) as JsonObject;
+  if (e.method === 'tools/call') return { name: String(p.name ?? ''), args: p.arguments ?? {}, meta: p._meta };
+  if (e.method === 'prompts/get') return { name: String(p.name ?? ''), args: p.arguments ?? {} };
+  if (e.method === 'resources/read') return { uri: String(p.uri ?? '') };
+  return {};
+}
+
+/** The method type filter of 003_* (tools, resources, prompts, sampling, elicitation, other). */
+export function methodType(method: string): string {
+  const head = method.split('/')[0];
+  if (['tools', 'resources', 'prompts', 'sampling', 'elicitation', 'completion', 'logging', 'tasks'].includes(head)) return head;
+  return 'other';
+}
+
+/** The status badge colour. */
+export function statusColor(status: string): 'green' | 'red' | 'gray' | 'yellow' {
+  return status === 'ok' ? 'green' : status === 'error' ? 'red' : status === 'pending' ? 'yellow' : 'gray';
+}
+
+/** "+45ms" offsets for children. */
+export function offsetLabel(ms: number): string {
+  return `+${Math.round(ms)}ms`;
+}
+
+/** Merge an updated entry into a list (newest first), replacing the one with the same id. */
+export function upsertEntry(list: HistoryEntry[], e: HistoryEntry, max = 500): HistoryEntry[] {
+  const i = list.findIndex((x) => x.id === e.id);
+  if (i >= 0) {
+    const copy = [...list];
+    copy[i] = { ...copy[i], ...e };
+    return copy;
+  }
+  const out = [e, ...list];
+  out.sort((a, b) => b.id - a.id);
+  return out.length > max ? out.slice(0, max) : out;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { FRAME_WINDOW, applyEvent, applyFrames, initialState, serverData } from './state';
+import type { FrameView, ServerView } from './types';
+
+const sv = (name: string, status: ServerView['status']): ServerView => ({
+  name, entry: {}, transport: 'stdio', target: 'x', status, error: null, latencyMs: null, era: null, protocolVersion: null,
+});
+
+const frame = (seq: number, server = 'demo'): FrameView => ({
+  seq, server, timeUs: seq, direction: 'out', kind: 'stdin-line', source: 'jsonrpc', meta: {}, text: '{}', base64: null,
+  size: 2, truncated: false, message: 'request', method: 'ping', id: seq, durationMs: null, lint: null, headers: null,
+});
+
+describe('applyEvent', () => {
+  it('tracks server status', () => {
+    let s = applyEvent(initialState(), 'catalog', { servers: [sv('demo', 'disconnected')] });
+    s = applyEvent(s, 'status', sv('demo', 'connected'));
+    expect(s.servers).toHaveLength(1);
+    expect(s.servers[0].status).toBe('connected');
+    s = applyEvent(s, 'status', sv('other', 'connecting'));
+    expect(s.servers.map((x) => x.name)).toEqual(['demo', 'other']);
+  });
+
+  it('flags list changes and clears them on reset', () => {
+    let s = applyEvent(initialState(), 'notification', { server: 'demo', method: 'notifications/tools/list_changed' });
+    expect(serverData(s, 'demo').changed.tools).toBe(true);
+    s = applyEvent(s, 'progress', { server: 'demo', requestId: 'r1', progress: 1, total: 5, message: 'step 1 of 5' });
+    expect(serverData(s, 'demo').progress.r1.message).toBe('step 1 of 5');
+    s = applyEvent(s, 'reset', { server: 'demo' });
+    const d = serverData(s, 'demo');
+    expect(d.changed.tools).toBe(false);
+    expect(d.progress).toEqual({});
+    expect(d.resetCount).toBe(1);
+  });
+
+  it('keeps logs and history', () => {
+    let s = applyEvent(initialState(), 'log', { server: 'demo', level: 'info', data: 'hi', timeUs: 1 });
+    expect(serverData(s, 'demo').logs).toHaveLength(1);
+    s = applyEvent(s, 'history', { id: 1, server: 'demo', method: 'ping', status: 'pending', startedAt: '', startedAtUs: 0, durationMs: null, pinned: false });
+    s = applyEvent(s, 'history', { id: 1, server: 'demo', method: 'ping', status: 'ok', startedAt: '', startedAtUs: 0, durationMs: 3, pinned: false });
+    expect(s.history).toHaveLength(1);
+    expect(s.history[0].status).toBe('ok');
+  });
+
+  it('bounds frames per server', () => {
+    const frames = Array.from({ length: FRAME_WINDOW + 10 }, (_, i) => frame(i));
+    const s = applyFrames(initialState(), frames);
+    const w = serverData(s, 'demo').frames;
+    expect(w.items).toHaveLength(FRAME_WINDOW);
+    expect(w.hasOlder).toBe(true);
+  });
+});

@@ -1,0 +1,187 @@
+// The SPA's state and the pure reducer that applies backend events to it. The hook in
+// src/hooks/useInspector.ts owns a store of this state; everything here is pure and tested.
+
+import { appendLive, emptyWindow, type FrameWindow } from './frameWindow';
+import { upsertEntry } from './history';
+import type {
+  FrameView,
+  HistoryEntry,
+  JsonObject,
+  LogEvent,
+  NotificationEvent,
+  ProgressEvent,
+  ServerInfo,
+  ServerRequestEvent,
+  ServerView,
+  WarningEvent,
+} from './types';
+import type { ToolDef } from './tools';
+
+/** Frames kept in the browser per server; older ones are paged from the backend. */
+export const FRAME_WINDOW = 5000;
+/** Log lines kept per server. */
+export const LOG_LIMIT = 5000;
+
+export interface ServerData {
+  info: ServerInfo | null;
+  tools: ToolDef[] | null;
+  excluded: Record<string, string>;
+  resources: JsonObject[] | null;
+  resourcesCursor: string | null;
+  templates: JsonObject[] | null;
+  prompts: JsonObject[] | null;
+  changed: { tools: boolean; resources: boolean; prompts: boolean };
+  updatedResources: Record<string, number>;
+  logs: LogEvent[];
+  frames: FrameWindow<FrameView>;
+  progress: Record<string, ProgressEvent>;
+  warnings: WarningEvent[];
+  serverRequests: ServerRequestEvent[];
+  logLevel: string | null;
+  /** Bumped when the protocol era changes: screens remount and lose their outputs. */
+  resetCount: number;
+}
+
+export interface State {
+  servers: ServerView[];
+  stream: 'connecting' | 'open' | 'error';
+  data: Record<string, ServerData>;
+  history: HistoryEntry[];
+}
+
+export function emptyServerData(resetCount = 0): ServerData {
+  return {
+    info: null,
+    tools: null,
+    excluded: {},
+    resources: null,
+    resourcesCursor: null,
+    templates: null,
+    prompts: null,
+    changed: { tools: false, resources: false, prompts: false },
+    updatedResources: {},
+    logs: [],
+    frames: emptyWindow<FrameView>(),
+    progress: {},
+    warnings: [],
+    serverRequests: [],
+    logLevel: null,
+    resetCount,
+  };
+}
+
+export function initialState(): State {
+  return { servers: [], stream: 'connecting', data: {}, history: [] };
+}
+
+/** The data of one server (a fresh one when none yet). */
+export function serverData(state: State, name: string): ServerData {
+  return state.data[name] ?? emptyServerData();
+}
+
+/** `state` with one server's data changed. */
+export function updateServer(state: State, name: string, fn: (d: ServerData) => ServerData): State {
+  return { ...state, data: { ...state.data, [name]: fn(serverData(state, name)) } };
+}
+
+function upsertServer(list: ServerView[], s: ServerView): ServerView[] {
+  const i = list.findIndex((x) => x.name === s.name);
+  if (i < 0) return [...list, s];
+  const copy = [...list];
+  copy[i] = s;
+  return copy;
+}
+
+/** Apply a batch of frames (batched by the hook so 100,000 frames stay cheap). */
+export function applyFrames(state: State, frames: FrameView[]): State {
+  if (frames.length === 0) return state;
+  const byServer = new Map<string, FrameView[]>();
+  for (const f of frames) {
+    const list = byServer.get(f.server);
+    if (list) list.push(f);
+    else byServer.set(f.server, [f]);
+  }
+  let next = state;
+  for (const [server, list] of byServer) {
+    next = updateServer(next, server, (d) => ({ ...d, frames: appendLive(d.frames, list, FRAME_WINDOW, true) }));
+  }
+  return next;
+}
+
+/** Apply a batch of log events. */
+export function applyLogs(state: State, logs: LogEvent[]): State {
+  if (logs.length === 0) return state;
+  let next = state;
+  const byServer = new Map<string, LogEvent[]>();
+  for (const l of logs) byServer.set(l.server, [...(byServer.get(l.server) ?? []), l]);
+  for (const [server, list] of byServer) {
+    next = updateServer(next, server, (d) => {
+      const all = d.logs.concat(list);
+      return { ...d, logs: all.length > LOG_LIMIT ? all.slice(all.length - LOG_LIMIT) : all };
+    });
+  }
+  return next;
+}
+
+/** Apply one event of `GET /api/events` (frames and logs go through the batch functions). */
+export function applyEvent(state: State, name: string, data: unknown): State {
+  switch (name) {
+    case 'status': {
+      const s = data as ServerView;
+      let next: State = { ...state, servers: upsertServer(state.servers, s) };
+      if (s.status === 'disconnected' || s.status === 'failed') {
+        next = updateServer(next, s.name, (d) => ({ ...d, info: null, progress: {} }));
+      }
+      return next;
+    }
+    case 'catalog': {
+      const servers = (data as { servers: ServerView[] }).servers;
+      return { ...state, servers };
+    }
+    case 'frame':
+      return applyFrames(state, [data as FrameView]);
+    case 'log':
+      return applyLogs(state, [data as LogEvent]);
+    case 'progress': {
+      const p = data as ProgressEvent;
+      return updateServer(state, p.server, (d) => ({ ...d, progress: { ...d.progress, [p.requestId]: p } }));
+    }
+    case 'notification': {
+      const n = data as NotificationEvent;
+      return updateServer(state, n.server, (d) => {
+        switch (n.method) {
+          case 'notifications/tools/list_changed':
+            return { ...d, changed: { ...d.changed, tools: true } };
+          case 'notifications/resources/list_changed':
+            return { ...d, changed: { ...d.changed, resources: true } };
+          case 'notifications/prompts/list_changed':
+            return { ...d, changed: { ...d.changed, prompts: true } };
+          case 'notifications/resources/updated': {
+            const uri = String(((n.params ?? {}) as JsonObject).uri ?? '');
+            return { ...d, updatedResources: { ...d.updatedResources, [uri]: Date.now() } };
+          }
+          default:
+            return d;
+        }
+      });
+    }
+    case 'serverRequest': {
+      const r = data as ServerRequestEvent;
+      return updateServer(state, r.server, (d) => ({ ...d, serverRequests: [...d.serverRequests.slice(-99), r] }));
+    }
+    case 'warning': {
+      const w = data as WarningEvent;
+      return updateServer(state, w.server, (d) => ({ ...d, warnings: [...d.warnings.slice(-99), w] }));
+    }
+    case 'history':
+      return { ...state, history: upsertEntry(state.history, data as HistoryEntry) };
+    case 'reset': {
+      const server = (data as { server: string }).server;
+      const prev = serverData(state, server);
+      const fresh = emptyServerData(prev.resetCount + 1);
+      return { ...state, data: { ...state.data, [server]: { ...fresh, info: prev.info } } };
+    }
+    default:
+      return state;
+  }
+}
