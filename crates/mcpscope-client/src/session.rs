@@ -529,7 +529,11 @@ impl Session {
         let (pending, timed_out) = {
             let mut st = self.state();
             let p = st.pending.remove(id);
-            let t = if p.is_none() { st.timed_out.remove(id) } else { None };
+            let t = if p.is_none() {
+                st.timed_out.remove(id)
+            } else {
+                None
+            };
             (p, t)
         };
         match (pending, timed_out) {
@@ -543,7 +547,10 @@ impl Session {
                 );
                 if method == "server/discover"
                     && let Outcome::Result(r) = &outcome
-                    && matches!(era::classify_probe(Ok(r), era::MODERN_VERSION), ProbeVerdict::Modern { .. })
+                    && matches!(
+                        era::classify_probe(Ok(r), era::MODERN_VERSION),
+                        ProbeVerdict::Modern { .. }
+                    )
                 {
                     msg.push_str(
                         ": the server speaks the modern era but answered the Auto probe too slowly; \

@@ -56,10 +56,7 @@ pub(crate) fn router() -> Router<AppState> {
 }
 
 async fn api_not_found(uri: axum::http::Uri) -> ApiError {
-    ApiError::not_found(format!(
-        "no API route {}; see docs/web-api.md",
-        uri.path()
-    ))
+    ApiError::not_found(format!("no API route {}; see docs/web-api.md", uri.path()))
 }
 
 /// A JSON body that may be empty (`POST /connect` with no body).
@@ -137,7 +134,9 @@ async fn update_server(
     let new_name = b.name.unwrap_or_else(|| name.clone());
     let old = a.catalog.lock().await.get(&name).cloned();
     if old.is_none() {
-        return Err(ApiError::not_found(format!("no server named {name:?} in the catalog")));
+        return Err(ApiError::not_found(format!(
+            "no server named {name:?} in the catalog"
+        )));
     }
     // A connection made from the old entry would not match the card any more.
     let slot = a.slots().get(&name).cloned();
@@ -149,15 +148,23 @@ async fn update_server(
             a.slots().remove(&name);
         }
     }
-    a.catalog.lock().await.update(&name, &new_name, entry.clone())?;
+    a.catalog
+        .lock()
+        .await
+        .update(&name, &new_name, entry.clone())?;
     a.publish_catalog().await;
     Ok(Json(a.view(&new_name, &entry)))
 }
 
-async fn delete_server(State(s): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
+async fn delete_server(
+    State(s): State<AppState>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<Value>> {
     let a = app(&s);
     if a.catalog.lock().await.get(&name).is_none() {
-        return Err(ApiError::not_found(format!("no server named {name:?} in the catalog")));
+        return Err(ApiError::not_found(format!(
+            "no server named {name:?} in the catalog"
+        )));
     }
     let slot = a.slots().get(&name).cloned();
     if let Some(slot) = slot {
@@ -221,7 +228,10 @@ struct RegistryAdd {
     env: Map<String, Value>,
 }
 
-async fn add_from_registry(State(s): State<AppState>, Json(b): Json<RegistryAdd>) -> ApiResult<Json<Value>> {
+async fn add_from_registry(
+    State(s): State<AppState>,
+    Json(b): Json<RegistryAdd>,
+) -> ApiResult<Json<Value>> {
     let a = app(&s);
     let choice = match (b.choice.package, b.choice.remote) {
         (Some(i), None) => RegistryChoice::Package(i),
@@ -246,7 +256,11 @@ struct ConnectBody {
     protocol_era: Option<String>,
 }
 
-async fn connect(State(s): State<AppState>, Path(name): Path<String>, body: Bytes) -> ApiResult<Json<Value>> {
+async fn connect(
+    State(s): State<AppState>,
+    Path(name): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let b: ConnectBody = optional_body(&body)?;
     Ok(Json(conn::connect(app(&s), &name, b.protocol_era).await?))
 }
@@ -254,7 +268,9 @@ async fn connect(State(s): State<AppState>, Path(name): Path<String>, body: Byte
 async fn disconnect(State(s): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
     let a = app(&s);
     if a.catalog.lock().await.get(&name).is_none() {
-        return Err(ApiError::not_found(format!("no server named {name:?} in the catalog")));
+        return Err(ApiError::not_found(format!(
+            "no server named {name:?} in the catalog"
+        )));
     }
     let slot = a.slots().get(&name).cloned();
     if let Some(slot) = slot {
@@ -295,13 +311,10 @@ async fn protocol_era(
     b.protocol_era
         .parse::<mcpscope_proto::era::EraPreference>()
         .map_err(ApiError::usage)?;
-    let entry = a
-        .catalog
-        .lock()
-        .await
-        .get(&name)
-        .cloned()
-        .ok_or_else(|| ApiError::not_found(format!("no server named {name:?} in the catalog")))?;
+    let entry =
+        a.catalog.lock().await.get(&name).cloned().ok_or_else(|| {
+            ApiError::not_found(format!("no server named {name:?} in the catalog"))
+        })?;
     let mut changed = entry.clone();
     changed.protocol_era = Some(b.protocol_era.clone());
     let saved = a.catalog.lock().await.update(&name, &name, changed);
@@ -360,8 +373,10 @@ async fn log_level(
         )
         .await?;
         let result = out.result?;
-        return Ok(Json(json!({"level": b.level, "applied": "logging/setLevel",
-                              "historyId": out.history_id, "result": result})));
+        return Ok(Json(
+            json!({"level": b.level, "applied": "logging/setLevel",
+                              "historyId": out.history_id, "result": result}),
+        ));
     }
     Ok(Json(json!({"level": b.level, "applied": "meta"})))
 }
@@ -374,7 +389,9 @@ fn timeout_of(b: &Map<String, Value>) -> ApiResult<Option<Option<Duration>>> {
         Some(v) => match v.as_u64() {
             Some(0) => Ok(Some(None)),
             Some(ms) => Ok(Some(Some(Duration::from_millis(ms)))),
-            None => Err(ApiError::usage("timeoutMs must be a non-negative number of milliseconds or null")),
+            None => Err(ApiError::usage(
+                "timeoutMs must be a non-negative number of milliseconds or null",
+            )),
         },
     }
 }
@@ -490,13 +507,21 @@ async fn validate_tool(
 ) -> ApiResult<Json<Value>> {
     let slot = app(&s).slots().get(&name).cloned();
     let schema = slot
-        .and_then(|sl| sl.tools().get(&tool).and_then(|t| t.get("inputSchema").cloned()))
+        .and_then(|sl| {
+            sl.tools()
+                .get(&tool)
+                .and_then(|t| t.get("inputSchema").cloned())
+        })
         .ok_or_else(|| {
             ApiError::not_found(format!(
                 "tool {tool:?} is not in the last tools/list of {name:?}; list the tools first"
             ))
         })?;
-    let args = if b.arguments.is_null() { json!({}) } else { b.arguments };
+    let args = if b.arguments.is_null() {
+        json!({})
+    } else {
+        b.arguments
+    };
     let errors = mcpscope_proto::form::validate(&schema, &args)
         .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "usage", e))?;
     Ok(Json(json!({"errors": errors})))
@@ -559,7 +584,11 @@ async fn frames(
                 };
                 let server = name.clone();
                 let older = blocking(a, move |st| st.frames(&server, &fq)).await?;
-                rendered.extend(older.iter().map(|f| crate::frames::render(&f.view, &f.body, VIEW_BODY_CAP)));
+                rendered.extend(
+                    older
+                        .iter()
+                        .map(|f| crate::frames::render(&f.view, &f.body, VIEW_BODY_CAP)),
+                );
             }
             if rendered.len() < limit {
                 let from = after.max(first.saturating_sub(1));
@@ -581,7 +610,11 @@ async fn frames(
                 };
                 let server = name.clone();
                 let older = blocking(a, move |st| st.frames(&server, &fq)).await?;
-                rendered.extend(older.iter().map(|f| crate::frames::render(&f.view, &f.body, VIEW_BODY_CAP)));
+                rendered.extend(
+                    older
+                        .iter()
+                        .map(|f| crate::frames::render(&f.view, &f.body, VIEW_BODY_CAP)),
+                );
             }
             rendered.extend(from_window.iter().map(|f| f.render(VIEW_BODY_CAP)));
         }
@@ -604,7 +637,11 @@ async fn frame_body(
             blocking(a, move |st| st.frame(&server, seq))
                 .await?
                 .map(|f| f.body)
-                .ok_or_else(|| ApiError::not_found(format!("server {name:?} has no frame {seq} (pruned, or never recorded)")))?
+                .ok_or_else(|| {
+                    ApiError::not_found(format!(
+                        "server {name:?} has no frame {seq} (pruned, or never recorded)"
+                    ))
+                })?
         }
     };
     let json_like = body
@@ -613,7 +650,11 @@ async fn frame_body(
         .is_some_and(|b| *b == b'{' || *b == b'[');
     Ok(download(
         body,
-        if json_like { "application/json" } else { "application/octet-stream" },
+        if json_like {
+            "application/json"
+        } else {
+            "application/octet-stream"
+        },
         &format!("frame-{seq}.{}", if json_like { "json" } else { "bin" }),
     ))
 }
@@ -643,12 +684,18 @@ struct HistoryParams {
     before: Option<i64>,
 }
 
-fn history_query(p: &HistoryParams, default_limit: usize, max_limit: usize) -> ApiResult<HistoryQuery> {
+fn history_query(
+    p: &HistoryParams,
+    default_limit: usize,
+    max_limit: usize,
+) -> ApiResult<HistoryQuery> {
     let time = |v: &Option<String>, name: &str| -> ApiResult<Option<u64>> {
         match v.as_deref().filter(|s| !s.is_empty()) {
             None => Ok(None),
             Some(t) => parse_time_us(t).map(Some).ok_or_else(|| {
-                ApiError::usage(format!("{name} must be an RFC 3339 time or microseconds, got {t:?}"))
+                ApiError::usage(format!(
+                    "{name} must be an RFC 3339 time or microseconds, got {t:?}"
+                ))
             }),
         }
     };
@@ -676,18 +723,26 @@ fn history_query(p: &HistoryParams, default_limit: usize, max_limit: usize) -> A
     })
 }
 
-async fn history(State(s): State<AppState>, Query(p): Query<HistoryParams>) -> ApiResult<Json<Value>> {
+async fn history(
+    State(s): State<AppState>,
+    Query(p): Query<HistoryParams>,
+) -> ApiResult<Json<Value>> {
     let q = history_query(&p, 100, 1000)?;
     let limit = q.limit;
     let entries = blocking(app(&s), move |st| st.query(&q, RESULT_CAP)).await?;
-    let next = (entries.len() == limit).then(|| entries.last().map(|e| e.id)).flatten();
+    let next = (entries.len() == limit)
+        .then(|| entries.last().map(|e| e.id))
+        .flatten();
     Ok(Json(json!({
         "entries": entries.iter().map(views::history_entry).collect::<Vec<_>>(),
         "nextBefore": next,
     })))
 }
 
-async fn export_history(State(s): State<AppState>, Query(p): Query<HistoryParams>) -> ApiResult<Response> {
+async fn export_history(
+    State(s): State<AppState>,
+    Query(p): Query<HistoryParams>,
+) -> ApiResult<Response> {
     let q = history_query(&p, 100_000, 100_000)?;
     let entries = blocking(app(&s), move |st| st.query(&q, usize::MAX)).await?;
     let doc = json!({
@@ -717,8 +772,14 @@ async fn history_entry(State(s): State<AppState>, Path(id): Path<i64>) -> ApiRes
 async fn history_result(State(s): State<AppState>, Path(id): Path<i64>) -> ApiResult<Response> {
     let r = blocking(app(&s), move |st| st.result(id)).await?;
     match r {
-        Some(text) => Ok(download(text.into_bytes(), "application/json", &format!("result-{id}.json"))),
-        None => Err(ApiError::not_found(format!("history entry {id} has no result"))),
+        Some(text) => Ok(download(
+            text.into_bytes(),
+            "application/json",
+            &format!("result-{id}.json"),
+        )),
+        None => Err(ApiError::not_found(format!(
+            "history entry {id} has no result"
+        ))),
     }
 }
 
@@ -727,7 +788,11 @@ struct PinBody {
     label: Option<String>,
 }
 
-async fn pin(State(s): State<AppState>, Path(id): Path<i64>, body: Bytes) -> ApiResult<Json<Value>> {
+async fn pin(
+    State(s): State<AppState>,
+    Path(id): Path<i64>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
     let b: PinBody = optional_body(&body)?;
     let label = b.label.filter(|l| !l.trim().is_empty());
     let e = blocking(app(&s), move |st| st.pin(id, label.as_deref()))
@@ -752,7 +817,10 @@ struct ClearParams {
     server: Option<String>,
 }
 
-async fn clear_history(State(s): State<AppState>, Query(p): Query<ClearParams>) -> ApiResult<Json<Value>> {
+async fn clear_history(
+    State(s): State<AppState>,
+    Query(p): Query<ClearParams>,
+) -> ApiResult<Json<Value>> {
     let server = p.server.filter(|s| !s.is_empty());
     let n = blocking(app(&s), move |st| st.clear(server.as_deref())).await?;
     Ok(Json(json!({"deleted": n})))
@@ -760,7 +828,9 @@ async fn clear_history(State(s): State<AppState>, Query(p): Query<ClearParams>) 
 
 async fn saved(State(s): State<AppState>) -> ApiResult<Json<Value>> {
     let list = blocking(app(&s), |st| st.saved()).await?;
-    Ok(Json(json!({"saved": list.iter().map(views::saved).collect::<Vec<_>>()})))
+    Ok(Json(
+        json!({"saved": list.iter().map(views::saved).collect::<Vec<_>>()}),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -778,7 +848,13 @@ async fn save(State(s): State<AppState>, Json(b): Json<SaveBody>) -> ApiResult<J
     }
     let params = (!b.params.is_null()).then(|| b.params.to_string());
     let r = blocking(app(&s), move |st| {
-        st.save(&b.name, &b.server, &b.method, params.as_deref(), mcpscope_proto::now_us())
+        st.save(
+            &b.name,
+            &b.server,
+            &b.method,
+            params.as_deref(),
+            mcpscope_proto::now_us(),
+        )
     })
     .await?;
     Ok(Json(views::saved(&r)))

@@ -31,7 +31,11 @@ pub(crate) async fn spa(State(sec): State<Arc<Security>>, req: Request) -> Respo
     let file = path.trim_start_matches('/');
     let (name, is_route) = if file.is_empty() {
         ("index.html".to_string(), true)
-    } else if file.rsplit('/').next().is_some_and(|last| last.contains('.')) {
+    } else if file
+        .rsplit('/')
+        .next()
+        .is_some_and(|last| last.contains('.'))
+    {
         (file.to_string(), false)
     } else {
         ("index.html".to_string(), true)
@@ -76,7 +80,10 @@ pub(crate) async fn spa(State(sec): State<Arc<Security>>, req: Request) -> Respo
     // File names are fixed (not content-hashed), so the browser must revalidate every time.
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     if name.ends_with(".html") {
-        h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+        h.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        );
     }
     resp
 }

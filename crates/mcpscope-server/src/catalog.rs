@@ -99,7 +99,10 @@ impl CatalogEntry {
                 None => Some(format!("a {} server needs a \"url\"", self.transport())),
                 Some(u) => match url::Url::parse(u) {
                     Ok(p) if matches!(p.scheme(), "http" | "https") => None,
-                    Ok(p) => Some(format!("url {u:?} has scheme {:?}; use http or https", p.scheme())),
+                    Ok(p) => Some(format!(
+                        "url {u:?} has scheme {:?}; use http or https",
+                        p.scheme()
+                    )),
                     Err(e) => Some(format!("url {u:?} is not a URL: {e}")),
                 },
             },
@@ -107,7 +110,9 @@ impl CatalogEntry {
         }
         .or_else(|| {
             self.protocol_era.as_deref().and_then(|e| {
-                e.parse::<EraPreference>().err().map(|m| format!("protocolEra: {m}"))
+                e.parse::<EraPreference>()
+                    .err()
+                    .map(|m| format!("protocolEra: {m}"))
             })
         })
     }
@@ -116,16 +121,16 @@ impl CatalogEntry {
     /// entry's `protocolEra` for one connection.
     pub fn connection(&self, era: Option<&str>) -> ApiResult<(Target, ClientOptions)> {
         if let Some(p) = self.problem() {
-            return Err(ApiError::usage(format!(
-                "{p}; edit the server and fix it"
-            )));
+            return Err(ApiError::usage(format!("{p}; edit the server and fix it")));
         }
         let text = |m: &Map<String, Value>| -> Vec<(String, String)> {
             m.iter()
                 .map(|(k, v)| {
                     (
                         k.clone(),
-                        v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()),
+                        v.as_str()
+                            .map(str::to_string)
+                            .unwrap_or_else(|| v.to_string()),
                     )
                 })
                 .collect()
@@ -320,7 +325,9 @@ impl Catalog {
             .servers
             .iter_mut()
             .find(|(n, _)| n == name)
-            .ok_or_else(|| ApiError::not_found(format!("no server named {name:?} in the catalog")))?;
+            .ok_or_else(|| {
+                ApiError::not_found(format!("no server named {name:?} in the catalog"))
+            })?;
         *slot = (new_name.to_string(), entry);
         self.save()
     }
@@ -344,7 +351,12 @@ impl Catalog {
         let servers: Map<String, Value> = self
             .servers
             .iter()
-            .map(|(n, e)| (n.clone(), serde_json::to_value(e).unwrap_or_else(|_| json!({}))))
+            .map(|(n, e)| {
+                (
+                    n.clone(),
+                    serde_json::to_value(e).unwrap_or_else(|_| json!({})),
+                )
+            })
             .collect();
         doc.insert(self.key.clone(), Value::Object(servers));
         Value::Object(doc)
@@ -369,6 +381,11 @@ impl Catalog {
 fn check_name(name: &str) -> ApiResult<()> {
     if name.trim().is_empty() {
         return Err(ApiError::usage("a server needs a name"));
+    }
+    if name == "import" {
+        return Err(ApiError::usage(
+            "\"import\" is reserved (it is the path /api/servers/import); choose another name",
+        ));
     }
     if name.len() > 200 || name.chars().any(char::is_control) {
         return Err(ApiError::usage(format!(
@@ -410,16 +427,35 @@ mod tests {
 
     #[test]
     fn transports_are_named_and_guessed() {
-        let e = |v: Value| serde_json::from_value::<CatalogEntry>(v).unwrap().normalized();
+        let e = |v: Value| {
+            serde_json::from_value::<CatalogEntry>(v)
+                .unwrap()
+                .normalized()
+        };
         assert_eq!(e(json!({"command": "node"})).transport(), "stdio");
         assert_eq!(e(json!({"url": "http://h/mcp"})).transport(), "http");
         assert_eq!(e(json!({"url": "http://h/sse"})).transport(), "sse");
-        assert_eq!(e(json!({"type": "streamable-http", "url": "http://h/x"})).kind.as_deref(), Some("http"));
-        assert_eq!(e(json!({"transport": "sse", "url": "http://h/x"})).transport(), "sse");
-        assert_eq!(e(json!({"serverUrl": "http://h/mcp"})).url.as_deref(), Some("http://h/mcp"));
+        assert_eq!(
+            e(json!({"type": "streamable-http", "url": "http://h/x"}))
+                .kind
+                .as_deref(),
+            Some("http")
+        );
+        assert_eq!(
+            e(json!({"transport": "sse", "url": "http://h/x"})).transport(),
+            "sse"
+        );
+        assert_eq!(
+            e(json!({"serverUrl": "http://h/mcp"})).url.as_deref(),
+            Some("http://h/mcp")
+        );
         assert!(e(json!({"type": "http"})).problem().is_some());
         assert!(e(json!({"url": "ftp://h"})).problem().is_some());
-        assert!(e(json!({"command": "x", "protocolEra": "future"})).problem().is_some());
+        assert!(
+            e(json!({"command": "x", "protocolEra": "future"}))
+                .problem()
+                .is_some()
+        );
         assert_eq!(
             e(json!({"command": "mcpscope", "args": ["demo-server", "a b"]})).target_text(),
             "mcpscope demo-server \"a b\""
@@ -437,14 +473,27 @@ mod tests {
         )
         .unwrap();
         let mut c = Catalog::load(&path, false).unwrap();
-        c.add("c", CatalogEntry { command: Some("y".into()), ..Default::default() }).unwrap();
+        c.add(
+            "c",
+            CatalogEntry {
+                command: Some("y".into()),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let back: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let names: Vec<&String> = back["servers"].as_object().unwrap().keys().collect();
         assert_eq!(names, ["b", "a", "c"]);
         assert_eq!(back["servers"]["b"]["disabled"], json!(true));
         assert_eq!(back["inputs"], json!([1]));
         let ro = Catalog::load(&path, true).unwrap();
-        assert_eq!(ro.clone().add("d", CatalogEntry::default()).unwrap_err().code, "conflict");
+        assert_eq!(
+            ro.clone()
+                .add("d", CatalogEntry::default())
+                .unwrap_err()
+                .code,
+            "conflict"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -12,7 +12,7 @@
 
 use crate::error::{ApiError, ApiResult};
 use crate::frames::{self, FrameHead, LintFinding, VIEW_BODY_CAP, WebFrame};
-use crate::state::{Inner, InFlight, Slot, Status};
+use crate::state::{InFlight, Inner, Slot, Status};
 use crate::verdicts::{self, HeaderVerdicts};
 use crate::views;
 use futures::future::BoxFuture;
@@ -35,6 +35,9 @@ use tokio::sync::{mpsc, oneshot};
 const PARSE_CAP: usize = 4 << 20;
 /// Messages larger than this are not linted.
 const LINT_CAP: usize = 1 << 20;
+/// Children (progress, logs, …) recorded per history entry; past it they are counted, and one
+/// `omitted` child says how many (a flood of 100,000 logs must not become 100,000 rows).
+const MAX_CHILDREN: usize = 1000;
 /// History entries send results cut to this many bytes (`truncated: true`).
 pub(crate) const RESULT_CAP: usize = 256 << 10;
 
@@ -74,6 +77,8 @@ pub(crate) struct Active {
     pub started: Instant,
     pub frames: Vec<u64>,
     pub exchanges: Vec<u64>,
+    pub children: usize,
+    pub omitted: usize,
 }
 
 /// Forwards the engine's callbacks to the processor.
@@ -183,7 +188,19 @@ impl Processor {
                     ack,
                 } => {
                     let frames = match self.active.iter().position(|a| a.hist == hist) {
-                        Some(i) => self.active.remove(i).frames,
+                        Some(i) => {
+                            let a = self.active.remove(i);
+                            if a.omitted > 0 {
+                                let child = Child {
+                                    kind: "omitted".into(),
+                                    offset_ms: a.started.elapsed().as_secs_f64() * 1000.0,
+                                    data: json!({"count": a.omitted, "reason": format!("only the first {MAX_CHILDREN} are kept; the traffic log has every frame")}).to_string(),
+                                };
+                                let store = self.app.store.clone();
+                                let _ = tokio::task::spawn_blocking(move || store.add_child(hist, &child)).await;
+                            }
+                            a.frames
+                        }
                         None => Vec::new(),
                     };
                     let view = finish(&self.app, hist, status, result, error, frames).await;
@@ -349,12 +366,19 @@ impl Processor {
             && frame.direction == Direction::Out
             && let Some(m) = &parsed
         {
-            let schemas: HashMap<String, Value> = self
-                .slot
-                .tools()
-                .iter()
-                .filter_map(|(k, t)| t.get("inputSchema").map(|s| (k.clone(), s.clone())))
-                .collect();
+            // Only the called tool's schema matters; copying all 10,000 would cost every frame.
+            let mut schemas: HashMap<String, Value> = HashMap::new();
+            if let Some(name) = m.pointer("/params/name").and_then(Value::as_str)
+                && m.get("method").and_then(Value::as_str) == Some("tools/call")
+                && let Some(schema) = self
+                    .slot
+                    .tools()
+                    .get(name)
+                    .and_then(|t| t.get("inputSchema"))
+                    .cloned()
+            {
+                schemas.insert(name.to_string(), schema);
+            }
             let mut redacted = frame.meta.clone();
             frames::redact(&mut redacted);
             headers = verdicts::judge(&redacted.headers, m, &schemas);
@@ -421,15 +445,26 @@ impl Processor {
                 self.app
                     .events
                     .publish_json("frame", updated.render(VIEW_BODY_CAP));
-                let _ = self.app.spill.send(updated.to_stored(&self.slot.name)).await;
+                let _ = self
+                    .app
+                    .spill
+                    .send(updated.to_stored(&self.slot.name))
+                    .await;
             }
         }
     }
 
-    async fn publish_frame(&self, head: &FrameHead, sources: Vec<&'static str>, body: bytes::Bytes) {
+    async fn publish_frame(
+        &self,
+        head: &FrameHead,
+        sources: Vec<&'static str>,
+        body: bytes::Bytes,
+    ) {
         let f = Arc::new(WebFrame::new(head, sources, body));
         self.slot.frames().push(f.clone());
-        self.app.events.publish_json("frame", f.render(VIEW_BODY_CAP));
+        self.app
+            .events
+            .publish_json("frame", f.render(VIEW_BODY_CAP));
         // Bounded: when SQLite falls behind, the traffic waits here rather than piling up.
         let _ = self.app.spill.send(f.to_stored(&self.slot.name)).await;
     }
@@ -443,10 +478,15 @@ impl Processor {
         }
     }
 
-    async fn child(&self, hist: i64, kind: &str, data: Value) {
-        let Some(a) = self.active.iter().find(|a| a.hist == hist) else {
+    async fn child(&mut self, hist: i64, kind: &str, data: Value) {
+        let Some(a) = self.active.iter_mut().find(|a| a.hist == hist) else {
             return;
         };
+        if a.children >= MAX_CHILDREN {
+            a.omitted += 1;
+            return;
+        }
+        a.children += 1;
         let child = Child {
             kind: kind.to_string(),
             offset_ms: a.started.elapsed().as_secs_f64() * 1000.0,
@@ -468,7 +508,10 @@ impl Processor {
             } => {
                 let owner = self.active_for_id(&request);
                 let (hist, request_id) = match owner {
-                    Some(i) => (Some(self.active[i].hist), Some(self.active[i].request_id.clone())),
+                    Some(i) => (
+                        Some(self.active[i].hist),
+                        Some(self.active[i].request_id.clone()),
+                    ),
                     None => (None, None),
                 };
                 let data = json!({"progress": progress, "total": total, "message": message});
@@ -503,8 +546,12 @@ impl Processor {
                     self.slot.tools().clear();
                 }
                 if let Some(h) = self.current {
-                    self.child(h, "notification", json!({"method": method, "params": params}))
-                        .await;
+                    self.child(
+                        h,
+                        "notification",
+                        json!({"method": method, "params": params}),
+                    )
+                    .await;
                 }
                 self.app.events.publish(
                     "notification",
@@ -529,7 +576,13 @@ impl Processor {
         }
     }
 
-    async fn answered(&mut self, method: String, params: Value, origin: RequestOrigin, answer: Value) {
+    async fn answered(
+        &mut self,
+        method: String,
+        params: Value,
+        origin: RequestOrigin,
+        answer: Value,
+    ) {
         let hist = match &origin {
             RequestOrigin::Legacy { id } => self.asked_by.remove(id),
             RequestOrigin::InputRequired { for_method, .. } => {
@@ -564,7 +617,10 @@ impl Processor {
     async fn closed(&mut self, reason: String) {
         let changed = {
             let mut st = self.slot.st();
-            if st.generation == self.generation && st.status == Some(Status::Connected) && !st.closing {
+            if st.generation == self.generation
+                && st.status == Some(Status::Connected)
+                && !st.closing
+            {
                 st.status = Some(Status::Failed);
                 st.session = None;
                 st.processor = None;
@@ -629,13 +685,10 @@ pub(crate) async fn connect(
     name: &str,
     era_override: Option<String>,
 ) -> ApiResult<Value> {
-    let entry = app
-        .catalog
-        .lock()
-        .await
-        .get(name)
-        .cloned()
-        .ok_or_else(|| ApiError::not_found(format!("no server named {name:?} in the catalog")))?;
+    let entry =
+        app.catalog.lock().await.get(name).cloned().ok_or_else(|| {
+            ApiError::not_found(format!("no server named {name:?} in the catalog"))
+        })?;
     let slot = app.slot(name).await?;
     let _guard = slot.connect_lock.lock().await;
     let stored_override = slot.st().era_override.clone();
@@ -694,7 +747,13 @@ pub(crate) async fn connect(
             }
             app.publish_status(name).await;
             if let Some(every) = app.options.ping_interval {
-                tokio::spawn(pinger(app.clone(), slot.clone(), session, generation, every));
+                tokio::spawn(pinger(
+                    app.clone(),
+                    slot.clone(),
+                    session,
+                    generation,
+                    every,
+                ));
             }
             Ok(info.as_ref().map(views::server_info).unwrap_or(Value::Null))
         }
@@ -741,7 +800,13 @@ async fn disconnect_locked(app: &Arc<Inner>, slot: &Arc<Slot>) {
 
 /// Measure latency while the connection lasts: `ping` on legacy; on modern, where `ping` no
 /// longer exists, `server/discover` (the cheapest round trip the era has).
-async fn pinger(app: Arc<Inner>, slot: Arc<Slot>, session: Session, generation: u64, every: Duration) {
+async fn pinger(
+    app: Arc<Inner>,
+    slot: Arc<Slot>,
+    session: Session,
+    generation: u64,
+    every: Duration,
+) {
     loop {
         let method = match session.era() {
             Era::Legacy => "ping",
@@ -811,11 +876,11 @@ pub(crate) struct CallOutcome {
 
 /// Make a request with a history entry, tying everything it causes to that entry.
 pub(crate) async fn call(app: &Arc<Inner>, name: &str, c: Call) -> ApiResult<CallOutcome> {
-    let slot = app
-        .slots()
-        .get(name)
-        .cloned()
-        .ok_or_else(|| ApiError::not_found(format!("server {name:?} is not connected; connect it first")))?;
+    let slot = app.slots().get(name).cloned().ok_or_else(|| {
+        ApiError::not_found(format!(
+            "server {name:?} is not connected; connect it first"
+        ))
+    })?;
     let (session, tx, log_level) = connected(&slot)?;
     let request_id = c.request_id.clone().unwrap_or_else(new_request_id);
     let control = Arc::new(RequestControl::new());
@@ -851,10 +916,8 @@ pub(crate) async fn call(app: &Arc<Inner>, name: &str, c: Call) -> ApiResult<Cal
     let store = app.store.clone();
     let new2 = new.clone();
     let hist = tokio::task::spawn_blocking(move || store.insert(&new2)).await??;
-    app.events.publish(
-        "history",
-        &views::pending_entry(hist, &new),
-    );
+    app.events
+        .publish("history", &views::pending_entry(hist, &new));
     let _ = tx.send(Item::Begin(Active {
         hist,
         request_id: request_id.clone(),
@@ -863,6 +926,8 @@ pub(crate) async fn call(app: &Arc<Inner>, name: &str, c: Call) -> ApiResult<Cal
         started: Instant::now(),
         frames: Vec::new(),
         exchanges: Vec::new(),
+        children: 0,
+        omitted: 0,
     }));
     let mut meta = c.meta.clone();
     if era == Era::Modern
@@ -880,15 +945,22 @@ pub(crate) async fn call(app: &Arc<Inner>, name: &str, c: Call) -> ApiResult<Cal
     };
     let outcome = match &c.pages {
         Some(key) => list_pages(&session, &c.method, c.params.clone(), key, &opts).await,
-        None => session.request_with(&c.method, c.params.clone(), &opts).await,
+        None => {
+            session
+                .request_with(&c.method, c.params.clone(), &opts)
+                .await
+        }
     };
-    let excluded_tools =
-        (c.method == "tools/list").then(|| session.excluded_tools());
+    let excluded_tools = (c.method == "tools/list").then(|| session.excluded_tools());
     let (status, result_text, error, result) = match outcome {
         Ok(v) => ("ok", Some(v.to_string()), None, Ok(v)),
         Err(e) => {
             let err = ApiError::from_client(&e).with("historyId", hist);
-            let status = if err.code == "cancelled" { "cancelled" } else { "error" };
+            let status = if err.code == "cancelled" {
+                "cancelled"
+            } else {
+                "error"
+            };
             (status, None, Some(err.body()), Err(err))
         }
     };
@@ -946,7 +1018,9 @@ async fn list_pages(
         if let Some(c) = &cursor {
             p.insert("cursor".into(), c.clone());
         }
-        let mut page = session.request_with(method, Some(Value::Object(p)), opts).await?;
+        let mut page = session
+            .request_with(method, Some(Value::Object(p)), opts)
+            .await?;
         if let Some(Value::Array(a)) = page.get_mut(key).map(std::mem::take) {
             items.extend(a);
         }

@@ -85,15 +85,16 @@ impl ApiError {
         let message = e.to_string();
         match e {
             ClientError::Rpc { error, .. } => {
-                let mut err =
-                    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "rpc_error", message)
-                        .with("rpcCode", error.code);
+                let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "rpc_error", message)
+                    .with("rpcCode", error.code);
                 if let Some(d) = &error.data {
                     err = err.with("data", d.clone());
                 }
                 err
             }
-            ClientError::Cancelled { .. } => ApiError::new(cancelled_status(), "cancelled", message),
+            ClientError::Cancelled { .. } => {
+                ApiError::new(cancelled_status(), "cancelled", message)
+            }
             ClientError::Timeout { .. } | ClientError::ConnectTimeout { .. } => {
                 ApiError::new(StatusCode::GATEWAY_TIMEOUT, "timeout", message)
             }

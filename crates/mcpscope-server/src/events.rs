@@ -44,6 +44,9 @@ struct Ring {
 pub struct EventBus {
     ring: Mutex<Ring>,
     latest: watch::Sender<u64>,
+    /// Set when the server shuts down: open streams end, so a graceful shutdown does not wait
+    /// forever on a page's event stream.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 impl Default for EventBus {
@@ -54,6 +57,7 @@ impl Default for EventBus {
                 ..Default::default()
             }),
             latest: watch::Sender::new(0),
+            closed: std::sync::atomic::AtomicBool::new(false),
         }
     }
 }
@@ -77,7 +81,8 @@ impl EventBus {
             let id = ring.next_id;
             ring.next_id += 1;
             ring.bytes += data.len();
-            ring.events.push_back(Arc::new(Published { id, name, data }));
+            ring.events
+                .push_back(Arc::new(Published { id, name, data }));
             while ring.events.len() > RING_EVENTS
                 || (ring.bytes > RING_BYTES && ring.events.len() > 1)
             {
@@ -89,6 +94,16 @@ impl EventBus {
         };
         self.latest.send_replace(id);
         id
+    }
+
+    /// End every open stream (server shutdown).
+    pub fn close(&self) {
+        self.closed.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.latest.send_modify(|_| {});
+    }
+
+    fn is_closed(&self) -> bool {
+        self.closed.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// The id of the last event published (0 when none).
@@ -109,46 +124,49 @@ impl EventBus {
     }
 
     /// A stream of SSE events starting after `last_seen` (`None`: from now on).
-    fn stream(self: Arc<Self>, last_seen: Option<u64>) -> impl Stream<Item = Result<Event, Infallible>> {
+    fn stream(
+        self: Arc<Self>,
+        last_seen: Option<u64>,
+    ) -> impl Stream<Item = Result<Event, Infallible>> {
         let next = match last_seen {
             Some(id) => id + 1,
             None => self.last_id() + 1,
         };
         let rx = self.latest.subscribe();
-        futures::stream::unfold(
-            (self, rx, next),
-            |(bus, mut rx, mut next)| async move {
-                loop {
-                    let (batch, lost) = bus.since(next, 256);
-                    let mut out: Vec<Result<Event, Infallible>> = Vec::with_capacity(batch.len() + 1);
-                    if lost > 0 {
-                        out.push(Ok(Event::default()
-                            .event("resync")
-                            .data(format!("{{\"missed\":{lost}}}"))));
-                        next += lost;
-                    }
-                    if let Some(last) = batch.last() {
-                        next = last.id + 1;
-                    }
-                    out.extend(batch.iter().map(|e| {
-                        Ok(Event::default()
-                            .id(e.id.to_string())
-                            .event(e.name)
-                            .data(e.data.as_str()))
-                    }));
-                    if !out.is_empty() {
-                        return Some((futures::stream::iter(out), (bus, rx, next)));
-                    }
-                    rx.borrow_and_update();
-                    if *rx.borrow() >= next {
-                        continue;
-                    }
-                    if rx.changed().await.is_err() {
-                        return None;
-                    }
+        futures::stream::unfold((self, rx, next), |(bus, mut rx, mut next)| async move {
+            loop {
+                if bus.is_closed() {
+                    return None;
                 }
-            },
-        )
+                let (batch, lost) = bus.since(next, 256);
+                let mut out: Vec<Result<Event, Infallible>> = Vec::with_capacity(batch.len() + 1);
+                if lost > 0 {
+                    out.push(Ok(Event::default()
+                        .event("resync")
+                        .data(format!("{{\"missed\":{lost}}}"))));
+                    next += lost;
+                }
+                if let Some(last) = batch.last() {
+                    next = last.id + 1;
+                }
+                out.extend(batch.iter().map(|e| {
+                    Ok(Event::default()
+                        .id(e.id.to_string())
+                        .event(e.name)
+                        .data(e.data.as_str()))
+                }));
+                if !out.is_empty() {
+                    return Some((futures::stream::iter(out), (bus, rx, next)));
+                }
+                rx.borrow_and_update();
+                if *rx.borrow() >= next || bus.is_closed() {
+                    continue;
+                }
+                if rx.changed().await.is_err() {
+                    return None;
+                }
+            }
+        })
         .flat_map(|s| s)
     }
 }

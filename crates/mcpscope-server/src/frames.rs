@@ -103,17 +103,20 @@ pub(crate) fn render(view: &str, body: &[u8], cap: usize) -> String {
     let (shown, truncated) = if body.len() > cap {
         let mut end = cap;
         // Cut on a character boundary when the body is text, so the head stays valid UTF-8.
-        if let Err(e) = std::str::from_utf8(&body[..end]) {
-            if e.error_len().is_none() {
-                end = e.valid_up_to();
-            }
+        if let Err(e) = std::str::from_utf8(&body[..end])
+            && e.error_len().is_none()
+        {
+            end = e.valid_up_to();
         }
         (&body[..end], true)
     } else {
         (body, false)
     };
     let (text, b64) = match std::str::from_utf8(shown) {
-        Ok(t) => (serde_json::to_string(t).unwrap_or_else(|_| "null".into()), "null".to_string()),
+        Ok(t) => (
+            serde_json::to_string(t).unwrap_or_else(|_| "null".into()),
+            "null".to_string(),
+        ),
         Err(_) => (
             "null".to_string(),
             format!(
@@ -255,7 +258,12 @@ impl FrameWindow {
     }
 
     /// Frames with seq < `before`, the newest `limit` of them, oldest first.
-    pub(crate) fn before(&self, before: u64, limit: usize, sources: &[String]) -> Vec<Arc<WebFrame>> {
+    pub(crate) fn before(
+        &self,
+        before: u64,
+        limit: usize,
+        sources: &[String],
+    ) -> Vec<Arc<WebFrame>> {
         let mut out: Vec<Arc<WebFrame>> = self
             .frames
             .iter()
@@ -300,7 +308,15 @@ mod tests {
         let mut w = FrameWindow::new(1, 5, 1 << 20);
         for _ in 0..8 {
             let s = w.take_seq();
-            w.push(frame(s, "x", if s % 2 == 0 { "jsonrpc" } else { "stderr" }));
+            w.push(frame(
+                s,
+                "x",
+                if s.is_multiple_of(2) {
+                    "jsonrpc"
+                } else {
+                    "stderr"
+                },
+            ));
         }
         assert_eq!(w.len(), 5);
         assert_eq!(w.first_seq(), 4);

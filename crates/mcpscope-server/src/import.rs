@@ -207,13 +207,20 @@ fn variables(list: Option<&Value>) -> Vec<Variable> {
                     Some(Variable {
                         name: s(v, "name")?,
                         description: s(v, "description"),
-                        is_required: v.get("isRequired").and_then(Value::as_bool).unwrap_or(false),
+                        is_required: v
+                            .get("isRequired")
+                            .and_then(Value::as_bool)
+                            .unwrap_or(false),
                         is_secret: v.get("isSecret").and_then(Value::as_bool).unwrap_or(false),
                         default: s(v, "default").or_else(|| s(v, "value")),
                         choices: v
                             .get("choices")
                             .and_then(Value::as_array)
-                            .map(|c| c.iter().filter_map(|x| x.as_str().map(str::to_string)).collect())
+                            .map(|c| {
+                                c.iter()
+                                    .filter_map(|x| x.as_str().map(str::to_string))
+                                    .collect()
+                            })
                             .unwrap_or_default(),
                     })
                 })
@@ -235,62 +242,147 @@ pub(crate) fn preview_registry(text: &str) -> ApiResult<RegistryPreview> {
     };
     let root = Value::Object(doc.clone());
     if doc.get("$schema").is_none() {
-        push("warning", "/$schema", "no $schema: the registry needs it to know which version of the format this is".into());
+        push(
+            "warning",
+            "/$schema",
+            "no $schema: the registry needs it to know which version of the format this is".into(),
+        );
     }
     match doc.get("name").and_then(Value::as_str) {
-        None => push("error", "/name", "\"name\" is required (reverse-DNS namespace and a name, e.g. io.github.owner/server)".into()),
+        None => push(
+            "error",
+            "/name",
+            "\"name\" is required (reverse-DNS namespace and a name, e.g. io.github.owner/server)"
+                .into(),
+        ),
         Some(n) => {
             let ok = n.split_once('/').is_some_and(|(ns, rest)| {
                 !ns.is_empty()
                     && !rest.is_empty()
                     && !rest.contains('/')
-                    && ns.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
-                    && rest.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+                    && ns
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+                    && rest
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
             });
             if !ok {
-                push("error", "/name", format!("name {n:?} must be \"namespace/name\" with a reverse-DNS namespace (e.g. io.github.owner/server)"));
+                push(
+                    "error",
+                    "/name",
+                    format!(
+                        "name {n:?} must be \"namespace/name\" with a reverse-DNS namespace (e.g. io.github.owner/server)"
+                    ),
+                );
             }
         }
     }
     match doc.get("version").and_then(Value::as_str) {
         None => push("error", "/version", "\"version\" is required".into()),
-        Some("latest") => push("error", "/version", "version \"latest\" is not allowed; publish a specific version".into()),
+        Some("latest") => push(
+            "error",
+            "/version",
+            "version \"latest\" is not allowed; publish a specific version".into(),
+        ),
         Some(_) => {}
     }
-    if doc.get("description").and_then(Value::as_str).is_none_or(str::is_empty) {
-        push("warning", "/description", "no description: the registry shows it to people choosing a server".into());
+    if doc
+        .get("description")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        push(
+            "warning",
+            "/description",
+            "no description: the registry shows it to people choosing a server".into(),
+        );
     }
-    let packages = doc.get("packages").and_then(Value::as_array).cloned().unwrap_or_default();
-    let remotes = doc.get("remotes").and_then(Value::as_array).cloned().unwrap_or_default();
+    let packages = doc
+        .get("packages")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let remotes = doc
+        .get("remotes")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     if packages.is_empty() && remotes.is_empty() {
-        push("error", "", "neither \"packages\" nor \"remotes\": there is nothing to run or connect to".into());
+        push(
+            "error",
+            "",
+            "neither \"packages\" nor \"remotes\": there is nothing to run or connect to".into(),
+        );
     }
     let mut pkg_views = Vec::new();
     for (i, p) in packages.iter().enumerate() {
         let at = format!("/packages/{i}");
         let registry_type = s(p, "registryType").or_else(|| s(p, "registry_type"));
         match registry_type.as_deref() {
-            None => push("error", &format!("{at}/registryType"), "\"registryType\" is required (npm, pypi, oci, nuget or mcpb)".into()),
-            Some(t) if !REGISTRY_TYPES.contains(&t) => push("warning", &format!("{at}/registryType"), format!("unknown registryType {t:?} (known: {})", REGISTRY_TYPES.join(", "))),
+            None => push(
+                "error",
+                &format!("{at}/registryType"),
+                "\"registryType\" is required (npm, pypi, oci, nuget or mcpb)".into(),
+            ),
+            Some(t) if !REGISTRY_TYPES.contains(&t) => push(
+                "warning",
+                &format!("{at}/registryType"),
+                format!(
+                    "unknown registryType {t:?} (known: {})",
+                    REGISTRY_TYPES.join(", ")
+                ),
+            ),
             _ => {}
         }
         if s(p, "identifier").is_none() {
-            push("error", &format!("{at}/identifier"), "\"identifier\" is required (the package name or image)".into());
+            push(
+                "error",
+                &format!("{at}/identifier"),
+                "\"identifier\" is required (the package name or image)".into(),
+            );
         }
         match s(p, "version").as_deref() {
-            Some("latest") => push("warning", &format!("{at}/version"), "version \"latest\": pin a specific version so every user runs the same code".into()),
-            None if registry_type.as_deref() != Some("oci") && registry_type.as_deref() != Some("mcpb") => push("warning", &format!("{at}/version"), "no version: the newest is run, whatever it is".into()),
+            Some("latest") => push(
+                "warning",
+                &format!("{at}/version"),
+                "version \"latest\": pin a specific version so every user runs the same code"
+                    .into(),
+            ),
+            None if registry_type.as_deref() != Some("oci")
+                && registry_type.as_deref() != Some("mcpb") =>
+            {
+                push(
+                    "warning",
+                    &format!("{at}/version"),
+                    "no version: the newest is run, whatever it is".into(),
+                )
+            }
             _ => {}
         }
-        let transport = p.get("transport").cloned().unwrap_or_else(|| json!({"type": "stdio"}));
+        let transport = p
+            .get("transport")
+            .cloned()
+            .unwrap_or_else(|| json!({"type": "stdio"}));
         let ttype = s(&transport, "type").unwrap_or_else(|| "stdio".into());
         if !matches!(ttype.as_str(), "stdio" | "streamable-http" | "sse") {
-            push("error", &format!("{at}/transport/type"), format!("transport type {ttype:?} is not one of stdio, streamable-http, sse"));
+            push(
+                "error",
+                &format!("{at}/transport/type"),
+                format!("transport type {ttype:?} is not one of stdio, streamable-http, sse"),
+            );
         }
         let vars = variables(p.get("environmentVariables"));
         for (j, var) in vars.iter().enumerate() {
             if var.is_secret && var.default.is_some() {
-                push("warning", &format!("{at}/environmentVariables/{j}/default"), format!("{} is secret but has a default: a secret should not ship in server.json", var.name));
+                push(
+                    "warning",
+                    &format!("{at}/environmentVariables/{j}/default"),
+                    format!(
+                        "{} is secret but has a default: a secret should not ship in server.json",
+                        var.name
+                    ),
+                );
             }
         }
         let problem = launch_problem(registry_type.as_deref(), &ttype);
@@ -311,17 +403,42 @@ pub(crate) fn preview_registry(text: &str) -> ApiResult<RegistryPreview> {
         let at = format!("/remotes/{i}");
         let rtype = s(r, "type").or_else(|| s(r, "transport_type"));
         if !matches!(rtype.as_deref(), Some("streamable-http" | "sse")) {
-            push("error", &format!("{at}/type"), format!("remote type {:?} is not streamable-http or sse", rtype.clone().unwrap_or_default()));
+            push(
+                "error",
+                &format!("{at}/type"),
+                format!(
+                    "remote type {:?} is not streamable-http or sse",
+                    rtype.clone().unwrap_or_default()
+                ),
+            );
         }
         match s(r, "url") {
             None => push("error", &format!("{at}/url"), "\"url\" is required".into()),
             Some(u) => match url::Url::parse(&u) {
                 Ok(p) if p.scheme() == "https" => {}
-                Ok(p) if p.scheme() == "http" && matches!(p.host_str(), Some("localhost" | "127.0.0.1" | "[::1]")) => {}
-                Ok(p) if p.scheme() == "http" => push("warning", &format!("{at}/url"), format!("{u} is plain http: remotes should use https")),
-                Ok(_) | Err(_) if u.contains('{') => push("info", &format!("{at}/url"), format!("{u} has template variables; fill them in after import")),
-                Ok(p) => push("error", &format!("{at}/url"), format!("{u} has scheme {:?}; use https", p.scheme())),
-                Err(e) => push("error", &format!("{at}/url"), format!("{u:?} is not a URL: {e}")),
+                Ok(p)
+                    if p.scheme() == "http"
+                        && matches!(p.host_str(), Some("localhost" | "127.0.0.1" | "[::1]")) => {}
+                Ok(p) if p.scheme() == "http" => push(
+                    "warning",
+                    &format!("{at}/url"),
+                    format!("{u} is plain http: remotes should use https"),
+                ),
+                Ok(_) | Err(_) if u.contains('{') => push(
+                    "info",
+                    &format!("{at}/url"),
+                    format!("{u} has template variables; fill them in after import"),
+                ),
+                Ok(p) => push(
+                    "error",
+                    &format!("{at}/url"),
+                    format!("{u} has scheme {:?}; use https", p.scheme()),
+                ),
+                Err(e) => push(
+                    "error",
+                    &format!("{at}/url"),
+                    format!("{u:?} is not a URL: {e}"),
+                ),
             },
         }
         remote_views.push(json!({
@@ -359,8 +476,12 @@ fn launch_problem(registry_type: Option<&str>, transport: &str) -> Option<String
     }
     match registry_type {
         Some("npm" | "pypi" | "oci" | "nuget") => None,
-        Some("mcpb") => Some("an MCP bundle (mcpb) must be installed by a desktop client first".into()),
-        Some(other) => Some(format!("mcpscope does not know how to run a {other:?} package")),
+        Some("mcpb") => {
+            Some("an MCP bundle (mcpb) must be installed by a desktop client first".into())
+        }
+        Some(other) => Some(format!(
+            "mcpscope does not know how to run a {other:?} package"
+        )),
         None => Some("no registryType".into()),
     }
 }
@@ -385,7 +506,11 @@ pub(crate) fn registry_entry(
     let value_of = |var: &Variable| -> Option<String> {
         values
             .get(&var.name)
-            .and_then(|v| v.as_str().map(str::to_string).or_else(|| (!v.is_null()).then(|| v.to_string())))
+            .and_then(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .or_else(|| (!v.is_null()).then(|| v.to_string()))
+            })
             .filter(|v| !v.is_empty())
             .or_else(|| var.default.clone())
     };
@@ -404,7 +529,10 @@ pub(crate) fn registry_entry(
             let vars = variables(r.get("headers"));
             let gone = missing(&vars);
             if !gone.is_empty() {
-                return Err(ApiError::usage(format!("fill in the required headers: {}", gone.join(", "))));
+                return Err(ApiError::usage(format!(
+                    "fill in the required headers: {}",
+                    gone.join(", ")
+                )));
             }
             let kind = match s(r, "type").as_deref() {
                 Some("sse") => "sse",
@@ -435,7 +563,9 @@ pub(crate) fn registry_entry(
                 .and_then(|t| s(t, "type"))
                 .unwrap_or_else(|| "stdio".into());
             if let Some(problem) = launch_problem(registry_type.as_deref(), &transport) {
-                return Err(ApiError::usage(format!("packages[{i}] cannot be launched: {problem}")));
+                return Err(ApiError::usage(format!(
+                    "packages[{i}] cannot be launched: {problem}"
+                )));
             }
             let vars = variables(p.get("environmentVariables"));
             let gone = missing(&vars);
@@ -561,7 +691,10 @@ mod tests {
         let r = parse_mcp_json(vscode).unwrap();
         assert_eq!(r.entries[0].1.transport(), "http");
         let settings = r#"{"mcp": {"servers": {"s": {"type": "sse", "url": "http://h/sse"}}}}"#;
-        assert_eq!(parse_mcp_json(settings).unwrap().entries[0].1.transport(), "sse");
+        assert_eq!(
+            parse_mcp_json(settings).unwrap().entries[0].1.transport(),
+            "sse"
+        );
         let inspector = r#"{"mcpServers": {"i": {"type": "streamable-http", "url": "http://h/x"}, "bad": {"type": "stdio"}}}"#;
         let r = parse_mcp_json(inspector).unwrap();
         assert_eq!(r.entries[0].1.kind.as_deref(), Some("http"));
@@ -596,7 +729,10 @@ mod tests {
         let p = preview_registry(SERVER_JSON).unwrap();
         assert_eq!(p.suggested_name.as_deref(), Some("weather"));
         assert_eq!(p.packages.len(), 3);
-        assert_eq!(p.packages[0]["environmentVariables"][0]["isSecret"], json!(true));
+        assert_eq!(
+            p.packages[0]["environmentVariables"][0]["isSecret"],
+            json!(true)
+        );
         let msgs: Vec<&str> = p.validation.iter().map(|f| f.path.as_str()).collect();
         assert!(msgs.contains(&"/packages/1/version"), "{msgs:?}");
         assert!(msgs.contains(&"/remotes/0/url"), "{msgs:?}");
@@ -607,10 +743,12 @@ mod tests {
     #[test]
     fn a_choice_becomes_a_launchable_entry() {
         let mut env = Map::new();
-        assert!(registry_entry(SERVER_JSON, RegistryChoice::Package(0), &env)
-            .unwrap_err()
-            .message
-            .contains("API_KEY"));
+        assert!(
+            registry_entry(SERVER_JSON, RegistryChoice::Package(0), &env)
+                .unwrap_err()
+                .message
+                .contains("API_KEY")
+        );
         env.insert("API_KEY".into(), json!("k"));
         let npm = registry_entry(SERVER_JSON, RegistryChoice::Package(0), &env).unwrap();
         assert_eq!(npm.command.as_deref(), Some("npx"));
@@ -619,7 +757,17 @@ mod tests {
         let pypi = registry_entry(SERVER_JSON, RegistryChoice::Package(1), &env).unwrap();
         assert_eq!(pypi.args, ["weather-mcp"]);
         let oci = registry_entry(SERVER_JSON, RegistryChoice::Package(2), &env).unwrap();
-        assert_eq!(oci.args, ["run", "-i", "--rm", "-e", "API_KEY", "ghcr.io/someone/weather:1.2.0"]);
+        assert_eq!(
+            oci.args,
+            [
+                "run",
+                "-i",
+                "--rm",
+                "-e",
+                "API_KEY",
+                "ghcr.io/someone/weather:1.2.0"
+            ]
+        );
         let mut h = Map::new();
         h.insert("X-Key".into(), json!("secret"));
         let remote = registry_entry(SERVER_JSON, RegistryChoice::Remote(0), &h).unwrap();

@@ -69,7 +69,10 @@ pub fn router(state: AppState) -> Router {
         .fallback(assets::spa)
         .with_state(state)
         // Outermost, so nothing — not even a 404 — is answered to a refused Host or Origin.
-        .layer(axum::middleware::from_fn_with_state(security, security::guard))
+        .layer(axum::middleware::from_fn_with_state(
+            security,
+            security::guard,
+        ))
 }
 
 /// Serve `state` on `listener` until `shutdown` resolves, then close every connection.
@@ -79,8 +82,13 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let app = router(state.clone());
+    let bus = state.inner.events.clone();
     let r = axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            // Event streams never end on their own; a graceful shutdown would wait for them.
+            bus.close();
+        })
         .await;
     state.shutdown().await;
     r

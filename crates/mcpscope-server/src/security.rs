@@ -215,11 +215,7 @@ pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
 }
 
 /// The middleware: Host, Sec-Fetch-Site and Origin on every request; the token on `/api/*`.
-pub(crate) async fn guard(
-    State(sec): State<Arc<Security>>,
-    req: Request,
-    next: Next,
-) -> Response {
+pub(crate) async fn guard(State(sec): State<Arc<Security>>, req: Request, next: Next) -> Response {
     if let Some(refusal) = sec.refuse(req.headers()) {
         return refusal.into_response();
     }
@@ -267,12 +263,21 @@ mod tests {
         assert!(s.refuse(&headers(&[("host", "127.0.0.1:6274")])).is_none());
         assert!(s.refuse(&headers(&[("host", "LOCALHOST:6274")])).is_none());
         assert!(s.refuse(&headers(&[("host", "[::1]:6274")])).is_none());
-        assert!(s.refuse(&headers(&[("host", "evil.example:6274")])).is_some());
+        assert!(
+            s.refuse(&headers(&[("host", "evil.example:6274")]))
+                .is_some()
+        );
         assert!(s.refuse(&headers(&[("host", "localhost")])).is_some());
         assert!(s.refuse(&headers(&[])).is_some());
-        let ok = [("host", "localhost:6274"), ("origin", "http://localhost:6274")];
+        let ok = [
+            ("host", "localhost:6274"),
+            ("origin", "http://localhost:6274"),
+        ];
         assert!(s.refuse(&headers(&ok)).is_none());
-        let bad = [("host", "localhost:6274"), ("origin", "http://localhost:3000")];
+        let bad = [
+            ("host", "localhost:6274"),
+            ("origin", "http://localhost:3000"),
+        ];
         assert!(s.refuse(&headers(&bad)).is_some());
         let null = [("host", "localhost:6274"), ("origin", "null")];
         assert!(s.refuse(&headers(&null)).is_some());
@@ -285,7 +290,10 @@ mod tests {
         let s = Security::for_port(
             6274,
             None,
-            Some(vec!["https://inspector.lan/".into(), "http://box:8080".into()]),
+            Some(vec![
+                "https://inspector.lan/".into(),
+                "http://box:8080".into(),
+            ]),
         );
         assert_eq!(
             s.allowed_origins,
@@ -294,7 +302,10 @@ mod tests {
         assert!(s.allowed_hosts.contains(&"inspector.lan:443".to_string()));
         let o = [("host", "box:8080"), ("origin", "http://box:8080")];
         assert!(s.refuse(&headers(&o)).is_none());
-        let default_gone = [("host", "localhost:6274"), ("origin", "http://localhost:6274")];
+        let default_gone = [
+            ("host", "localhost:6274"),
+            ("origin", "http://localhost:6274"),
+        ];
         assert!(s.refuse(&headers(&default_gone)).is_some());
     }
 

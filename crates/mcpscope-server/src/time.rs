@@ -74,7 +74,10 @@ mod tests {
         let s = rfc3339(us);
         assert_eq!(s, "2025-11-30T00:00:00.123456Z");
         assert_eq!(parse_time_us(&s), Some(us));
-        assert_eq!(parse_time_us("2025-11-30T00:00:00Z"), Some(1_764_460_800_000_000));
+        assert_eq!(
+            parse_time_us("2025-11-30T00:00:00Z"),
+            Some(1_764_460_800_000_000)
+        );
         assert_eq!(parse_time_us("42"), Some(42));
         assert_eq!(parse_time_us("yesterday"), None);
     }

@@ -278,7 +278,10 @@ mod tests {
     use serde_json::json;
 
     fn h(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     fn tools() -> HashMap<String, Value> {
@@ -317,14 +320,24 @@ mod tests {
     fn disagreements_are_named_in_order() {
         let msg = json!({"method": "tools/call", "params": {"name": "route", "arguments": {"region": "eu"}}});
         let v = judge(
-            &h(&[("Mcp-Method", "tools/call"), ("Mcp-Name", "other"), ("Mcp-Param-Zone", "x")]),
+            &h(&[
+                ("Mcp-Method", "tools/call"),
+                ("Mcp-Name", "other"),
+                ("Mcp-Param-Zone", "x"),
+            ]),
             &msg,
             &tools(),
         )
         .unwrap();
-        assert_eq!(v.first_disagreement.as_deref(), Some("mcp-name disagrees with the body"));
-        let verdicts: Vec<(&str, &str)> =
-            v.rows.iter().map(|r| (r.header.as_str(), r.verdict)).collect();
+        assert_eq!(
+            v.first_disagreement.as_deref(),
+            Some("mcp-name disagrees with the body")
+        );
+        let verdicts: Vec<(&str, &str)> = v
+            .rows
+            .iter()
+            .map(|r| (r.header.as_str(), r.verdict))
+            .collect();
         assert_eq!(
             verdicts,
             vec![
@@ -340,18 +353,29 @@ mod tests {
     fn unknown_schemas_are_unchecked_and_legacy_frames_have_no_section() {
         let msg = json!({"method": "tools/call", "params": {"name": "ghost", "arguments": {}}});
         let v = judge(
-            &h(&[("Mcp-Method", "tools/call"), ("Mcp-Name", "ghost"), ("Mcp-Param-A", "1")]),
+            &h(&[
+                ("Mcp-Method", "tools/call"),
+                ("Mcp-Name", "ghost"),
+                ("Mcp-Param-A", "1"),
+            ]),
             &msg,
             &tools(),
         )
         .unwrap();
         let last = v.rows.last().unwrap();
         assert_eq!(last.verdict, "unchecked");
-        assert_eq!(last.note.as_deref(), Some("unchecked — tool schema unavailable"));
+        assert_eq!(
+            last.note.as_deref(),
+            Some("unchecked — tool schema unavailable")
+        );
         assert_eq!(v.first_disagreement, None);
         assert!(judge(&h(&[("Content-Type", "application/json")]), &msg, &tools()).is_none());
         let mut v = v;
-        answered(&mut v, 400, &h(&[("Mcp-Method", "tools/call"), ("content-type", "x")]));
+        answered(
+            &mut v,
+            400,
+            &h(&[("Mcp-Method", "tools/call"), ("content-type", "x")]),
+        );
         assert!(v.failed);
         assert_eq!(v.mirrored.len(), 1);
     }

@@ -61,7 +61,10 @@ fn a_pin_and_its_label_survive_a_restart() {
         id
     };
     let store = HistoryStore::open(&db, Retention::default()).unwrap();
-    let e = store.get(id, 1 << 20).unwrap().expect("entry after restart");
+    let e = store
+        .get(id, 1 << 20)
+        .unwrap()
+        .expect("entry after restart");
     assert!(e.pinned);
     assert_eq!(e.label.as_deref(), Some("the good one"));
     assert_eq!(e.frames, vec![4, 5]);
@@ -99,7 +102,14 @@ fn full_text_search_finds_a_word_inside_a_result() {
         .insert(&entry("demo", "tools/call", r#"{"name":"add"}"#))
         .unwrap();
     store
-        .finish(b, "ok", Some(r#"{"content":[{"text":"3"}]}"#), None, 1.0, &[])
+        .finish(
+            b,
+            "ok",
+            Some(r#"{"content":[{"text":"3"}]}"#),
+            None,
+            1.0,
+            &[],
+        )
         .unwrap();
     let search = |text: &str| -> Vec<i64> {
         store
@@ -118,7 +128,11 @@ fn full_text_search_finds_a_word_inside_a_result() {
     assert_eq!(search("platypus"), vec![a], "a word of the result");
     assert_eq!(search("platy"), vec![a], "a prefix of it");
     assert_eq!(search("add"), vec![b], "a word of the params");
-    assert_eq!(search("tools/call"), vec![b, a], "the method, slash and all");
+    assert_eq!(
+        search("tools/call"),
+        vec![b, a],
+        "the method, slash and all"
+    );
     assert!(search("wombat").is_empty());
     // Errors are searchable too.
     let c = store
@@ -277,7 +291,14 @@ fn retention_prunes_old_unpinned_entries_and_frames() {
             server: "demo".into(),
             seq,
             time_us: seq,
-            sources: vec![if seq % 2 == 0 { "jsonrpc" } else { "stderr" }.into()],
+            sources: vec![
+                if seq.is_multiple_of(2) {
+                    "jsonrpc"
+                } else {
+                    "stderr"
+                }
+                .into(),
+            ],
             view: format!("{{\"seq\":{seq}}}"),
             body: vec![b'x'; seq as usize],
         })
@@ -299,9 +320,15 @@ fn retention_prunes_old_unpinned_entries_and_frames() {
             },
         )
         .unwrap();
-    assert_eq!(back.iter().map(|f| f.seq).collect::<Vec<_>>(), vec![20, 22, 24]);
+    assert_eq!(
+        back.iter().map(|f| f.seq).collect::<Vec<_>>(),
+        vec![20, 22, 24]
+    );
     assert_eq!(back[0].body.len(), 20);
-    assert_eq!(store.frame("demo", 24).unwrap().unwrap().sources, vec!["jsonrpc"]);
+    assert_eq!(
+        store.frame("demo", 24).unwrap().unwrap().sources,
+        vec!["jsonrpc"]
+    );
 }
 
 #[test]
@@ -310,7 +337,13 @@ fn saved_requests_survive_a_restart() {
     let db = dir.path().join("h.sqlite");
     let s = HistoryStore::open(&db, Retention::default())
         .unwrap()
-        .save("echo hi", "demo", "tools/call", Some(r#"{"name":"echo"}"#), 7)
+        .save(
+            "echo hi",
+            "demo",
+            "tools/call",
+            Some(r#"{"name":"echo"}"#),
+            7,
+        )
         .unwrap();
     let store = HistoryStore::open(&db, Retention::default()).unwrap();
     assert_eq!(store.saved().unwrap(), vec![s.clone()]);

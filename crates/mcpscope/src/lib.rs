@@ -26,7 +26,9 @@ pub fn run(argv: Vec<String>) -> i32 {
     };
     let code = runtime.block_on(async move {
         if argv.get(1).map(String::as_str) == Some("demo-server") {
-            let demo = args::DemoArgs::parse_from(std::iter::once("mcpscope demo-server".to_string()).chain(argv.into_iter().skip(2)));
+            let demo = args::DemoArgs::parse_from(
+                std::iter::once("mcpscope demo-server".to_string()).chain(argv.into_iter().skip(2)),
+            );
             let r = match demo.http {
                 Some(port) => mcpscope_demo::serve_http(port, true).await,
                 None => mcpscope_demo::serve_stdio().await,
@@ -45,7 +47,18 @@ pub fn run(argv: Vec<String>) -> i32 {
                 let code = if e.use_stderr() { cli::exit::USAGE } else { 0 };
                 let _ = e.print();
                 if code != 0 {
-                    let f = cli::Failure { exit: code, code: "usage", message: e.to_string().lines().next().unwrap_or("usage error").trim_start_matches("error: ").to_string(), extra: Default::default() };
+                    let f = cli::Failure {
+                        exit: code,
+                        code: "usage",
+                        message: e
+                            .to_string()
+                            .lines()
+                            .next()
+                            .unwrap_or("usage error")
+                            .trim_start_matches("error: ")
+                            .to_string(),
+                        extra: Default::default(),
+                    };
                     eprintln!("{}", f.json_line());
                 }
                 return code;

@@ -142,7 +142,10 @@ pub async fn run(args: Args) -> i32 {
         Err(e) => return fail(e),
     };
 
-    let bind_host = host.trim_start_matches('[').trim_end_matches(']').to_string();
+    let bind_host = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_string();
     let listener = match tokio::net::TcpListener::bind((bind_host.as_str(), port)).await {
         Ok(l) => l,
         Err(e) => {

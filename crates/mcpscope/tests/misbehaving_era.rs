@@ -223,9 +223,9 @@ fn auto_treats_a_silent_stdio_server_as_legacy_after_the_probe_timeout() {
     );
     let probe_id = &run.sent("server/discover")[0]["id"];
     assert!(
-        warnings
-            .iter()
-            .any(|w| w.contains(&format!("late answer to server/discover (request {probe_id})"))),
+        warnings.iter().any(|w| w.contains(&format!(
+            "late answer to server/discover (request {probe_id})"
+        ))),
         "{warnings:#?}"
     );
 }

@@ -33,3 +33,6 @@ mod oauth;
 mod peers_everything;
 mod peers_support;
 mod peers_ts_sdk;
+// The web UI as `mcpscope` starts it: token URL, seeded demo catalog, a call over stdio, pins
+// across a process restart, the refused wildcard bind, a read-only --config.
+mod web_ui;

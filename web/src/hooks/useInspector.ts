@@ -372,6 +372,11 @@ export function useInspector(): { state: State; actions: Actions } {
         else if (name === 'log') store.queueLog(data as LogEvent);
         else {
           store.set((s) => applyEvent(s, name, data));
+          if (name === 'resync') {
+            // Events were lost: refetch what the REST calls can give back.
+            void actionsSingleton.refreshServers();
+            for (const server of Object.keys(store.get().data)) void actionsSingleton.loadFrames(server);
+          }
           if (name === 'warning') {
             const w = data as { server: string; message: string };
             notifications.show({ color: 'yellow', title: `Warning from ${w.server}`, message: w.message });

@@ -11,7 +11,8 @@ export type EventName =
   | 'history'
   | 'warning'
   | 'reset'
-  | 'catalog';
+  | 'catalog'
+  | 'resync';
 
 export const EVENT_NAMES: EventName[] = [
   'status',
@@ -24,6 +25,7 @@ export const EVENT_NAMES: EventName[] = [
   'warning',
   'reset',
   'catalog',
+  'resync',
 ];
 
 export type StreamState = 'connecting' | 'open' | 'error';

@@ -143,3 +143,12 @@ describe('history', () => {
     expect(list.map((x) => [x.id, x.status])).toEqual([[2, 'ok'], [1, 'ok']]);
   });
 });
+
+describe('history children', () => {
+  it('summarises what a request caused', async () => {
+    const { childSummary } = await import('./history');
+    expect(childSummary({ kind: 'progress', data: { progress: 2, total: 5, message: 'step 2 of 5' } })).toEqual({ label: 'progress', detail: '2/5 step 2 of 5' });
+    expect(childSummary({ kind: 'log', data: { level: 'info', logger: 'demo', data: 'hi' } })).toEqual({ label: 'log [info]', detail: 'demo: hi' });
+    expect(childSummary({ kind: 'serverRequest', data: { method: 'sampling/createMessage', answer: { error: { code: -32601, message: 'declined by the web UI' } } } }).detail).toBe('declined: declined by the web UI');
+  });
+});

@@ -44,6 +44,12 @@ describe('bounded frame window', () => {
     expect(w.items[2].tag).toBe('updated');
   });
 
+  it('keeps the later copy of a frame sent twice in one batch', () => {
+    const w = appendLive(emptyWindow<ReturnType<typeof f>>(), [f(1), f(2, 'first'), f(2, 'second')], 10);
+    expect(seqs(w)).toEqual([1, 2]);
+    expect(w.items[1].tag).toBe('second');
+  });
+
   it('pages older frames in and drops the newest past the bound', () => {
     let w = appendLive(emptyWindow<ReturnType<typeof f>>(), [f(8), f(9), f(10)], 4);
     w = { ...w, hasOlder: true };

@@ -22,7 +22,11 @@ export function emptyWindow<T extends Seqd>(): FrameWindow<T> {
 function insertSorted<T extends Seqd>(items: T[], incoming: T[]): T[] {
   if (incoming.length === 0) return items;
   const last = items.length > 0 ? items[items.length - 1].seq : -Infinity;
-  const sortedIncoming = [...incoming].sort((a, b) => a.seq - b.seq);
+  // A frame may come twice with the same seq (an outgoing HTTP frame again once its response
+  // completes the header verdicts): the later copy wins.
+  const latest = new Map<number, T>();
+  for (const f of incoming) latest.set(f.seq, f);
+  const sortedIncoming = [...latest.values()].sort((a, b) => a.seq - b.seq);
   if (sortedIncoming[0].seq > last) return items.concat(sortedIncoming);
   // Out of order or overlapping: merge and dedupe by seq (a later copy replaces an earlier one).
   const bySeq = new Map<number, T>();

@@ -71,3 +71,28 @@ export function upsertEntry(list: HistoryEntry[], e: HistoryEntry, max = 500): H
   out.sort((a, b) => b.id - a.id);
   return out.length > max ? out.slice(0, max) : out;
 }
+
+/** One line for a child of a request (what it caused): label and detail. */
+export function childSummary(c: { kind: string; data?: Json }): { label: string; detail: string } {
+  const d = (c.data ?? {}) as JsonObject;
+  const text = (v: Json | undefined) => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
+  switch (c.kind) {
+    case 'progress':
+      return {
+        label: 'progress',
+        detail: `${text(d.progress)}${d.total !== undefined && d.total !== null ? `/${text(d.total)}` : ''}${d.message ? ` ${text(d.message)}` : ''}`,
+      };
+    case 'log':
+      return { label: `log [${text(d.level)}]`, detail: `${d.logger ? `${text(d.logger)}: ` : ''}${text(d.data)}` };
+    case 'serverRequest': {
+      const answer = (d.answer ?? {}) as JsonObject;
+      const result = (answer.result ?? {}) as JsonObject;
+      const verdict = answer.error !== undefined ? `declined: ${text(((answer.error ?? {}) as JsonObject).message ?? answer.error)}` : result.action ? `answered: ${text(result.action)}` : `answered ${text(answer.result)}`;
+      return { label: text(d.method) || 'server request', detail: verdict };
+    }
+    case 'notification':
+      return { label: text(d.method) || 'notification', detail: text(d.params) };
+    default:
+      return { label: c.kind, detail: text(c.data) };
+  }
+}

@@ -31,7 +31,8 @@ export function statusWithLatency(s: Pick<ServerView, 'status' | 'error' | 'late
 }
 
 /** Stateless / session / sessionless legacy, from the era and whether a session id was issued. */
-export function eraMode(info: Pick<ServerInfo, 'era' | 'sessionId' | 'transport'>): string {
+export function eraMode(info: Pick<ServerInfo, 'era' | 'sessionId' | 'transport' | 'connectionKind'>): string {
+  if (info.connectionKind) return info.connectionKind;
   if (info.era === 'modern') return 'stateless';
   if (info.sessionId) return 'session';
   if (info.transport === 'stdio') return 'session (stdio)';

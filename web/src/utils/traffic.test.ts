@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterFrames, pairIndex } from './traffic';
+import { filterFrames, frameSources, pairIndex } from './traffic';
 import type { FrameView } from './types';
 
 const fr = (seq: number, over: Partial<FrameView>): FrameView => ({
@@ -19,6 +19,12 @@ describe('traffic', () => {
   it('filters by source and text', () => {
     expect(filterFrames(frames, new Set(['stderr']), '').map((f) => f.seq)).toEqual([2]);
     expect(filterFrames(frames, new Set(['jsonrpc', 'stderr']), 'tools').map((f) => f.seq)).toEqual([1]);
+  });
+  it('counts an HTTP body carrying a message as both jsonrpc and http', () => {
+    expect(frameSources({ source: 'jsonrpc', kind: 'http-request' })).toEqual(['jsonrpc', 'http']);
+    expect(frameSources({ source: 'stderr', kind: 'stderr-line' })).toEqual(['stderr']);
+    const http = fr(9, { kind: 'http-request', message: 'request', method: 'tools/list' });
+    expect(filterFrames([http], new Set(['http']), '')).toHaveLength(1);
   });
   it('pairs requests with their answers both ways', () => {
     expect(pairIndex(frames, 0)).toBe(4);

@@ -10,12 +10,28 @@ export const SOURCES = [
   { value: 'lifecycle', label: 'lifecycle' },
 ] as const;
 
+/**
+ * Every source a frame belongs to (the backend sends the first as `source`): an HTTP body that
+ * carries a JSON-RPC message is both `jsonrpc` and `http`.
+ */
+export function frameSources(f: Pick<FrameView, 'source' | 'kind'>): string[] {
+  const out = [f.source as string];
+  const add = (s: string) => {
+    if (!out.includes(s)) out.push(s);
+  };
+  if (f.kind === 'http-request' || f.kind === 'http-response' || f.kind === 'sse-event') add('http');
+  if (f.kind.startsWith('oauth-')) add('oauth');
+  if (f.kind === 'stderr-line') add('stderr');
+  if (f.kind === 'lifecycle') add('lifecycle');
+  return out;
+}
+
 /** Frames shown for the chosen sources and search text. */
 export function filterFrames(frames: FrameView[], sources: Set<string>, text: string): FrameView[] {
   const q = text.trim().toLowerCase();
   return frames.filter(
     (f) =>
-      sources.has(f.source) &&
+      frameSources(f).some((s) => sources.has(s)) &&
       (!q || (f.method ?? '').toLowerCase().includes(q) || (f.text ?? '').toLowerCase().includes(q) || (f.meta.note ?? '').toLowerCase().includes(q)),
   );
 }

@@ -55,6 +55,8 @@ export interface ServerInfo {
   sessionId?: string;
   notes?: string[];
   handshakeResult?: Json;
+  /** `stateless` / `session` / `sessionless legacy`. */
+  connectionKind?: string;
 }
 
 export interface ImportResult {
@@ -153,19 +155,11 @@ export interface FormField {
 
 export type HistoryStatus = 'ok' | 'error' | 'cancelled' | 'pending';
 
+/** Something a request caused: `progress`, `log`, `serverRequest` or `notification`. */
 export interface HistoryChild {
-  id?: number;
-  kind?: string;
-  method?: string;
-  params?: Json;
-  result?: Json;
-  error?: Json;
-  status?: string;
+  kind: string;
   offsetMs: number;
-  summary?: string;
-  level?: string;
   data?: Json;
-  [key: string]: unknown;
 }
 
 export interface HistoryEntry {
@@ -184,6 +178,8 @@ export interface HistoryEntry {
   era?: Era | null;
   parentId?: number | null;
   truncated?: boolean;
+  resultSize?: number;
+  requestId?: string | null;
   children?: HistoryChild[];
   frames?: number[];
 }

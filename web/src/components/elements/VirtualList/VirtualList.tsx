@@ -40,7 +40,7 @@ export function VirtualList({ count, estimate, row, rowKey, follow, onFollowChan
   return (
     <div
       ref={parent}
-      className="mcpscope-scroll mcpscope-fill"
+      className="mcpscope-scroll mcpscope-grow"
       data-testid={testId}
       data-count={count}
       onScroll={(e) => {

@@ -41,7 +41,7 @@ function ContentBlock({ block, onOpenResource }: { block: Json; onOpenResource?:
     case 'image':
       return (
         <Stack gap={2} data-testid="content-image">
-          <Image src={dataUrl(mime, String(o.data ?? ''))} alt="image content" w="auto" maw={320} mah={320} fit="contain" />
+          <Image src={dataUrl(mime, String(o.data ?? ''))} alt="image content" className="mcpscope-media" fit="contain" />
           <Text size="xs" c="dimmed">
             {mime}
           </Text>

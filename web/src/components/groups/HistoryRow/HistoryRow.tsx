@@ -1,9 +1,10 @@
 import { ActionIcon, Alert, Anchor, Badge, Button, Collapse, Group, Loader, Popover, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { duration } from '../../../utils/format';
-import { historyTarget, offsetLabel, replayTab, statusColor } from '../../../utils/history';
+import { childSummary, historyTarget, offsetLabel, replayTab, statusColor } from '../../../utils/history';
 import type { HistoryEntry } from '../../../utils/types';
 import { JsonView } from '../../elements/JsonView/JsonView';
+import { TruncatedText } from '../../elements/TruncatedText/TruncatedText';
 
 export interface HistoryRowProps {
   entry: HistoryEntry;
@@ -23,7 +24,7 @@ export interface HistoryRowProps {
 export function HistoryRow({ entry: e, detail, expanded, focused, resultUrl, onToggle, onReplay, onPin, onUnpin, onShowLogs }: HistoryRowProps) {
   const [label, setLabel] = useState(e.label ?? '');
   const [pinOpen, setPinOpen] = useState(false);
-  const time = new Date(e.startedAt || e.startedAtUs / 1000).toLocaleTimeString();
+  const time = new Date(e.startedAt || e.startedAtUs / 1000).toLocaleTimeString([], { hour12: false });
   const children = detail?.children ?? [];
   return (
     <Stack
@@ -130,7 +131,11 @@ export function HistoryRow({ entry: e, detail, expanded, focused, resultUrl, onT
                   </Anchor>
                 )}
               </Group>
-              <JsonView value={e.result} fullUrl={e.truncated ? resultUrl : undefined} />
+              {e.truncated && typeof e.result === 'string' ? (
+                <TruncatedText text={e.result} serverTruncated fullUrl={resultUrl} filename={`history-${e.id}.json`} />
+              ) : (
+                <JsonView value={e.result} />
+              )}
             </>
           )}
           {e.error !== undefined && e.error !== null && (
@@ -141,20 +146,23 @@ export function HistoryRow({ entry: e, detail, expanded, focused, resultUrl, onT
           {expanded && !detail && <Loader size="xs" />}
           {children.length > 0 ? (
             <Stack gap={2} data-testid="history-children">
-              {children.map((c, i) => (
-                <Group key={i} gap="xs" wrap="nowrap" data-testid="history-child" data-kind={String(c.kind ?? c.method ?? '')}>
-                  <Text size="xs" ff="monospace" c="dimmed">
-                    {i === children.length - 1 ? '└──' : '├──'}
-                  </Text>
-                  <Text size="xs" ff="monospace">
-                    {String(c.method ?? c.kind ?? '')}
-                  </Text>
-                  <Text size="xs" c="dimmed" truncate className="mcpscope-grow">
-                    {c.summary ?? (c.level ? `[${String(c.level)}] ${typeof c.data === 'string' ? c.data : JSON.stringify(c.data ?? c.params ?? '')}` : JSON.stringify(c.params ?? c.data ?? ''))}
-                  </Text>
-                  <Badge color="gray">{offsetLabel(c.offsetMs)}</Badge>
-                </Group>
-              ))}
+              {children.map((c, i) => {
+                const s = childSummary(c);
+                return (
+                  <Group key={i} gap="xs" wrap="nowrap" data-testid="history-child" data-kind={c.kind}>
+                    <Text size="xs" ff="monospace" c="dimmed">
+                      {i === children.length - 1 ? '└──' : '├──'}
+                    </Text>
+                    <Text size="xs" ff="monospace">
+                      {s.label}
+                    </Text>
+                    <Text size="xs" c="dimmed" truncate className="mcpscope-grow">
+                      {s.detail}
+                    </Text>
+                    <Badge color="gray">{offsetLabel(c.offsetMs)}</Badge>
+                  </Group>
+                );
+              })}
             </Stack>
           ) : (
             detail && (

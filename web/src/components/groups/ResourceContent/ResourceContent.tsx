@@ -33,7 +33,7 @@ export function ResourceContent({ item }: ResourceContentProps) {
       </Group>
       {view === 'json' && <JsonView value={tryParseJson(text)} filename={fileName(uri, 'resource.json')} expandAll />}
       {(view === 'text' || view === 'html') && <TruncatedText text={text ?? ''} filename={fileName(uri, 'resource.txt')} />}
-      {view === 'image' && blob && <Image src={dataUrl(mimeType, blob)} alt={uri} w="auto" maw={320} mah={320} fit="contain" data-testid="resource-image" />}
+      {view === 'image' && blob && <Image src={dataUrl(mimeType, blob)} alt={uri} className="mcpscope-media" fit="contain" data-testid="resource-image" />}
       {view === 'audio' && blob && <audio controls src={dataUrl(mimeType, blob)} data-testid="resource-audio" />}
       {view === 'binary' && blob && <HexView base64={blob} mimeType={mimeType} filename={fileName(uri, 'resource.bin')} />}
     </Stack>

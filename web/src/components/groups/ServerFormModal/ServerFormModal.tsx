@@ -120,6 +120,8 @@ export function ServerFormModal({ opened, initial, onClose, onSubmit }: ServerFo
               { value: 'legacy', label: '2025-11-25' },
             ]}
             allowDeselect={false}
+            data-testid="server-form-protocol"
+            comboboxProps={{ withinPortal: true }}
           />
           <NumberInput label="Request timeout (ms)" value={timeout} onChange={setTimeoutMs} min={0} placeholder="default" />
         </Group>

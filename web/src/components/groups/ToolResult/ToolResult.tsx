@@ -85,7 +85,7 @@ export function ToolResult({ outcome, outputCheck, onOpenResource, onClear, onSh
           Clear
         </Button>
       </Group>
-      <Tabs defaultValue="content">
+      <Tabs defaultValue="content" keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="content">Content</Tabs.Tab>
           {structured !== undefined && <Tabs.Tab value="structured">structuredContent</Tabs.Tab>}

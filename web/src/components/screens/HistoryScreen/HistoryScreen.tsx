@@ -82,11 +82,12 @@ export function HistoryScreen(p: HistoryScreenProps) {
     };
   }, [query, version, p.onQuery]);
 
-  const toggle = (id: number) => {
+  const toggle = (id: number, pinnedSection = false) => {
+    const key = pinnedSection ? -id : id;
     setExpanded((old) => {
       const next = new Set(old);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
       return next;
     });
     if (!details[id]) void p.onDetail(id).then((d) => setDetails((old) => ({ ...old, [id]: d })));
@@ -121,15 +122,15 @@ export function HistoryScreen(p: HistoryScreenProps) {
     setPinned((old) => (e.pinned ? upsertEntry(old.filter((x) => x.id !== e.id), e) : old.filter((x) => x.id !== e.id)));
   };
 
-  const row = (e: HistoryEntry) => (
+  const row = (e: HistoryEntry, pinnedSection = false) => (
     <HistoryRow
       key={e.id}
       entry={e}
       detail={details[e.id] ?? null}
-      expanded={expanded.has(e.id)}
-      focused={p.focusId === e.id}
+      expanded={expanded.has(pinnedSection ? -e.id : e.id)}
+      focused={!pinnedSection && p.focusId === e.id}
       resultUrl={p.resultUrl(e.id)}
-      onToggle={() => toggle(e.id)}
+      onToggle={() => toggle(e.id, pinnedSection)}
       onReplay={() => p.onReplay(e)}
       onPin={(label) => void p.onPin(e.id, label).then(replaceEverywhere)}
       onUnpin={() => void p.onUnpin(e.id).then(replaceEverywhere)}
@@ -202,7 +203,7 @@ export function HistoryScreen(p: HistoryScreenProps) {
           ) : shown.length === 0 ? (
             <EmptyState title={filtering ? 'Nothing matches' : 'No requests yet'} description="Every request you make shows up here." />
           ) : (
-            shown.map(row)
+            shown.map((e) => row(e))
           )}
           {nextBefore !== null && (
             <Group mt="xs">
@@ -228,7 +229,7 @@ export function HistoryScreen(p: HistoryScreenProps) {
               Pin a request to keep it across restarts.
             </Text>
           ) : (
-            pinned.map(row)
+            pinned.map((e) => row(e, true))
           )}
         </Stack>
       </ScrollArea>

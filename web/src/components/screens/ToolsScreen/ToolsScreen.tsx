@@ -218,15 +218,15 @@ export function ToolsScreen(p: ToolsScreenProps) {
         </Group>
       )}
       <Tabs value={leftTab} onChange={(t) => setLeftTab(t ?? 'tools')} className="mcpscope-grow mcpscope-col">
-        <Stack gap="xs" h="100%" w="100%">
+        <Stack gap="xs" className="mcpscope-grow mcpscope-col">
           <Tabs.List>
             <Tabs.Tab value="tools">List</Tabs.Tab>
             <Tabs.Tab value="saved" data-testid="saved-tab">
               Saved
             </Tabs.Tab>
           </Tabs.List>
-          <Tabs.Panel value="tools" className="mcpscope-grow">
-            <Stack gap="xs" h="100%">
+          <Tabs.Panel value="tools" className="mcpscope-grow mcpscope-col">
+            <Stack gap="xs" className="mcpscope-grow mcpscope-col">
               <TextInput size="xs" placeholder="Search..." value={search} onChange={(e) => setSearch(e.currentTarget.value)} data-testid="tool-search" />
               {p.tools === null ? (
                 <Loader size="sm" data-testid="tools-loading" />

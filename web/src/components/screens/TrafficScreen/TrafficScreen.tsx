@@ -47,7 +47,12 @@ export function TrafficScreen({ frames, warnings, bodyUrl, onOlder, onNewer }: T
           <Chip.Group multiple value={sources} onChange={setSources}>
             <Group gap={4} data-testid="source-filter">
               {SOURCES.map((s) => (
-                <Chip key={s.value} value={s.value} size="xs" data-testid="source-chip" data-source={s.value}>
+                <Chip
+                  key={s.value}
+                  value={s.value}
+                  size="xs"
+                  wrapperProps={{ 'data-testid': 'source-chip', 'data-source': s.value, 'data-checked': sources.includes(s.value) ? 'true' : 'false' }}
+                >
                   {s.label}
                 </Chip>
               ))}

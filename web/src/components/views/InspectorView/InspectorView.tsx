@@ -1,5 +1,5 @@
 import { Alert, AppShell, Button, Group, Modal, Text } from '@mantine/core';
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import type { ServerData } from '../../../utils/state';
 import { isAppTool } from '../../../utils/tools';
 import type {
@@ -94,15 +94,35 @@ export interface InspectorViewProps {
   cb: InspectorCallbacks;
 }
 
-const Screens = memo(function Screens({ p, server }: { p: InspectorViewProps; server: ServerView }) {
+// Screens re-render only when their own props change (frames arrive many times a second).
+const Tools = memo(ToolsScreen);
+const Apps = memo(AppsScreen);
+const Resources = memo(ResourcesScreen);
+const Prompts = memo(PromptsScreen);
+const Logs = memo(LogsScreen);
+const Tasks = memo(TasksScreen);
+const History = memo(HistoryScreen);
+const Traffic = memo(TrafficScreen);
+
+function Screens({ p, server }: { p: InspectorViewProps; server: ServerView }) {
   const d = p.data!;
   const cb = p.cb;
   const show = (t: TabId) => (p.tab === t ? 'mcpscope-screen' : 'mcpscope-screen mcpscope-hidden');
-  const recent = p.history.filter((h) => h.server === server.name).slice(0, 30);
+  const recent = useMemo(() => p.history.filter((h) => h.server === server.name).slice(0, 30), [p.history, server.name]);
+  const apps = useMemo(() => (d.tools ?? []).filter(isAppTool), [d.tools]);
+  const h = useMemo(
+    () => ({
+      refreshTools: () => cb.refresh('tools'),
+      refreshResources: () => cb.refresh('resources'),
+      refreshPrompts: () => cb.refresh('prompts'),
+      showLogs: (id: number) => cb.showLogsOf(id),
+    }),
+    [cb],
+  );
   return (
     <div className="mcpscope-fill" key={`${server.name}:${d.resetCount}`} data-testid="screens" data-server={server.name} data-reset={d.resetCount}>
       <div className={show('tools')}>
-        <ToolsScreen
+        <Tools
           server={server.name}
           tools={d.tools}
           excluded={d.excluded}
@@ -110,7 +130,7 @@ const Screens = memo(function Screens({ p, server }: { p: InspectorViewProps; se
           progress={d.progress}
           serverRequests={d.serverRequests}
           prefill={p.prefill.tools ?? null}
-          onRefresh={() => cb.refresh('tools')}
+          onRefresh={h.refreshTools}
           onFormModel={cb.formModel}
           onValidate={cb.validateTool}
           onValidateOutput={cb.validate}
@@ -124,17 +144,17 @@ const Screens = memo(function Screens({ p, server }: { p: InspectorViewProps; se
         />
       </div>
       <div className={show('apps')}>
-        <AppsScreen apps={(d.tools ?? []).filter(isAppTool)} />
+        <Apps apps={apps} />
       </div>
       <div className={show('resources')}>
-        <ResourcesScreen
+        <Resources
           resources={d.resources}
           hasMore={d.resourcesCursor !== null}
           templates={d.templates}
           listChanged={d.changed.resources}
           updated={d.updatedResources}
           prefill={p.prefill.resources ?? null}
-          onRefresh={() => cb.refresh('resources')}
+          onRefresh={h.refreshResources}
           onMore={cb.moreResources}
           onRead={cb.read}
           onSubscribe={cb.subscribe}
@@ -143,11 +163,11 @@ const Screens = memo(function Screens({ p, server }: { p: InspectorViewProps; se
         />
       </div>
       <div className={show('prompts')}>
-        <PromptsScreen
+        <Prompts
           prompts={d.prompts}
           listChanged={d.changed.prompts}
           prefill={p.prefill.prompts ?? null}
-          onRefresh={() => cb.refresh('prompts')}
+          onRefresh={h.refreshPrompts}
           onGet={cb.getPrompt}
           onFormModel={cb.formModel}
           onComplete={cb.complete}
@@ -155,7 +175,7 @@ const Screens = memo(function Screens({ p, server }: { p: InspectorViewProps; se
         />
       </div>
       <div className={show('logs')}>
-        <LogsScreen
+        <Logs
           server={server.name}
           logs={d.logs}
           level={d.logLevel}
@@ -168,10 +188,10 @@ const Screens = memo(function Screens({ p, server }: { p: InspectorViewProps; se
         />
       </div>
       <div className={show('tasks')}>
-        <TasksScreen />
+        <Tasks />
       </div>
       <div className={show('history')}>
-        <HistoryScreen
+        <History
           server={server.name}
           live={p.history}
           focusId={p.historyFocus}
@@ -183,15 +203,15 @@ const Screens = memo(function Screens({ p, server }: { p: InspectorViewProps; se
           onClear={cb.clearHistory}
           exportUrl={cb.historyExportUrl}
           resultUrl={cb.historyResultUrl}
-          onShowLogs={(id) => cb.showLogsOf(id)}
+          onShowLogs={h.showLogs}
         />
       </div>
       <div className={show('traffic')}>
-        <TrafficScreen frames={d.frames} warnings={d.warnings} bodyUrl={cb.frameBodyUrl} onOlder={cb.olderFrames} onNewer={cb.newerFrames} />
+        <Traffic frames={d.frames} warnings={d.warnings} bodyUrl={cb.frameBodyUrl} onOlder={cb.olderFrames} onNewer={cb.newerFrames} />
       </div>
     </div>
   );
-});
+}
 
 /** The whole inspector: top bar, then the server list or the active server's screens. */
 export function InspectorView(p: InspectorViewProps) {

@@ -1,0 +1,10 @@
+//! The mcpscope-server crate's one integration-test binary: a real backend on a loopback port,
+//! driven over HTTP with reqwest, against the real demo server.
+
+// A backend in a temp directory, the demo over Streamable HTTP, an API client, event collection.
+mod support;
+// The attacks (no token, wrong token, foreign Origin, rebinding Host, cross-site) and the launch URL.
+mod security;
+// Catalog and imports; connect, lists, progress and cancel, history, pins across a restart,
+// header verdicts, frame paging, event replay.
+mod api;

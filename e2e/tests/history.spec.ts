@@ -1,0 +1,42 @@
+// History: find the call, replay it, pin it, restart the backend and find the pin.
+import { connect, expect, field, openUi, selectTool, shot, tab, test } from '../fixtures';
+
+test('history: search, replay, pin, survive a restart', async ({ page, backend }) => {
+  await openUi(page, backend);
+  await connect(page, 'demo');
+  await selectTool(page, 'echo');
+  await field(page, '/message').locator('input').fill('remember me');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+
+  await tab(page, 'history');
+  await page.getByTestId('history-search').fill('remember');
+  const entry = page.getByTestId('history-list').locator('[data-testid=history-entry][data-method="tools/call"]').first();
+  await expect(entry).toBeVisible();
+  await expect(entry.getByTestId('history-target')).toContainText('echo');
+  await entry.getByTestId('history-toggle').click();
+  await expect(entry.getByTestId('history-detail')).toContainText('remember me');
+
+  // Pin it with a label.
+  await entry.getByTestId('pin').click();
+  await page.getByTestId('pin-label-input').fill('my pinned echo');
+  await page.getByTestId('pin-confirm').click();
+  await expect(page.getByTestId('pinned-list').getByTestId('pin-label')).toContainText('my pinned echo');
+  await shot(page, 'history');
+
+  // Replay opens Tools pre-filled.
+  await entry.getByTestId('replay').click();
+  await expect(page.getByTestId('screen-tools')).toBeVisible();
+  await expect(page.locator('[data-testid=tool-detail][data-tool=echo]')).toBeVisible();
+  await expect(field(page, '/message').locator('input')).toHaveValue('remember me');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toContainText('Echo: remember me');
+
+  // Restart the backend: the pin is still there.
+  await backend.restart();
+  await openUi(page, backend);
+  await connect(page, 'demo');
+  await tab(page, 'history');
+  await expect(page.getByTestId('pinned-list')).toHaveAttribute('data-count', /[1-9]/);
+  await expect(page.getByTestId('pinned-list').getByTestId('pin-label')).toContainText('my pinned echo');
+});

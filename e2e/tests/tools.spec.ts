@@ -1,0 +1,85 @@
+// Tools: fill a generated form, validate, call a tool, see progress and cancel, rich results.
+import { connect, expect, field, openUi, selectTool, shot, test } from '../fixtures';
+
+test('tools: generated form, validate, execute, progress and cancel, results', async ({ page, backend }) => {
+  await openUi(page, backend);
+  await connect(page, 'demo');
+
+  // Validate only: a missing required argument shows an error under its field.
+  await selectTool(page, 'echo');
+  await page.getByTestId('validate').click();
+  await expect(page.getByTestId('validation-result')).toHaveAttribute('data-valid', 'false');
+  await expect(field(page, '/message')).toContainText('required');
+
+  // Fill the generated form and call the tool.
+  await field(page, '/message').locator('input').fill('hello from the browser');
+  await page.getByTestId('validate').click();
+  await expect(page.getByTestId('validation-result')).toHaveAttribute('data-valid', 'true');
+  await page.getByTestId('execute').click();
+  const result = page.getByTestId('tool-result');
+  await expect(result).toHaveAttribute('data-outcome', 'ok');
+  await expect(result).toContainText('Echo: hello from the browser');
+
+  // Form ↔ JSON keeps the values.
+  await page.getByTestId('form-mode').getByText('JSON').click();
+  await expect(page.getByTestId('arguments-json')).toHaveValue(/hello from the browser/);
+  await page.getByTestId('form-mode').getByText('Form').click();
+  await expect(field(page, '/message').locator('input')).toHaveValue('hello from the browser');
+
+  // structuredContent checked against outputSchema.
+  await selectTool(page, 'get-weather');
+  await field(page, '/city').locator('input').fill('Paris');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+  await page.getByTestId('tool-result').getByRole('tab', { name: 'structuredContent' }).click();
+  await expect(page.getByTestId('output-schema-check')).toHaveAttribute('data-valid', 'true');
+
+  // Images and isError.
+  await selectTool(page, 'get-image');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('content-image')).toBeVisible();
+  await selectTool(page, 'fail');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'tool-error');
+
+  // Progress and cancel: a long call reports steps; Cancel ends it.
+  await selectTool(page, 'slow');
+  await field(page, '/durationMs').locator('input').fill('20000');
+  await field(page, '/steps').locator('input').fill('20');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('progress')).toHaveAttribute('data-has-progress', 'true');
+  await expect(page.getByTestId('progress-message')).toContainText('step');
+  await shot(page, 'tools-progress');
+  await page.getByTestId('cancel').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'cancelled');
+
+  // Audio result.
+  await selectTool(page, 'get-audio');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('content-audio')).toBeVisible();
+
+  // tools/list_changed (a legacy notification; modern servers announce it on subscriptions/listen):
+  // switch to 2025-11-25, then the indicator appears and Refresh brings the new tool.
+  const screens = page.getByTestId('screens');
+  const resets = Number(await screens.getAttribute('data-reset'));
+  await page.getByTestId('protocol-select').click();
+  await page.getByRole('option', { name: '2025-11-25' }).click();
+  await expect(screens).toHaveAttribute('data-reset', String(resets + 1));
+  await expect(page.getByTestId('top-bar').getByTestId('status')).toHaveAttribute('data-status', 'connected');
+  await expect(page.getByTestId('tools-count')).not.toHaveAttribute('data-count', '0');
+  await selectTool(page, 'toggle-extra-tool');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+  await expect(page.getByTestId('list-changed')).toBeVisible();
+  await page.getByTestId('list-changed').getByRole('button', { name: 'Refresh Now' }).click();
+  await expect(page.getByTestId('list-changed')).toHaveCount(0);
+  await page.getByTestId('tool-search').fill('extra-tool');
+  await expect(page.locator('[data-testid=tool-item][data-tool="extra-tool"]')).toBeVisible();
+
+  // Back to a filled form for the screenshot.
+  await selectTool(page, 'get-weather');
+  await field(page, '/city').locator('input').fill('Lisbon');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+  await shot(page, 'tools');
+});

@@ -1,0 +1,44 @@
+// Traffic: every frame, the source filter, and the HTTP header verdicts on a modern HTTP server.
+import { connect, expect, field, openUi, selectTool, shot, tab, test } from '../fixtures';
+
+test('traffic: header verdicts on a modern HTTP server, source filter', async ({ page, backend, demoHttp }) => {
+  await openUi(page, backend);
+  await page.getByTestId('add-server-menu').click();
+  await page.getByTestId('add-manually').click();
+  await page.getByTestId('server-form-name').fill('demo-http');
+  await page.getByTestId('server-form-transport').getByText('Streamable HTTP').click();
+  await page.getByTestId('server-form-url').fill(demoHttp.url);
+  await page.getByTestId('server-form-protocol').click();
+  await page.getByRole('option', { name: '2026-07-28' }).click();
+  await page.getByTestId('server-form-save').click();
+  const card = page.locator('[data-testid=server-card][data-server="demo-http"]');
+  await expect(card).toBeVisible();
+  await connect(page, 'demo-http');
+
+  await selectTool(page, 'route-query');
+  await field(page, '/region').locator('input').fill('us-west1');
+  await field(page, '/priority').locator('input').fill('3');
+  await field(page, '/dryRun').locator('input[type=checkbox]').check();
+  await field(page, '/query').locator('input').fill('select 1');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+
+  await tab(page, 'traffic');
+  const row = page.locator('[data-testid=frame-row][data-direction=out][data-method="tools/call"]').last();
+  await expect(row).toBeVisible();
+  await row.getByText('tools/call').first().click();
+  await expect(row).toHaveAttribute('data-expanded', 'true');
+  const headers = row.getByTestId('http-headers');
+  await expect(headers).toBeVisible();
+  await expect(headers.getByTestId('http-headers-summary')).toContainText('HTTP 200');
+  await headers.getByTestId('http-headers-toggle').click();
+  await expect(row.locator('[data-testid=header-verdict][data-header="Mcp-Param-Region"]')).toHaveAttribute('data-verdict', 'ok');
+  await expect(row.locator('[data-testid=header-verdict][data-header="Mcp-Name"]')).toHaveAttribute('data-verdict', 'ok');
+  await shot(page, 'traffic');
+
+  // Source filter: HTTP only still shows the exchange; stderr only shows none of it.
+  await page.locator('[data-testid=source-chip][data-source=jsonrpc]').click();
+  await expect(page.locator('[data-testid=frame-row][data-method="tools/call"]').first()).toBeVisible();
+  await page.locator('[data-testid=source-chip][data-source=http]').click();
+  await expect(page.locator('[data-testid=frame-row][data-method="tools/call"]')).toHaveCount(0);
+});
