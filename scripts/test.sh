@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Run every test mcpscope has, from a clean checkout on a fresh machine: installs the real peers
 # (Node 22, server-everything, the TypeScript SDK server, the conformance suite) into .peers/,
-# checks formatting and lints, runs the Rust tests (unit, integration against the demo server,
-# the misbehaving-server testkit and the real peers), then the spec's conformance suite against
-# our CLI. Exits non-zero on the first failure.
+# checks the SPA (typecheck, unit tests, reproducible build), formatting and lints, runs the Rust
+# tests (unit, integration against the demo server, the misbehaving-server testkit, the real peers,
+# the web backend), the spec's conformance suite against our CLI (core and auth scenarios), and
+# the web UI's Playwright journeys in Debian's chromium. Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n=== %s (%s)\n' "$1" "$(date +%H:%M:%S)"; }
@@ -11,6 +12,9 @@ SECONDS=0
 
 step "install the test peers (testenv/install.sh)"
 bash testenv/install.sh
+
+step "web: npm ci, typecheck, unit tests, rebuild = committed build (web/check.sh)"
+bash web/check.sh
 
 step "cargo fmt --check"
 cargo fmt --all -- --check
@@ -32,6 +36,9 @@ cargo test --locked --workspace -- --test-threads "${MCPSCOPE_TEST_THREADS:-4}"
 
 step "conformance suite (testenv/conformance/run.sh)"
 MCPSCOPE_BIN="$PWD/target/debug/mcpscope" bash testenv/conformance/run.sh
+
+step "web UI end to end: Playwright with Debian chromium (e2e/run.sh)"
+bash e2e/run.sh
 
 echo
 echo "all tests passed in ${SECONDS}s"

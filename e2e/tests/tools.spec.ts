@@ -20,6 +20,15 @@ test('tools: generated form, validate, execute, progress and cancel, results', a
   await expect(result).toHaveAttribute('data-outcome', 'ok');
   await expect(result).toContainText('Echo: hello from the browser');
 
+  // Save the request; it is listed in the Saved tab and loads back into the form.
+  await page.getByTestId('save-request').click();
+  await page.getByTestId('save-name').fill('greeting');
+  await page.getByTestId('save-confirm').click();
+  await page.getByTestId('saved-tab').click();
+  await expect(page.locator('[data-testid=saved-item][data-name=greeting]')).toBeVisible();
+  await page.locator('[data-testid=saved-item][data-name=greeting]').getByText('greeting').first().click();
+  await expect(field(page, '/message').locator('input')).toHaveValue('hello from the browser');
+
   // Form ↔ JSON keeps the values.
   await page.getByTestId('form-mode').getByText('JSON').click();
   await expect(page.getByTestId('arguments-json')).toHaveValue(/hello from the browser/);

@@ -30,12 +30,23 @@ export function App() {
     const key = `${active}:${data.resetCount}:${activeServer.protocolVersion ?? ''}`;
     if (loaded.current === key) return;
     loaded.current = key;
-    void actions.info(active).catch(() => undefined);
-    void actions.listTools(active);
-    void actions.listResources(active);
-    void actions.listTemplates(active);
-    void actions.listPrompts(active);
     void actions.loadFrames(active);
+    // List only what the server advertises (a missing capability shows as "not offered").
+    void actions
+      .info(active)
+      .catch(() => null)
+      .then((info) => {
+        const caps = info?.capabilities ?? null;
+        const offers = (c: string) => !caps || (caps[c] !== undefined && caps[c] !== null);
+        if (offers('tools')) void actions.listTools(active);
+        else actions.markUnoffered(active, 'tools');
+        if (offers('resources')) {
+          void actions.listResources(active);
+          void actions.listTemplates(active);
+        } else actions.markUnoffered(active, 'resources');
+        if (offers('prompts')) void actions.listPrompts(active);
+        else actions.markUnoffered(active, 'prompts');
+      });
   }, [active, activeServer, data, actions]);
 
   // A removed server cannot stay active.

@@ -81,9 +81,66 @@ pub(crate) struct Active {
     pub omitted: usize,
 }
 
+/// Items waiting for the processor above which the engine is made to wait: a server flooding
+/// notifications then waits on its pipe or socket instead of filling our memory.
+const QUEUE_HIGH: usize = 8192;
+/// The engine goes on once the processor has brought the queue down to this.
+const QUEUE_LOW: usize = 2048;
+
+/// The channel to a connection's processor, with backpressure.
+///
+/// The engine calls the observer synchronously on its own task, so the channel cannot be a
+/// bounded async one. Instead the depth is counted, and past [`QUEUE_HIGH`] the engine's thread
+/// waits (in `block_in_place`, so other tasks move to other threads) until the processor catches
+/// up. On a current-thread runtime (tests) nothing waits: there is no other thread to catch up.
+#[derive(Clone)]
+pub(crate) struct Queue {
+    tx: mpsc::UnboundedSender<Item>,
+    depth: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Queue {
+    fn new() -> (
+        Queue,
+        mpsc::UnboundedReceiver<Item>,
+        Arc<std::sync::atomic::AtomicUsize>,
+    ) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let depth = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        (
+            Queue {
+                tx,
+                depth: depth.clone(),
+            },
+            rx,
+            depth,
+        )
+    }
+
+    /// Queue an item; false when the processor is gone.
+    pub(crate) fn send(&self, item: Item) -> bool {
+        use std::sync::atomic::Ordering;
+        if self.tx.send(item).is_err() {
+            return false;
+        }
+        let depth = self.depth.fetch_add(1, Ordering::SeqCst) + 1;
+        if depth > QUEUE_HIGH
+            && tokio::runtime::Handle::try_current()
+                .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
+        {
+            tokio::task::block_in_place(|| {
+                while self.depth.load(Ordering::SeqCst) > QUEUE_LOW && !self.tx.is_closed() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            });
+        }
+        true
+    }
+}
+
 /// Forwards the engine's callbacks to the processor.
 struct WebObserver {
-    tx: mpsc::UnboundedSender<Item>,
+    tx: Queue,
 }
 
 impl Observer for WebObserver {
@@ -106,7 +163,7 @@ impl Observer for WebObserver {
 /// The web UI's responder: declines every server request (the dialogs come in a later version)
 /// and makes each decline visible as a `serverRequest` event.
 struct WebResponder {
-    tx: mpsc::UnboundedSender<Item>,
+    tx: Queue,
 }
 
 impl Responder for WebResponder {
@@ -162,8 +219,13 @@ struct Processor {
 }
 
 impl Processor {
-    async fn run(mut self, mut rx: mpsc::UnboundedReceiver<Item>) {
+    async fn run(
+        mut self,
+        mut rx: mpsc::UnboundedReceiver<Item>,
+        depth: Arc<std::sync::atomic::AtomicUsize>,
+    ) {
         while let Some(item) = rx.recv().await {
+            depth.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
             match item {
                 Item::Frame {
                     frame,
@@ -197,7 +259,10 @@ impl Processor {
                                     data: json!({"count": a.omitted, "reason": format!("only the first {MAX_CHILDREN} are kept; the traffic log has every frame")}).to_string(),
                                 };
                                 let store = self.app.store.clone();
-                                let _ = tokio::task::spawn_blocking(move || store.add_child(hist, &child)).await;
+                                let _ = tokio::task::spawn_blocking(move || {
+                                    store.add_child(hist, &child)
+                                })
+                                .await;
                             }
                             a.frames
                         }
@@ -704,7 +769,7 @@ pub(crate) async fn connect(
     }
     disconnect_locked(app, &slot).await;
     let (target, opts) = entry.connection(era_override.as_deref())?;
-    let (tx, rx) = mpsc::unbounded_channel();
+    let (tx, rx, depth) = Queue::new();
     let generation = {
         let mut st = slot.st();
         st.generation += 1;
@@ -729,7 +794,7 @@ pub(crate) async fn connect(
             current: None,
             seq_map: VecDeque::new(),
         }
-        .run(rx),
+        .run(rx, depth),
     );
     let observer = Arc::new(WebObserver { tx: tx.clone() });
     let responder = Arc::new(WebResponder { tx: tx.clone() });
@@ -842,7 +907,7 @@ async fn pinger(
 }
 
 /// The connected session of `slot` and its processor, or `not_found`.
-fn connected(slot: &Slot) -> ApiResult<(Session, mpsc::UnboundedSender<Item>, Option<String>)> {
+fn connected(slot: &Slot) -> ApiResult<(Session, Queue, Option<String>)> {
     let st = slot.st();
     match (&st.session, &st.processor, st.status) {
         (Some(s), Some(p), Some(Status::Connected)) => {
@@ -972,14 +1037,11 @@ pub(crate) async fn call(app: &Arc<Inner>, name: &str, c: Call) -> ApiResult<Cal
         error: error.clone(),
         ack,
     });
-    match sent {
-        Ok(()) => {
-            let _ = done.await;
-        }
-        Err(_) => {
-            // The connection's processor is gone (the server went away): record it here.
-            finish(app, hist, status, result_text, error, Vec::new()).await;
-        }
+    if sent {
+        let _ = done.await;
+    } else {
+        // The connection's processor is gone (the server went away): record it here.
+        finish(app, hist, status, result_text, error, Vec::new()).await;
     }
     Ok(CallOutcome {
         history_id: hist,

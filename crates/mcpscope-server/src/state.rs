@@ -64,7 +64,7 @@ pub(crate) struct SlotState {
     /// Bumped by every connect; a connection's tasks stop acting when it moves on.
     pub generation: u64,
     /// Where the current connection's frames and events go.
-    pub processor: Option<mpsc::UnboundedSender<crate::conn::Item>>,
+    pub processor: Option<crate::conn::Queue>,
     /// Set while we close the connection ourselves (its end is not a failure).
     pub closing: bool,
     /// The log level the user chose (sent in `_meta` on every modern request).

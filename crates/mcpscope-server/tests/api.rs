@@ -509,7 +509,8 @@ async fn server_requests_are_declined_visibly_in_both_eras() {
     .await;
     let events = b.events(None).await;
     for server in ["legacy", "modern"] {
-        b.ok(&format!("/api/servers/{server}/connect"), json!({})).await;
+        b.ok(&format!("/api/servers/{server}/connect"), json!({}))
+            .await;
         let r = b
             .post(
                 &format!("/api/servers/{server}/request"),
@@ -528,10 +529,18 @@ async fn server_requests_are_declined_visibly_in_both_eras() {
             .await;
         assert_eq!(e.data["method"], "elicitation/create", "{server}");
         assert_eq!(e.data["answer"]["result"]["action"], "decline", "{server}");
-        assert_eq!(e.data["historyId"], json!(hist), "{server}: tied to the call");
+        assert_eq!(
+            e.data["historyId"],
+            json!(hist),
+            "{server}: tied to the call"
+        );
         let entry = b.get(&format!("/api/history/{hist}")).await.body;
         assert!(
-            entry["children"].as_array().unwrap().iter().any(|c| c["kind"] == "serverRequest"),
+            entry["children"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["kind"] == "serverRequest"),
             "{server}: {entry}"
         );
     }

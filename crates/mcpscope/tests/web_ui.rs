@@ -66,7 +66,9 @@ fn command(data: &Path, extra_env: &[(&str, &str)], args: &[&str]) -> Command {
 }
 
 async fn launch(data: &Path, extra_env: &[(&str, &str)], args: &[&str]) -> Ui {
-    let mut child = command(data, extra_env, args).spawn().expect("spawn mcpscope");
+    let mut child = command(data, extra_env, args)
+        .spawn()
+        .expect("spawn mcpscope");
     let stdout = child.stdout.take().expect("stdout");
     let mut lines = BufReader::new(stdout).lines();
     let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
@@ -97,12 +99,17 @@ impl Ui {
             .request(method, format!("{}{path}", self.base))
             .header("x-mcp-remote-auth", format!("Bearer {}", self.token));
         if let Some(b) = body {
-            rb = rb.header("content-type", "application/json").body(b.to_string());
+            rb = rb
+                .header("content-type", "application/json")
+                .body(b.to_string());
         }
         let r = rb.send().await.expect("the web UI answers");
         let status = r.status().as_u16();
         let text = r.text().await.unwrap_or_default();
-        (status, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
     }
 
     async fn post(&self, path: &str, body: Value) -> Value {
@@ -143,18 +150,29 @@ async fn the_default_command_serves_the_seeded_demo_and_keeps_pins_across_restar
     let catalog: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.0.join("mcp.json")).unwrap()).unwrap();
     assert_eq!(catalog["mcpServers"]["demo"]["command"], MCPSCOPE);
-    assert_eq!(catalog["mcpServers"]["demo"]["args"], json!(["demo-server"]));
+    assert_eq!(
+        catalog["mcpServers"]["demo"]["args"],
+        json!(["demo-server"])
+    );
 
     let (status, _) = ui.call(reqwest::Method::GET, "/api/servers", None).await;
     assert_eq!(status, 200);
     let (unauth, _) = {
-        let r = ui.http.get(format!("{}/api/servers", ui.base)).send().await.unwrap();
+        let r = ui
+            .http
+            .get(format!("{}/api/servers", ui.base))
+            .send()
+            .await
+            .unwrap();
         (r.status().as_u16(), ())
     };
     assert_eq!(unauth, 401);
 
     let info = ui
-        .post("/api/servers/demo/connect", json!({"protocolEra": "legacy"}))
+        .post(
+            "/api/servers/demo/connect",
+            json!({"protocolEra": "legacy"}),
+        )
         .await;
     assert_eq!(info["transport"], "stdio");
     assert_eq!(info["serverInfo"]["name"], "mcpscope-demo");
@@ -175,8 +193,11 @@ async fn the_default_command_serves_the_seeded_demo_and_keeps_pins_across_restar
         .filter(|c| c["kind"] == "progress")
         .count();
     assert_eq!(progress, 3, "{entry}");
-    ui.post(&format!("/api/history/{id}/pin"), json!({"label": "three steps"}))
-        .await;
+    ui.post(
+        &format!("/api/history/{id}/pin"),
+        json!({"label": "three steps"}),
+    )
+    .await;
     assert_eq!(ui.stop().await, 0);
 
     let ui = launch(&dir.0, &[], &["--no-open"]).await;
@@ -226,7 +247,15 @@ async fn a_fixed_token_and_a_read_only_config() {
         )
         .await;
     assert_eq!(status, 409, "{body}");
-    assert!(body["error"]["message"].as_str().unwrap().contains("--catalog"));
-    assert!(!dir.0.join("mcp.json").exists(), "no catalog seeded beside a --config");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--catalog")
+    );
+    assert!(
+        !dir.0.join("mcp.json").exists(),
+        "no catalog seeded beside a --config"
+    );
     assert_eq!(ui.stop().await, 0);
 }

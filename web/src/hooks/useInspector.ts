@@ -275,6 +275,18 @@ function makeActions() {
     clearLogs(name: string) {
       store.set((s) => updateServer(s, name, (d) => ({ ...d, logs: [] })));
     },
+    /** The server does not advertise this capability: empty lists, nothing requested. */
+    markUnoffered(name: string, what: 'tools' | 'resources' | 'prompts') {
+      store.set((s) =>
+        updateServer(s, name, (d) =>
+          what === 'tools'
+            ? { ...d, tools: [] }
+            : what === 'resources'
+              ? { ...d, resources: [], templates: [], resourcesCursor: null }
+              : { ...d, prompts: [] },
+        ),
+      );
+    },
     clearChanged(name: string, what: 'tools' | 'resources' | 'prompts') {
       store.set((s) => updateServer(s, name, (d) => ({ ...d, changed: { ...d.changed, [what]: false } })));
     },

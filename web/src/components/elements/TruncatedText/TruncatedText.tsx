@@ -21,9 +21,8 @@ export function TruncatedText({ text, limit = 20_000, filename = 'payload.txt', 
   const cut = t.cut || serverTruncated;
   return (
     <div data-testid="truncated-text" data-truncated={cut ? 'true' : 'false'}>
-      <pre className="mcpscope-pre">{t.text}</pre>
       {cut && (
-        <Group gap="xs" mt={4}>
+        <Group gap="xs" mb={4}>
           <Text size="xs" c="dimmed">
             {serverTruncated ? 'Truncated by the server view' : `Showing ${bytes(t.text.length)} of ${bytes(text.length)}`}
           </Text>
@@ -35,6 +34,7 @@ export function TruncatedText({ text, limit = 20_000, filename = 'payload.txt', 
           <DownloadButton filename={filename} text={fullUrl ? undefined : text} url={fullUrl} testId="download-payload" />
         </Group>
       )}
+      <pre className="mcpscope-pre">{t.text}</pre>
     </div>
   );
 }

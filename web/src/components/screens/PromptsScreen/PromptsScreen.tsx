@@ -10,6 +10,8 @@ import { SchemaForm } from '../../groups/SchemaForm/SchemaForm';
 
 export interface PromptsScreenProps {
   prompts: JsonObject[] | null;
+  /** The server advertises the prompts capability. */
+  offered: boolean;
   listChanged: boolean;
   prefill: Prefill | null;
   onRefresh: () => void;
@@ -90,6 +92,11 @@ export function PromptsScreen(p: PromptsScreenProps) {
               Refresh Now
             </Button>
           </Group>
+        )}
+        {!p.offered && (
+          <Text size="sm" c="dimmed" data-testid="not-offered">
+            This server does not advertise prompts.
+          </Text>
         )}
         {p.prompts === null ? (
           <Loader size="sm" />

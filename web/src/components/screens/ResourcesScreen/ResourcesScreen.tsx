@@ -12,6 +12,8 @@ import { SchemaForm } from '../../groups/SchemaForm/SchemaForm';
 
 export interface ResourcesScreenProps {
   resources: JsonObject[] | null;
+  /** The server advertises the resources capability. */
+  offered: boolean;
   hasMore: boolean;
   templates: JsonObject[] | null;
   listChanged: boolean;
@@ -101,6 +103,11 @@ export function ResourcesScreen(p: ResourcesScreenProps) {
               Refresh Now
             </Button>
           </Group>
+        )}
+        {!p.offered && (
+          <Text size="sm" c="dimmed" data-testid="not-offered">
+            This server does not advertise resources.
+          </Text>
         )}
         <TextInput size="xs" placeholder="Search..." value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
         {p.resources === null ? (

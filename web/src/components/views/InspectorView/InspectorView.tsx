@@ -110,6 +110,8 @@ function Screens({ p, server }: { p: InspectorViewProps; server: ServerView }) {
   const show = (t: TabId) => (p.tab === t ? 'mcpscope-screen' : 'mcpscope-screen mcpscope-hidden');
   const recent = useMemo(() => p.history.filter((h) => h.server === server.name).slice(0, 30), [p.history, server.name]);
   const apps = useMemo(() => (d.tools ?? []).filter(isAppTool), [d.tools]);
+  const caps = p.infos[server.name]?.capabilities ?? null;
+  const offers = (c: string) => !caps || (caps[c] !== undefined && caps[c] !== null);
   const h = useMemo(
     () => ({
       refreshTools: () => cb.refresh('tools'),
@@ -149,6 +151,7 @@ function Screens({ p, server }: { p: InspectorViewProps; server: ServerView }) {
       <div className={show('resources')}>
         <Resources
           resources={d.resources}
+          offered={offers('resources')}
           hasMore={d.resourcesCursor !== null}
           templates={d.templates}
           listChanged={d.changed.resources}
@@ -165,6 +168,7 @@ function Screens({ p, server }: { p: InspectorViewProps; server: ServerView }) {
       <div className={show('prompts')}>
         <Prompts
           prompts={d.prompts}
+          offered={offers('prompts')}
           listChanged={d.changed.prompts}
           prefill={p.prefill.prompts ?? null}
           onRefresh={h.refreshPrompts}
