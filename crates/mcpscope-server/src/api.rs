@@ -510,7 +510,8 @@ async fn validate_tool(
         .and_then(|sl| {
             sl.tools()
                 .get(&tool)
-                .and_then(|t| t.get("inputSchema").cloned())
+                .filter(|schema| !schema.is_null())
+                .cloned()
         })
         .ok_or_else(|| {
             ApiError::not_found(format!(

@@ -83,9 +83,9 @@ pub(crate) struct Active {
 
 /// Items waiting for the processor above which the engine is made to wait: a server flooding
 /// notifications then waits on its pipe or socket instead of filling our memory.
-const QUEUE_HIGH: usize = 8192;
+const QUEUE_HIGH: usize = 1024;
 /// The engine goes on once the processor has brought the queue down to this.
-const QUEUE_LOW: usize = 2048;
+const QUEUE_LOW: usize = 256;
 
 /// The channel to a connection's processor, with backpressure.
 ///
@@ -418,10 +418,12 @@ impl Processor {
                 .and_then(|m| m.pointer("/result/tools"))
                 .and_then(Value::as_array)
         {
+            // Only the input schemas are needed (validation, verdicts): a third of the memory.
             let mut known = self.slot.tools();
             for t in tools {
                 if let Some(name) = t.get("name").and_then(Value::as_str) {
-                    known.insert(name.to_string(), t.clone());
+                    let schema = t.get("inputSchema").cloned().unwrap_or(Value::Null);
+                    known.insert(name.to_string(), schema);
                 }
             }
         }
@@ -439,7 +441,7 @@ impl Processor {
                     .slot
                     .tools()
                     .get(name)
-                    .and_then(|t| t.get("inputSchema"))
+                    .filter(|schema| !schema.is_null())
                     .cloned()
             {
                 schemas.insert(name.to_string(), schema);

@@ -191,7 +191,10 @@ pub(crate) async fn events(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok())
         .or(q.last_event_id);
-    Sse::new(bus.stream(last)).keep_alive(
+    // A comment first: hyper sends the response head with the first body bytes, and a page's
+    // EventSource only reports `open` once it has the head.
+    let hello = futures::stream::once(async { Ok(Event::default().comment("connected")) });
+    Sse::new(hello.chain(bus.stream(last))).keep_alive(
         KeepAlive::new()
             .interval(Duration::from_secs(15))
             .text("keep-alive"),

@@ -78,7 +78,8 @@ pub(crate) struct Slot {
     pub name: String,
     pub st: Mutex<SlotState>,
     pub frames: Mutex<FrameWindow>,
-    /// The tools of the last `tools/list` answers on the current connection, by name.
+    /// The `inputSchema` of each tool of the last `tools/list` answers on the current
+    /// connection, by tool name.
     pub tools: Mutex<HashMap<String, Value>>,
     /// Serialises connect, disconnect and reconnect.
     pub connect_lock: tokio::sync::Mutex<()>,
@@ -135,7 +136,7 @@ impl AppState {
         options: ServerOptions,
     ) -> AppState {
         let store = Arc::new(store);
-        let (spill, rx) = mpsc::channel(4096);
+        let (spill, rx) = mpsc::channel(1024);
         tokio::spawn(spill_frames(store.clone(), rx));
         AppState {
             inner: Arc::new(Inner {

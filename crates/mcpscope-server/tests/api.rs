@@ -546,3 +546,82 @@ async fn server_requests_are_declined_visibly_in_both_eras() {
     }
     b.stop().await;
 }
+
+#[tokio::test]
+async fn failures_count_up_and_the_era_and_log_level_can_change() {
+    let dir = TempDir::new("eras");
+    let d = demo().await;
+    // A port nobody listens on: bind one, note it, close it.
+    let dead = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let b = start(
+        dir.path(),
+        vec![
+            ("m".to_string(), http_entry(&d.url, "modern")),
+            (
+                "gone".to_string(),
+                http_entry(&format!("http://127.0.0.1:{dead}/mcp"), "legacy"),
+            ),
+        ],
+        Options::default(),
+    )
+    .await;
+    let events = b.events(None).await;
+    for n in 1..=2 {
+        let r = b.post("/api/servers/gone/connect", json!({})).await;
+        assert_eq!(r.status, 502, "{}", r.text);
+        assert_eq!(r.body["error"]["code"], "unreachable");
+        assert_eq!(r.body["error"]["retries"], n);
+    }
+    let cards = b.get("/api/servers").await.body;
+    let gone = &cards["servers"][1];
+    assert_eq!(gone["status"], "failed");
+    assert_eq!(gone["error"]["retries"], 2, "{gone}");
+
+    // Modern: the log level rides in _meta on every request.
+    b.ok("/api/servers/m/connect", json!({})).await;
+    let applied = b
+        .put("/api/servers/m/log-level", json!({"level": "warning"}))
+        .await;
+    assert_eq!(applied.body["applied"], "meta", "{}", applied.text);
+    let r = b
+        .ok(
+            "/api/servers/m/request",
+            json!({"method": "tools/call", "params": {"name": "log-every-level", "arguments": {}}}),
+        )
+        .await;
+    let text = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("sent 5 log messages: warning"), "{text}");
+    let hist = r["historyId"].as_i64().unwrap();
+    events
+        .wait("log of the call", |e| {
+            e.name == "log" && e.data["historyId"] == json!(hist)
+        })
+        .await;
+
+    // The protocol selector: saved, reconnected in the other era, screens reset.
+    let info = b
+        .put(
+            "/api/servers/m/protocol-era",
+            json!({"protocolEra": "legacy"}),
+        )
+        .await;
+    assert_eq!(info.status, 200, "{}", info.text);
+    assert_eq!(info.body["era"], "legacy");
+    events
+        .wait("reset", |e| e.name == "reset" && e.data["server"] == "m")
+        .await;
+    let cards = b.get("/api/servers").await.body;
+    assert_eq!(cards["servers"][0]["entry"]["protocolEra"], "legacy");
+    assert_eq!(cards["servers"][0]["era"], "legacy");
+    let before = b
+        .post(
+            "/api/servers/m/tools/echo/validate",
+            json!({"arguments": {}}),
+        )
+        .await;
+    assert_eq!(before.status, 404, "the reset forgot the old tool list");
+    b.stop().await;
+}
