@@ -81,60 +81,28 @@ pub(crate) struct Active {
     pub omitted: usize,
 }
 
-/// Items waiting for the processor above which the engine is made to wait: a server flooding
-/// notifications then waits on its pipe or socket instead of filling our memory.
-const QUEUE_HIGH: usize = 1024;
-/// The engine goes on once the processor has brought the queue down to this.
-const QUEUE_LOW: usize = 256;
-
-/// The channel to a connection's processor, with backpressure.
+/// The channel to a connection's processor.
 ///
-/// The engine calls the observer synchronously on its own task, so the channel cannot be a
-/// bounded async one. Instead the depth is counted, and past [`QUEUE_HIGH`] the engine's thread
-/// waits (in `block_in_place`, so other tasks move to other threads) until the processor catches
-/// up. On a current-thread runtime (tests) nothing waits: there is no other thread to catch up.
+/// Unbounded on purpose. The engine calls the observer synchronously on its own task, so a
+/// bounded async channel cannot be used, and an earlier version that made the engine's thread wait
+/// (`block_in_place`) past a high-water mark lost a wakeup under a notification flood: the whole
+/// runtime went idle with the server blocked on a full pipe. Waiting there never throttled the
+/// server anyway — the transport's reader queues lines ahead of the engine — and the processor
+/// keeps up with a 100,000-notification flood (bench/RESULTS-web.md).
 #[derive(Clone)]
 pub(crate) struct Queue {
     tx: mpsc::UnboundedSender<Item>,
-    depth: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Queue {
-    fn new() -> (
-        Queue,
-        mpsc::UnboundedReceiver<Item>,
-        Arc<std::sync::atomic::AtomicUsize>,
-    ) {
+    fn new() -> (Queue, mpsc::UnboundedReceiver<Item>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        let depth = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        (
-            Queue {
-                tx,
-                depth: depth.clone(),
-            },
-            rx,
-            depth,
-        )
+        (Queue { tx }, rx)
     }
 
     /// Queue an item; false when the processor is gone.
     pub(crate) fn send(&self, item: Item) -> bool {
-        use std::sync::atomic::Ordering;
-        if self.tx.send(item).is_err() {
-            return false;
-        }
-        let depth = self.depth.fetch_add(1, Ordering::SeqCst) + 1;
-        if depth > QUEUE_HIGH
-            && tokio::runtime::Handle::try_current()
-                .is_ok_and(|h| h.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread)
-        {
-            tokio::task::block_in_place(|| {
-                while self.depth.load(Ordering::SeqCst) > QUEUE_LOW && !self.tx.is_closed() {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            });
-        }
-        true
+        self.tx.send(item).is_ok()
     }
 }
 
@@ -219,13 +187,8 @@ struct Processor {
 }
 
 impl Processor {
-    async fn run(
-        mut self,
-        mut rx: mpsc::UnboundedReceiver<Item>,
-        depth: Arc<std::sync::atomic::AtomicUsize>,
-    ) {
+    async fn run(mut self, mut rx: mpsc::UnboundedReceiver<Item>) {
         while let Some(item) = rx.recv().await {
-            depth.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
             match item {
                 Item::Frame {
                     frame,
@@ -771,7 +734,7 @@ pub(crate) async fn connect(
     }
     disconnect_locked(app, &slot).await;
     let (target, opts) = entry.connection(era_override.as_deref())?;
-    let (tx, rx, depth) = Queue::new();
+    let (tx, rx) = Queue::new();
     let generation = {
         let mut st = slot.st();
         st.generation += 1;
@@ -796,7 +759,7 @@ pub(crate) async fn connect(
             current: None,
             seq_map: VecDeque::new(),
         }
-        .run(rx, depth),
+        .run(rx),
     );
     let observer = Arc::new(WebObserver { tx: tx.clone() });
     let responder = Arc::new(WebResponder { tx: tx.clone() });
