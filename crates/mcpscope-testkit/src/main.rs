@@ -33,7 +33,8 @@ enum Command {
         requests_per_session: usize,
     },
     /// Serve the OAuth authorization server and the MCP server it protects on 127.0.0.1; print
-    /// the MCP URL on the first stdout line. The authorization endpoint approves at once.
+    /// the MCP URL on the first stdout line. The authorization endpoint approves at once, or with
+    /// `--consent` shows a page with Approve and Deny.
     Oauth {
         /// Port to bind; 0 picks a free one.
         #[arg(long, default_value_t = 0)]
@@ -53,7 +54,32 @@ enum Command {
         /// Send authorization requests here instead of approving (a login page elsewhere).
         #[arg(long, value_name = "URL")]
         authorize_redirect_to: Option<String>,
+        /// An extra tool (an echo) that needs extra scopes: `NAME=SCOPE[,SCOPE…]`. Repeatable.
+        #[arg(long = "tool-scope", value_name = "NAME=SCOPES", value_parser = tool_scope)]
+        tool_scopes: Vec<(String, Vec<String>)>,
+        /// Show a consent page (Approve / Deny) instead of approving at once.
+        #[arg(long)]
+        consent: bool,
+        /// Issue access tokens as signed JWTs instead of opaque strings.
+        #[arg(long)]
+        jwt: bool,
     },
+}
+
+/// `NAME=SCOPE[,SCOPE…]` of `--tool-scope`.
+fn tool_scope(s: &str) -> Result<(String, Vec<String>), String> {
+    let (name, scopes) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{s:?}: expected NAME=SCOPE[,SCOPE…]"))?;
+    let scopes: Vec<String> = scopes
+        .split([',', ' '])
+        .filter(|x| !x.is_empty())
+        .map(str::to_string)
+        .collect();
+    if name.is_empty() || scopes.is_empty() {
+        return Err(format!("{s:?}: expected NAME=SCOPE[,SCOPE…]"));
+    }
+    Ok((name.to_string(), scopes))
 }
 
 /// Command-line names for [`HttpMode`]; the library type carries data clap cannot derive from.
@@ -96,6 +122,9 @@ fn main() {
             no_refresh_tokens,
             token_delay_ms,
             authorize_redirect_to,
+            tool_scopes,
+            consent,
+            jwt,
         } => runtime.block_on(oauth(
             port,
             OAuthOptions {
@@ -104,6 +133,9 @@ fn main() {
                 token_delay: Duration::from_millis(token_delay_ms),
                 authorize_redirect_to,
                 call_scopes,
+                tool_scopes,
+                consent,
+                jwt_access_tokens: jwt,
                 ..OAuthOptions::default()
             },
         )),

@@ -12,7 +12,13 @@
 //! | `/mcp` | stateless legacy MCP (`initialize`, `ping`, `tools/list`, `tools/call echo`); Bearer required |
 //! | `/.well-known/oauth-protected-resource/mcp` | PRM: resource `…/mcp`, authorization server `…/as` |
 //! | `/.well-known/oauth-authorization-server/as` | AS metadata (issuer with a path) |
-//! | `/as/register`, `/as/authorize`, `/as/token` | RFC 7591 registration, authorization (approves at once), token |
+//! | `/as/register`, `/as/authorize`, `/as/token` | RFC 7591 registration, authorization (approves at once, or shows a consent page), token |
+//! | `/as/consent` | the consent page's Approve / Deny ([`OAuthOptions::consent`]) |
+//!
+//! Access tokens are opaque (`access-N`) unless [`OAuthOptions::jwt_access_tokens`] asks for
+//! RFC 9068-shaped JWTs (HS256 with a key only the fixture knows); either way the fixture checks
+//! them by lookup, so a client that parses them proves nothing. [`OAuthOptions::tool_scopes`]
+//! adds tools that need extra scopes, for step-up on one tool while the others work.
 
 use axum::Router;
 use axum::body::Bytes;
@@ -52,6 +58,14 @@ pub struct OAuthOptions {
     pub call_scopes: Vec<String>,
     /// `scopes_supported` of the protected resource metadata.
     pub resource_scopes: Vec<String>,
+    /// Extra tools (each an echo under another name) and the scopes each needs: a token without
+    /// them gets `403 insufficient_scope` for that tool only.
+    pub tool_scopes: Vec<(String, Vec<String>)>,
+    /// Show a consent page (client, scopes, Approve / Deny) instead of approving at once, as a
+    /// real authorization server does for a person in a browser.
+    pub consent: bool,
+    /// Issue access tokens as signed JWTs (`at+jwt`, RFC 9068 claims) instead of opaque strings.
+    pub jwt_access_tokens: bool,
 }
 
 impl Default for OAuthOptions {
@@ -64,6 +78,9 @@ impl Default for OAuthOptions {
             authorize_redirect_to: None,
             call_scopes: vec![],
             resource_scopes: vec!["mcp:read".into(), "mcp:write".into()],
+            tool_scopes: vec![],
+            consent: false,
+            jwt_access_tokens: false,
         }
     }
 }
@@ -87,6 +104,10 @@ pub struct OAuthStats {
     pub mcp_authorized: u64,
     /// MCP requests answered 401.
     pub mcp_unauthorized: u64,
+    /// Consent pages shown.
+    pub consent_pages: u64,
+    /// Authorizations a person denied on the consent page.
+    pub denied: u64,
 }
 
 struct Code {
@@ -108,10 +129,20 @@ struct Refresh {
     expires: Option<Instant>,
 }
 
+/// An authorization request waiting on the consent page.
+struct Consent {
+    client_id: String,
+    redirect_uri: String,
+    challenge: String,
+    state: String,
+    scope: Vec<String>,
+}
+
 #[derive(Default)]
 struct Grants {
     clients: HashSet<String>,
     codes: HashMap<String, Code>,
+    consents: HashMap<String, Consent>,
     access: HashMap<String, Access>,
     refresh: HashMap<String, Refresh>,
     stats: OAuthStats,
@@ -183,6 +214,7 @@ impl OAuthFixture {
             )
             .route("/as/register", post(register))
             .route("/as/authorize", get(authorize))
+            .route("/as/consent", get(consent))
             .route("/as/token", post(token))
             .with_state(shared.clone());
         let task = tokio::spawn(async move {
@@ -357,22 +389,131 @@ async fn authorize(
             .append_pair("iss", &s.issuer());
         return redirect(back.as_str());
     }
+    let request = Consent {
+        client_id,
+        redirect_uri,
+        challenge: get("code_challenge"),
+        state: get("state"),
+        scope: get("scope")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+    };
+    if opts.consent {
+        return consent_page(&s, request);
+    }
+    approve(&s, request)
+}
+
+/// Issue a code for `c` and send the browser back to the client.
+fn approve(s: &Shared, c: Consent) -> Response {
+    let Ok(mut back) = url::Url::parse(&c.redirect_uri) else {
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            "redirect_uri is not a URL",
+        );
+    };
     let code = s.fresh("code");
     s.grants().codes.insert(
         code.clone(),
         Code {
-            client_id,
-            challenge: get("code_challenge"),
-            redirect_uri: redirect_uri.clone(),
-            scope: get("scope")
-                .split_whitespace()
-                .map(str::to_string)
-                .collect(),
+            client_id: c.client_id,
+            challenge: c.challenge,
+            redirect_uri: c.redirect_uri.clone(),
+            scope: c.scope,
         },
     );
     back.query_pairs_mut()
         .append_pair("code", &code)
-        .append_pair("state", &get("state"))
+        .append_pair("state", &c.state)
+        .append_pair("iss", &s.issuer());
+    redirect(back.as_str())
+}
+
+/// Text for HTML: the five characters that could end an element or an attribute.
+fn html_escape(t: &str) -> String {
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+/// The consent page: who asks, for which scopes, and two plain links (no script, no form
+/// state), so a person — or a browser test — decides with one click.
+fn consent_page(s: &Shared, c: Consent) -> Response {
+    let tx = s.fresh("consent");
+    let scopes: String = if c.scope.is_empty() {
+        "<li><em>no scope requested</em></li>".into()
+    } else {
+        c.scope
+            .iter()
+            .map(|x| {
+                format!(
+                    "<li><code data-scope=\"{0}\">{0}</code></li>",
+                    html_escape(x)
+                )
+            })
+            .collect()
+    };
+    let page = format!(
+        "<!doctype html><html><head><meta charset=utf-8><title>Authorize {client} · mcpscope-testkit</title>\
+         <style>body{{font:15px system-ui,sans-serif;max-width:34em;margin:3em auto;color:#222}}\
+         a.b{{display:inline-block;padding:.5em 1.2em;margin-right:.6em;border-radius:6px;text-decoration:none;border:1px solid #888;color:#222}}\
+         a#approve{{background:#2b6cb0;color:#fff;border-color:#2b6cb0}}</style></head><body>\
+         <h1>Authorize access</h1><p>The client <code id=client>{client}</code> asks for access to \
+         <code>{resource}</code> with these scopes:</p><ul id=scopes>{scopes}</ul>\
+         <p>Signed in as <b>testkit-user</b> at <code>{issuer}</code>.</p>\
+         <p><a class=b id=approve href=\"/as/consent?tx={tx}&amp;decision=approve\">Approve</a>\
+         <a class=b id=deny href=\"/as/consent?tx={tx}&amp;decision=deny\">Deny</a></p></body></html>",
+        client = html_escape(&c.client_id),
+        resource = html_escape(&s.mcp_url()),
+        issuer = html_escape(&s.issuer()),
+    );
+    {
+        let mut g = s.grants();
+        g.stats.consent_pages += 1;
+        g.consents.insert(tx, c);
+    }
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        page,
+    )
+        .into_response()
+}
+
+async fn consent(
+    State(s): State<Arc<Shared>>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    let tx = q.get("tx").cloned().unwrap_or_default();
+    let Some(c) = s.grants().consents.remove(&tx) else {
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            "unknown or already decided consent",
+        );
+    };
+    if q.get("decision").map(String::as_str) == Some("approve") {
+        return approve(&s, c);
+    }
+    s.grants().stats.denied += 1;
+    let Ok(mut back) = url::Url::parse(&c.redirect_uri) else {
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            "redirect_uri is not a URL",
+        );
+    };
+    back.query_pairs_mut()
+        .append_pair("error", "access_denied")
+        .append_pair("error_description", "the user denied the request")
+        .append_pair("state", &c.state)
         .append_pair("iss", &s.issuer());
     redirect(back.as_str())
 }
@@ -463,7 +604,11 @@ async fn token(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
             );
         }
     };
-    let access = s.fresh("access");
+    let access = if opts.jwt_access_tokens {
+        jwt_access_token(&s, &client_id, &scope, opts.access_token_ttl)
+    } else {
+        s.fresh("access")
+    };
     g.access.insert(
         access.clone(),
         Access {
@@ -491,6 +636,58 @@ async fn token(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
         answer["refresh_token"] = json!(refresh);
     }
     json_response(StatusCode::OK, answer)
+}
+
+/// The key access-token JWTs are signed with. Fixed and public: the fixture checks tokens by
+/// lookup, the signature only makes them look like what real servers issue.
+const JWT_KEY: &[u8] = b"mcpscope-testkit-not-a-secret";
+
+/// HMAC-SHA256 (RFC 2104), for the HS256 signature.
+fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
+    let mut block = [0u8; 64];
+    if key.len() > 64 {
+        block[..32].copy_from_slice(&Sha256::digest(key));
+    } else {
+        block[..key.len()].copy_from_slice(key);
+    }
+    let pad = |byte: u8| block.iter().map(|b| b ^ byte).collect::<Vec<u8>>();
+    let inner = Sha256::new()
+        .chain_update(pad(0x36))
+        .chain_update(message)
+        .finalize();
+    Sha256::new()
+        .chain_update(pad(0x5c))
+        .chain_update(inner)
+        .finalize()
+        .into()
+}
+
+/// An RFC 9068 access token: `at+jwt`, HS256, issuer, audience (the MCP server), subject,
+/// client, scope, issued-at, expiry and a unique id.
+fn jwt_access_token(s: &Shared, client_id: &str, scope: &[String], ttl: Duration) -> String {
+    let b64 = |v: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let header = json!({"alg": "HS256", "typ": "at+jwt", "kid": "testkit-1"});
+    let claims = json!({
+        "iss": s.issuer(),
+        "sub": "testkit-user",
+        "aud": s.mcp_url(),
+        "client_id": client_id,
+        "scope": scope.join(" "),
+        "iat": now,
+        "exp": now + ttl.as_secs(),
+        "jti": s.fresh("jti"),
+    });
+    let signing_input = format!(
+        "{}.{}",
+        b64(header.to_string().as_bytes()),
+        b64(claims.to_string().as_bytes())
+    );
+    let signature = hmac_sha256(JWT_KEY, signing_input.as_bytes());
+    format!("{signing_input}.{}", b64(&signature))
 }
 
 fn challenge(s: &Shared, status: StatusCode, params: &str) -> Response {
@@ -541,10 +738,32 @@ async fn mcp(State(s): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> R
     };
     match jsonrpc::classify(&body) {
         Incoming::Request { id, method, params } => {
-            if method == "tools/call" && !opts.call_scopes.iter().all(|c| granted.contains(c)) {
+            let tool = params.get("name").and_then(Value::as_str).unwrap_or("");
+            let extra = opts
+                .tool_scopes
+                .iter()
+                .find(|(name, _)| name == tool)
+                .map(|(_, scopes)| scopes.clone());
+            let mut needed = if method == "tools/call" {
+                opts.call_scopes.clone()
+            } else {
+                vec![]
+            };
+            if method == "tools/call" {
+                needed.extend(extra.clone().unwrap_or_default());
+            }
+            if !needed.iter().all(|c| granted.contains(c)) {
+                // The challenge names every scope this request needs (RFC 6750 §3.1), so a
+                // client that steps up with it is authorized at once.
                 let p = format!(
-                    r#"error="insufficient_scope", scope="{}", "#,
-                    opts.call_scopes.join(" ")
+                    r#"error="insufficient_scope", scope="{}", error_description="{} needs {}", "#,
+                    needed.join(" "),
+                    if tool.is_empty() {
+                        "this request"
+                    } else {
+                        tool
+                    },
+                    needed.join(" ")
                 );
                 return challenge(&s, StatusCode::FORBIDDEN, &p);
             }
@@ -558,8 +777,20 @@ async fn mcp(State(s): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> R
                     ),
                 ),
                 "ping" => jsonrpc::result(&id, json!({})),
-                "tools/list" => jsonrpc::result(&id, json!({"tools": [echo_tool()]})),
-                "tools/call" if params.get("name").and_then(Value::as_str) == Some("echo") => {
+                "tools/list" => {
+                    let mut tools = vec![echo_tool()];
+                    for (name, scopes) in &opts.tool_scopes {
+                        let mut t = echo_tool();
+                        t["name"] = json!(name);
+                        t["description"] = json!(format!(
+                            "Returns its `text` argument; needs the scope {}.",
+                            scopes.join(" ")
+                        ));
+                        tools.push(t);
+                    }
+                    jsonrpc::result(&id, json!({"tools": tools}))
+                }
+                "tools/call" if tool == "echo" || extra.is_some() => {
                     jsonrpc::result(&id, call_echo(&params))
                 }
                 "tools/call" => jsonrpc::error(&id, INVALID_PARAMS, "Unknown tool", None),
