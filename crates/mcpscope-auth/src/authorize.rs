@@ -32,6 +32,48 @@ pub enum LoginMode {
     Headless,
     /// Never log in (`--stored-auth-only`).
     Never,
+    /// The embedding application runs the login itself (the web UI: the page opens the URL and
+    /// the backend's own route receives the callback).
+    External(Arc<dyn ExternalLogin>),
+}
+
+pub use mcpscope_transport::auth::BoxFuture;
+
+/// What an [`ExternalLogin`] is asked to do: have a person open `url` and bring back the
+/// authorization response that arrives at `redirect_uri` carrying `state`.
+#[derive(Debug, Clone)]
+pub struct LoginRequest {
+    /// The authorization URL to open.
+    pub url: String,
+    /// The `state` parameter: the callback that carries it is this login's.
+    pub state: String,
+    /// Where the authorization server sends the browser back.
+    pub redirect_uri: String,
+    /// The scopes requested.
+    pub scopes: Vec<String>,
+    /// The authorization server's issuer, when its metadata names one.
+    pub issuer: Option<String>,
+    /// True for a step-up (`403 insufficient_scope`), false for a first login or a re-login.
+    pub step_up: bool,
+    /// How long the login may take before it is abandoned.
+    pub timeout: std::time::Duration,
+}
+
+/// The authorization response as it reached the callback.
+#[derive(Debug, Clone)]
+pub struct CallbackReceived {
+    /// The whole callback URL with its query.
+    pub url: String,
+    /// The callback request's headers.
+    pub headers: Vec<(String, String)>,
+}
+
+/// A login run by the embedding application ([`LoginMode::External`]).
+pub trait ExternalLogin: Send + Sync {
+    /// Show `request.url` to a person and resolve with the authorization response, or with why
+    /// none came (cancelled, timed out). Resolving late is harmless: the flow stops waiting
+    /// after `request.timeout`.
+    fn login(&self, request: LoginRequest) -> BoxFuture<'static, Result<CallbackReceived, String>>;
 }
 
 /// One authorization request.
@@ -292,6 +334,51 @@ pub(crate) async fn loopback(
             url: Some(full.to_string()),
             headers,
             note: Some("authorization response (loopback callback from the browser)".into()),
+            ..Default::default()
+        }),
+    );
+    Ok(Callback::from_url(&full))
+}
+
+/// [`LoginMode::External`]: hand the request to the embedding application and wait for the
+/// authorization response it receives.
+pub(crate) async fn external(
+    rec: &Recorder<'_>,
+    req: &AuthorizationRequest,
+    login: &dyn ExternalLogin,
+    request: LoginRequest,
+) -> Result<Callback, FlowError> {
+    let timeout = request.timeout;
+    rec.step(format!(
+        "waiting for the authorization response on {} (the person signs in from the web UI; up to {} s)",
+        req.redirect_uri,
+        timeout.as_secs()
+    ));
+    let got = match tokio::time::timeout(timeout, login.login(request)).await {
+        Ok(Ok(r)) => r,
+        Ok(Err(why)) => {
+            rec.step(format!("no authorization response: {why}"));
+            return Err(FlowError::Failed(why));
+        }
+        Err(_) => {
+            let why = format!(
+                "no authorization response arrived at {} within {} s",
+                req.redirect_uri,
+                timeout.as_secs()
+            );
+            rec.step(why.clone());
+            return Err(FlowError::Failed(why));
+        }
+    };
+    let full = Url::parse(&got.url).map_err(|e| {
+        FlowError::Failed(format!("the callback URL {:?} is not a URL: {e}", got.url))
+    })?;
+    rec.sink.frame(
+        Frame::new(Direction::In, FrameKind::OAuthResponse, Bytes::new()).with_meta(FrameMeta {
+            method: Some("GET".into()),
+            url: Some(full.to_string()),
+            headers: got.headers,
+            note: Some("authorization response (callback from the browser)".into()),
             ..Default::default()
         }),
     );

@@ -8,7 +8,7 @@
 //! the count starts over after a request succeeds. Flows are serialized: requests refused while
 //! one runs reuse its result.
 
-use crate::authorize::{self, LoginMode, LoopbackOptions};
+use crate::authorize::{self, LoginMode, LoginRequest, LoopbackOptions};
 use crate::challenge::{self, BearerChallenge, split_scopes};
 use crate::client::{self, ClientConfig};
 use crate::credentials::{ClientRegistration, ClientSource, CredentialStore, Record, Tokens};
@@ -60,6 +60,9 @@ pub struct AuthConfig {
     pub client_secret: Option<String>,
     /// `--client-metadata-url`.
     pub client_metadata_url: Option<String>,
+    /// Scopes to request in place of the challenge's or the metadata's (space-separated), as a
+    /// catalog entry's `oauth.scope` says. A step-up still adds the challenged ones.
+    pub scope: Option<String>,
     /// `--callback-url` (checked with [`authorize::validate_callback_url`]).
     pub callback_url: String,
     /// How a login happens.
@@ -90,6 +93,7 @@ impl AuthConfig {
             client_id: None,
             client_secret: None,
             client_metadata_url: None,
+            scope: None,
             callback_url: DEFAULT_CALLBACK_URL.into(),
             login: LoginMode::Browser,
             use_stored_first: false,
@@ -195,6 +199,104 @@ impl OAuthProvider {
             "refreshToken": t.refresh_token.is_some(),
             "profile": self.cfg.profile,
         }))
+    }
+
+    /// The access token in use (for the web UI's Copy and JWT decoder): the token, its type and
+    /// its expiry (Unix seconds).
+    pub fn access_token(&self) -> Option<(String, String, Option<u64>)> {
+        let st = self.st();
+        let t = st.tokens.as_ref()?;
+        Some((t.access_token.clone(), t.token_type.clone(), t.expires_at))
+    }
+
+    /// True once a flow has found the authorization server (a re-authorization needs it).
+    pub fn knows_authorization_server(&self) -> bool {
+        self.st().server.is_some()
+    }
+
+    /// Log in again now — the web UI's Re-authorize — for the scopes of the current grant plus
+    /// `extra`, without waiting for the server to refuse a request. The step-up counter is not
+    /// touched: a person asked for this.
+    pub async fn reauthorize(&self, extra: &[String], sink: &dyn FrameSink) -> Result<(), String> {
+        self.authorizing.fetch_add(1, Ordering::SeqCst);
+        let _busy = Busy(&self.authorizing);
+        let _one_at_a_time = self.flow.lock().await;
+        let rec = self.recorder(sink);
+        let (server, prm, previous) = {
+            let st = self.st();
+            let previous = st
+                .tokens
+                .as_ref()
+                .and_then(|t| t.requested_scope.clone().or_else(|| t.scope.clone()));
+            (st.server.clone(), st.prm.clone(), previous)
+        };
+        let Some(server) = server else {
+            return Err(
+                "nothing is known yet about this server's authorization server: connect first"
+                    .into(),
+            );
+        };
+        if matches!(self.cfg.login, LoginMode::Never) {
+            return Err("--stored-auth-only forbids a login".into());
+        }
+        let mut scopes = split_scopes(previous.as_deref());
+        if scopes.is_empty() {
+            scopes = discovery::select_scopes(None, prm.as_ref());
+        }
+        for s in extra {
+            if !scopes.contains(s) {
+                scopes.push(s.clone());
+            }
+        }
+        let scopes = self.with_offline_access(scopes, &server);
+        rec.step(format!(
+            "re-authorization asked for in the web UI: scope {}",
+            if scopes.is_empty() {
+                "(omitted: none known)".to_string()
+            } else {
+                scopes.join(" ")
+            }
+        ));
+        let record = self.creds.load(&server.key).await.unwrap_or_default();
+        let record = Record {
+            tokens: None,
+            ..record
+        };
+        let resource = prm.as_ref().map(|p| p.resource.clone());
+        let bearer = BearerChallenge::default();
+        let ctx = Ctx {
+            rec: &rec,
+            server: &server,
+            prm: prm.as_ref(),
+            resource: resource.as_deref(),
+            bearer: &bearer,
+            step_up: false,
+        };
+        self.authorize(&ctx, record, scopes).await
+    }
+
+    /// Forget the tokens — in memory and in the secret store — for this server and profile; the
+    /// client registration stays. The next request that is refused logs in again.
+    pub async fn forget(&self) -> Result<(), String> {
+        let _one_at_a_time = self.flow.lock().await;
+        let issuer = {
+            let mut st = self.st();
+            let t = st.tokens.take();
+            st.fresh = false;
+            st.step_ups = 0;
+            t.map(|t| t.issuer)
+        };
+        let issuer = match issuer {
+            Some(i) => Some(i),
+            None => self.creds.last_issuer().await?,
+        };
+        if let Some(issuer) = issuer {
+            let mut record = self.creds.load(&issuer).await?;
+            if record.tokens.take().is_some() {
+                self.creds.save(&issuer, &record).await?;
+            }
+        }
+        Ok(())
     }
 
     /// Once per provider: `--relogin` forgets stored tokens; `--use-stored-auth` loads them.
@@ -372,6 +474,7 @@ impl OAuthProvider {
             prm: prm.as_ref(),
             resource: resource.as_deref(),
             bearer: &bearer,
+            step_up,
         };
         if step_up {
             self.step_up(&ctx, record).await
@@ -478,10 +581,17 @@ impl OAuthProvider {
                 ctx.server.key
             ));
         }
-        let scopes = self.with_offline_access(
-            discovery::select_scopes(ctx.bearer.scope.as_deref(), ctx.prm),
-            ctx.server,
-        );
+        let chosen = match self.cfg.scope.as_deref().map(|s| split_scopes(Some(s))) {
+            Some(configured) if !configured.is_empty() => {
+                ctx.rec.step(format!(
+                    "scope {:?} as configured for this server (not taken from the challenge or the metadata)",
+                    configured.join(" ")
+                ));
+                configured
+            }
+            _ => discovery::select_scopes(ctx.bearer.scope.as_deref(), ctx.prm),
+        };
+        let scopes = self.with_offline_access(chosen, ctx.server);
         self.authorize(ctx, record, scopes).await
     }
 
@@ -660,6 +770,18 @@ impl OAuthProvider {
                 )
                 .await?
             }
+            LoginMode::External(login) => {
+                let request = LoginRequest {
+                    url: req.url.clone(),
+                    state: req.state.clone(),
+                    redirect_uri: req.redirect_uri.clone(),
+                    scopes: scopes.to_vec(),
+                    issuer: ctx.server.issuer.clone(),
+                    step_up: ctx.step_up,
+                    timeout: self.cfg.login_timeout,
+                };
+                authorize::external(ctx.rec, &req, login.as_ref(), request).await?
+            }
             LoginMode::Never => {
                 return Err(FlowError::Failed(
                     "--stored-auth-only forbids a login".into(),
@@ -715,6 +837,8 @@ struct Ctx<'a> {
     prm: Option<&'a ProtectedResource>,
     resource: Option<&'a str>,
     bearer: &'a BearerChallenge,
+    /// A `403 insufficient_scope` is being answered.
+    step_up: bool,
 }
 
 /// The client of stored tokens whose registration is not stored (pre-registered, CIMD): only its

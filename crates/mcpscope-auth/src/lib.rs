@@ -39,6 +39,8 @@ pub mod pkce;
 mod recorder;
 mod token;
 
-pub use authorize::{LoginMode, validate_callback_url};
+pub use authorize::{
+    BoxFuture, CallbackReceived, ExternalLogin, LoginMode, LoginRequest, validate_callback_url,
+};
 pub use credentials::{ClientRegistration, ClientSource, CredentialStore, Record, Tokens};
 pub use flow::{AuthConfig, DEFAULT_CALLBACK_URL, OAuthProvider};

@@ -39,6 +39,12 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/servers/{name}/request", post(request))
         .route("/servers/{name}/list", post(list))
         .route("/servers/{name}/tools/{tool}/validate", post(validate_tool))
+        .route(
+            "/servers/{name}/auth",
+            get(auth_view).post(reauthorize).delete(forget_auth),
+        )
+        .route("/servers/{name}/auth/token", get(auth_token))
+        .route("/servers/{name}/auth/cancel", post(cancel_login))
         .route("/servers/{name}/frames", get(frames))
         .route("/servers/{name}/frames/{seq}/body", get(frame_body))
         .route("/requests/{request_id}/cancel", post(cancel))
@@ -867,4 +873,51 @@ async fn delete_saved(State(s): State<AppState>, Path(id): Path<i64>) -> ApiResu
     } else {
         Err(ApiError::not_found(format!("no saved request {id}")))
     }
+}
+
+// ----- authorization (OAuth) -----
+
+async fn auth_view(State(s): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
+    Ok(Json(crate::auth::get_view(app(&s), &name).await?))
+}
+
+async fn auth_token(State(s): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
+    Ok(Json(crate::auth::token(app(&s), &name).await?))
+}
+
+#[derive(Deserialize, Default)]
+struct ReauthorizeBody {
+    #[serde(default)]
+    scopes: Vec<String>,
+}
+
+async fn reauthorize(
+    State(s): State<AppState>,
+    Path(name): Path<String>,
+    body: Bytes,
+) -> ApiResult<Json<Value>> {
+    let b: ReauthorizeBody = optional_body(&body)?;
+    let scopes = b
+        .scopes
+        .iter()
+        .flat_map(|s| s.split_whitespace())
+        .map(str::to_string)
+        .collect();
+    Ok(Json(
+        crate::auth::reauthorize(app(&s), &name, scopes).await?,
+    ))
+}
+
+async fn cancel_login(
+    State(s): State<AppState>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<Value>> {
+    Ok(Json(crate::auth::cancel(app(&s), &name).await?))
+}
+
+async fn forget_auth(
+    State(s): State<AppState>,
+    Path(name): Path<String>,
+) -> ApiResult<Json<Value>> {
+    Ok(Json(crate::auth::forget(app(&s), &name).await?))
 }

@@ -50,9 +50,31 @@ pub struct CatalogEntry {
     /// Request timeout in ms (0: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_timeout: Option<u64>,
+    /// OAuth settings (http, sse).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oauth: Option<OAuthEntry>,
     /// Fields we do not know, kept as they were.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// How mcpscope identifies itself to a server's authorization server. Client secrets are not
+/// kept here: the catalog is a plain file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OAuthEntry {
+    /// A pre-registered (public) client id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
+    /// A Client ID Metadata Document URL (https, with a path): the client id itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_metadata_url: Option<String>,
+    /// Scopes to ask for (space-separated) instead of the challenge's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// Credentials profile: two profiles keep separate tokens for one server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
 }
 
 impl CatalogEntry {

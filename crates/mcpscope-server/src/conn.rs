@@ -249,6 +249,7 @@ impl Processor {
         method: Option<String>,
         version: Option<String>,
     ) {
+        frames::redact_oauth(frame.kind, &mut frame.meta, &mut frame.body);
         let seq = self.slot.frames().take_seq();
         if self.seq_map.len() == 1024 {
             self.seq_map.pop_front();
@@ -733,7 +734,10 @@ pub(crate) async fn connect(
         }
     }
     disconnect_locked(app, &slot).await;
-    let (target, opts) = entry.connection(era_override.as_deref())?;
+    let (target, mut opts) = entry.connection(era_override.as_deref())?;
+    if let Some(auth) = crate::auth::provider_for(app, &slot, &entry, &target)? {
+        opts.transport.auth = Some(auth as Arc<dyn mcpscope_transport::AuthProvider>);
+    }
     let (tx, rx) = Queue::new();
     let generation = {
         let mut st = slot.st();

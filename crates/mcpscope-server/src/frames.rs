@@ -170,6 +170,93 @@ pub(crate) fn redact(meta: &mut FrameMeta) {
     }
 }
 
+/// Fields of OAuth requests and responses that are credentials: kept out of the view and the
+/// database like the headers above (their length stays, so a missing or empty one still shows).
+const OAUTH_SECRETS: &[&str] = &[
+    "access_token",
+    "refresh_token",
+    "id_token",
+    "client_secret",
+    "code",
+    "code_verifier",
+    "registration_access_token",
+];
+
+fn redacted(v: &str) -> String {
+    format!("…redacted ({} characters)", v.len())
+}
+
+/// Form pairs (`a=b&c=d`) with the credentials' values redacted; `None` when nothing changed.
+fn redact_pairs(text: &str) -> Option<String> {
+    let mut changed = false;
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(text.as_bytes())
+        .map(|(k, v)| {
+            if OAUTH_SECRETS.contains(&k.as_ref()) {
+                changed = true;
+                (k.into_owned(), redacted(&v))
+            } else {
+                (k.into_owned(), v.into_owned())
+            }
+        })
+        .collect();
+    changed.then(|| {
+        url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(pairs)
+            .finish()
+    })
+}
+
+fn redact_json(v: &mut Value) -> bool {
+    let mut changed = false;
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                match x {
+                    Value::String(t) if OAUTH_SECRETS.contains(&k.as_str()) => {
+                        *t = redacted(t);
+                        changed = true;
+                    }
+                    _ => changed |= redact_json(x),
+                }
+            }
+        }
+        Value::Array(a) => {
+            for x in a {
+                changed |= redact_json(x);
+            }
+        }
+        _ => {}
+    }
+    changed
+}
+
+/// OAuth frames keep no credentials: tokens, client secrets, codes and PKCE verifiers in JSON or
+/// form bodies and in URL queries (the callback's `code`) are replaced by their length.
+pub(crate) fn redact_oauth(kind: FrameKind, meta: &mut FrameMeta, body: &mut Bytes) {
+    if !matches!(kind, FrameKind::OAuthRequest | FrameKind::OAuthResponse) {
+        return;
+    }
+    if let Some(u) = &meta.url
+        && let Ok(mut parsed) = url::Url::parse(u)
+        && let Some(q) = parsed.query().and_then(redact_pairs)
+    {
+        parsed.set_query(Some(&q));
+        meta.url = Some(parsed.to_string());
+    }
+    if body.is_empty() {
+        return;
+    }
+    if let Ok(mut v) = serde_json::from_slice::<Value>(body) {
+        if redact_json(&mut v) {
+            *body = Bytes::from(v.to_string());
+        }
+    } else if let Ok(text) = std::str::from_utf8(body)
+        && let Some(q) = redact_pairs(text.trim())
+    {
+        *body = Bytes::from(q);
+    }
+}
+
 /// The last frames of one server, oldest first.
 #[derive(Debug)]
 pub(crate) struct FrameWindow {
@@ -332,6 +419,45 @@ mod tests {
             by_bytes.push(frame(s, "abcd", "http"));
         }
         assert_eq!(by_bytes.len(), 2);
+    }
+
+    #[test]
+    fn oauth_credentials_are_redacted_in_bodies_and_urls() {
+        let mut meta = FrameMeta {
+            url: Some("http://127.0.0.1:6274/oauth/callback?code=abc123&state=s1&iss=x".into()),
+            ..Default::default()
+        };
+        let mut body = Bytes::from_static(
+            br#"{"access_token":"secret-access","token_type":"Bearer","refresh_token":"rt","scope":"mcp:read"}"#,
+        );
+        redact_oauth(FrameKind::OAuthResponse, &mut meta, &mut body);
+        let text = std::str::from_utf8(&body).unwrap();
+        assert!(
+            !text.contains("secret-access") && !text.contains("\"rt\""),
+            "{text}"
+        );
+        assert!(
+            text.contains("…redacted (13 characters)") && text.contains("mcp:read"),
+            "{text}"
+        );
+        let url = meta.url.unwrap();
+        assert!(!url.contains("abc123") && url.contains("state=s1"), "{url}");
+
+        let mut meta = FrameMeta::default();
+        let mut form = Bytes::from_static(
+            b"grant_type=authorization_code&code=c0de&code_verifier=v3rifier&client_secret=shh&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb",
+        );
+        redact_oauth(FrameKind::OAuthRequest, &mut meta, &mut form);
+        let text = std::str::from_utf8(&form).unwrap();
+        for secret in ["c0de", "v3rifier", "shh"] {
+            assert!(!text.contains(secret), "{text}");
+        }
+        assert!(text.contains("grant_type=authorization_code"), "{text}");
+
+        // Only OAuth frames are touched: an MCP message may well carry a field named `code`.
+        let mut body = Bytes::from_static(br#"{"code":42}"#);
+        redact_oauth(FrameKind::StdoutLine, &mut FrameMeta::default(), &mut body);
+        assert_eq!(&body[..], br#"{"code":42}"#);
     }
 
     #[test]

@@ -25,6 +25,7 @@
 
 mod api;
 mod assets;
+mod auth;
 mod catalog;
 mod conn;
 mod error;
@@ -37,7 +38,7 @@ mod time;
 mod verdicts;
 mod views;
 
-pub use catalog::{Catalog, CatalogEntry, write_atomically};
+pub use catalog::{Catalog, CatalogEntry, OAuthEntry, write_atomically};
 pub use error::ApiError;
 pub use events::{EventBus, RING_BYTES, RING_EVENTS};
 pub use frames::{VIEW_BODY_CAP, WINDOW_BYTES, WINDOW_FRAMES};
@@ -66,6 +67,7 @@ pub fn router(state: AppState) -> Router {
     let security = state.inner.security.clone();
     Router::new()
         .nest("/api", api::router())
+        .route("/oauth/callback", axum::routing::get(auth::callback))
         .fallback(assets::spa)
         .with_state(state)
         // Outermost, so nothing — not even a 404 — is answered to a refused Host or Origin.

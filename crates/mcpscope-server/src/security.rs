@@ -96,7 +96,11 @@ impl Security {
     }
 
     /// Why a request is refused before any route sees it, if it is.
-    fn refuse(&self, headers: &HeaderMap) -> Option<ApiError> {
+    ///
+    /// `cross_site_ok` admits `Sec-Fetch-Site: cross-site` — only for the OAuth callback, which
+    /// the authorization server's page navigates to by design and which acts only on a `state`
+    /// we are waiting for.
+    fn refuse(&self, headers: &HeaderMap, cross_site_ok: bool) -> Option<ApiError> {
         let host = headers
             .get(header::HOST)
             .and_then(|v| v.to_str().ok())
@@ -115,10 +119,11 @@ impl Security {
                 ));
             }
         }
-        if headers
-            .get("sec-fetch-site")
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.eq_ignore_ascii_case("cross-site"))
+        if !cross_site_ok
+            && headers
+                .get("sec-fetch-site")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.eq_ignore_ascii_case("cross-site"))
         {
             return Some(forbidden(
                 "a page on another site tried to reach mcpscope (Sec-Fetch-Site: cross-site); only mcpscope's own page may",
@@ -216,10 +221,11 @@ pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
 
 /// The middleware: Host, Sec-Fetch-Site and Origin on every request; the token on `/api/*`.
 pub(crate) async fn guard(State(sec): State<Arc<Security>>, req: Request, next: Next) -> Response {
-    if let Some(refusal) = sec.refuse(req.headers()) {
+    let path = req.uri().path();
+    let callback = path == "/oauth/callback" && req.method() == axum::http::Method::GET;
+    if let Some(refusal) = sec.refuse(req.headers(), callback) {
         return refusal.into_response();
     }
-    let path = req.uri().path();
     let is_api = path == "/api" || path.starts_with("/api/");
     if is_api && !sec.authenticated(req.headers()) {
         let message = if Security::presented(req.headers()).is_some() {
@@ -260,29 +266,43 @@ mod tests {
     #[test]
     fn loopback_hosts_and_origins_pass_and_others_do_not() {
         let s = Security::for_port(6274, Some("t".into()), None);
-        assert!(s.refuse(&headers(&[("host", "127.0.0.1:6274")])).is_none());
-        assert!(s.refuse(&headers(&[("host", "LOCALHOST:6274")])).is_none());
-        assert!(s.refuse(&headers(&[("host", "[::1]:6274")])).is_none());
         assert!(
-            s.refuse(&headers(&[("host", "evil.example:6274")]))
+            s.refuse(&headers(&[("host", "127.0.0.1:6274")]), false)
+                .is_none()
+        );
+        assert!(
+            s.refuse(&headers(&[("host", "LOCALHOST:6274")]), false)
+                .is_none()
+        );
+        assert!(
+            s.refuse(&headers(&[("host", "[::1]:6274")]), false)
+                .is_none()
+        );
+        assert!(
+            s.refuse(&headers(&[("host", "evil.example:6274")]), false)
                 .is_some()
         );
-        assert!(s.refuse(&headers(&[("host", "localhost")])).is_some());
-        assert!(s.refuse(&headers(&[])).is_some());
+        assert!(
+            s.refuse(&headers(&[("host", "localhost")]), false)
+                .is_some()
+        );
+        assert!(s.refuse(&headers(&[]), false).is_some());
         let ok = [
             ("host", "localhost:6274"),
             ("origin", "http://localhost:6274"),
         ];
-        assert!(s.refuse(&headers(&ok)).is_none());
+        assert!(s.refuse(&headers(&ok), false).is_none());
         let bad = [
             ("host", "localhost:6274"),
             ("origin", "http://localhost:3000"),
         ];
-        assert!(s.refuse(&headers(&bad)).is_some());
+        assert!(s.refuse(&headers(&bad), false).is_some());
         let null = [("host", "localhost:6274"), ("origin", "null")];
-        assert!(s.refuse(&headers(&null)).is_some());
+        assert!(s.refuse(&headers(&null), false).is_some());
         let cross = [("host", "localhost:6274"), ("sec-fetch-site", "cross-site")];
-        assert!(s.refuse(&headers(&cross)).is_some());
+        assert!(s.refuse(&headers(&cross), false).is_some());
+        // Only the OAuth callback admits a cross-site navigation (the authorization server's page).
+        assert!(s.refuse(&headers(&cross), true).is_none());
     }
 
     #[test]
@@ -301,12 +321,12 @@ mod tests {
         );
         assert!(s.allowed_hosts.contains(&"inspector.lan:443".to_string()));
         let o = [("host", "box:8080"), ("origin", "http://box:8080")];
-        assert!(s.refuse(&headers(&o)).is_none());
+        assert!(s.refuse(&headers(&o), false).is_none());
         let default_gone = [
             ("host", "localhost:6274"),
             ("origin", "http://localhost:6274"),
         ];
-        assert!(s.refuse(&headers(&default_gone)).is_some());
+        assert!(s.refuse(&headers(&default_gone), false).is_some());
     }
 
     #[test]

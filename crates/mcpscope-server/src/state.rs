@@ -29,6 +29,22 @@ pub struct ServerOptions {
     pub window_frames: usize,
     /// Body bytes per server kept in memory.
     pub window_bytes: usize,
+    /// The OAuth redirect URI: this backend's `/oauth/callback` on loopback
+    /// ([`ServerOptions::for_port`]).
+    pub callback_url: String,
+    /// Where OAuth tokens are kept; `None`: as the environment says (`MCPSCOPE_SECRET_STORE`, …),
+    /// like the CLI.
+    pub secrets: Option<mcpscope_store::SecretStoreConfig>,
+}
+
+impl ServerOptions {
+    /// Defaults for a backend listening on `port` (the callback URL names it).
+    pub fn for_port(port: u16) -> ServerOptions {
+        ServerOptions {
+            callback_url: format!("http://127.0.0.1:{port}/oauth/callback"),
+            ..ServerOptions::default()
+        }
+    }
 }
 
 impl Default for ServerOptions {
@@ -37,6 +53,8 @@ impl Default for ServerOptions {
             ping_interval: Some(Duration::from_secs(15)),
             window_frames: WINDOW_FRAMES,
             window_bytes: WINDOW_BYTES,
+            callback_url: "http://127.0.0.1:6274/oauth/callback".into(),
+            secrets: None,
         }
     }
 }
@@ -83,6 +101,8 @@ pub(crate) struct Slot {
     pub tools: Mutex<HashMap<String, Value>>,
     /// Serialises connect, disconnect and reconnect.
     pub connect_lock: tokio::sync::Mutex<()>,
+    /// The server's authorization (OAuth provider, pending login, last failure).
+    pub auth: Mutex<crate::auth::AuthState>,
 }
 
 impl Slot {
@@ -94,6 +114,9 @@ impl Slot {
     }
     pub(crate) fn tools(&self) -> MutexGuard<'_, HashMap<String, Value>> {
         self.tools.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    pub(crate) fn auth(&self) -> MutexGuard<'_, crate::auth::AuthState> {
+        self.auth.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -112,6 +135,12 @@ pub(crate) struct Inner {
     pub linter: Arc<Linter>,
     pub options: ServerOptions,
     pub security: Arc<Security>,
+    /// Where OAuth tokens are kept (opened on first use).
+    pub secrets: Arc<mcpscope_store::LazySecretStore>,
+    /// Logins waiting for their callback, by `state`.
+    pub logins: crate::auth::Logins,
+    /// The OAuth redirect URI (`options.callback_url`).
+    pub callback_url: String,
 }
 
 /// The backend: cheap to clone, shared by every handler.
@@ -147,6 +176,9 @@ impl AppState {
                 spill,
                 requests: Mutex::new(HashMap::new()),
                 linter: Arc::new(Linter::new()),
+                secrets: crate::auth::secret_store(options.secrets.clone()),
+                logins: Default::default(),
+                callback_url: options.callback_url.clone(),
                 options,
                 security: Arc::new(security),
             }),
@@ -196,6 +228,7 @@ impl Inner {
                 )),
                 tools: Mutex::new(HashMap::new()),
                 connect_lock: tokio::sync::Mutex::new(()),
+                auth: Mutex::new(crate::auth::AuthState::default()),
             })
         });
         Ok(slot.clone())

@@ -109,7 +109,12 @@ pub(crate) async fn start(dir: &Path, servers: Vec<(String, Value)>, opts: Optio
         ServerOptions {
             ping_interval: opts.ping,
             window_frames: opts.window_frames,
-            ..Default::default()
+            // Tokens in the test's own directory, never in the user's keyring or home.
+            secrets: Some(mcpscope_store::SecretStoreConfig::file(
+                dir.join("secrets.enc"),
+                None,
+            )),
+            ..ServerOptions::for_port(port)
         },
     );
     let (tx, rx) = oneshot::channel::<()>();

@@ -8,3 +8,5 @@ mod security;
 // Catalog and imports; connect, lists, progress and cancel, history, pins across a restart,
 // header verdicts, frame paging, event replay.
 mod api;
+// OAuth: the login in the browser, the callback, step-up, Re-authorize, Forget, redaction.
+mod oauth;

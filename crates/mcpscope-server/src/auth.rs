@@ -1,0 +1,490 @@
+//! OAuth in the web UI: one `mcpscope-auth` provider per server slot, a login that runs in the
+//! browser, and the backend's callback route.
+//!
+//! When the flow needs a person, [`WebLogin`] registers the login under its `state`, sets the
+//! slot's `pending` login and publishes an `auth` event carrying the authorization URL; the page
+//! opens it, and the authorization server sends that tab to `GET /oauth/callback`, which hands
+//! the response to the waiting flow — only when its `state` is one we are waiting for. The
+//! provider is wrapped in [`WebAuth`] so that the end of every flow (authorized, refused,
+//! cancelled) is published too. Providers outlive connections: tokens stay in memory across a
+//! reconnect and in the secret store across restarts (shared with the CLI: same keys).
+
+use crate::catalog::CatalogEntry;
+use crate::conn::{Item, Queue};
+use crate::error::{ApiError, ApiResult};
+use crate::state::{Inner, Slot};
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use mcpscope_auth::{
+    AuthConfig, BoxFuture, CallbackReceived, ExternalLogin, LoginMode, LoginRequest, OAuthProvider,
+};
+use mcpscope_proto::Frame;
+use mcpscope_store::LazySecretStore;
+use mcpscope_transport::{AuthChallenge, AuthProvider, FrameSink, Target};
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+/// How long a person has to sign in before the login is abandoned.
+const LOGIN_TIMEOUT: Duration = Duration::from_secs(600);
+/// The longest any single OAuth HTTP request may take.
+const OAUTH_HTTP_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A login waiting for its callback, as the page sees it.
+#[derive(Debug, Clone)]
+pub(crate) struct Pending {
+    id: String,
+    url: String,
+    issuer: Option<String>,
+    scopes: Vec<String>,
+    step_up: bool,
+    started_at: String,
+}
+
+/// What a slot knows about its server's authorization.
+#[derive(Default)]
+pub(crate) struct AuthState {
+    /// The provider, and the settings it was made from (a changed entry gets a new one).
+    provider: Option<(String, Arc<WebAuth>)>,
+    pending: Option<Pending>,
+    /// Why the last authorization failed (cleared by a success).
+    error: Option<String>,
+}
+
+/// Logins waiting for their callback, by `state`.
+pub(crate) type Logins = std::sync::Mutex<
+    std::collections::HashMap<String, (String, oneshot::Sender<CallbackReceived>)>,
+>;
+
+/// The settings a provider is made from; a provider is re-used while they stay the same.
+fn fingerprint(entry: &CatalogEntry) -> String {
+    json!({"url": entry.url, "oauth": entry.oauth}).to_string()
+}
+
+/// True when OAuth applies to `entry`: an HTTP or SSE server whose entry does not bring its own
+/// `Authorization` header.
+fn applies(entry: &CatalogEntry) -> bool {
+    entry.transport() != "stdio"
+        && !entry
+            .headers
+            .keys()
+            .any(|k| k.eq_ignore_ascii_case("authorization"))
+}
+
+/// The provider for `slot`'s server (made, or re-used while the entry's URL and OAuth settings
+/// stay the same), or `None` when OAuth does not apply.
+pub(crate) fn provider_for(
+    app: &Arc<Inner>,
+    slot: &Arc<Slot>,
+    entry: &CatalogEntry,
+    target: &Target,
+) -> ApiResult<Option<Arc<WebAuth>>> {
+    let url = match target {
+        Target::Http { url, .. } | Target::Sse { url, .. } if applies(entry) => url.clone(),
+        _ => return Ok(None),
+    };
+    let key = fingerprint(entry);
+    let mut st = slot.auth();
+    if let Some((k, p)) = &st.provider
+        && *k == key
+    {
+        return Ok(Some(p.clone()));
+    }
+    let oauth = entry.oauth.clone().unwrap_or_default();
+    let mut cfg = AuthConfig::new(&url);
+    cfg.profile = oauth.profile.unwrap_or_else(|| "default".into());
+    cfg.client_id = oauth.client_id;
+    cfg.client_metadata_url = oauth.client_metadata_url;
+    cfg.scope = oauth.scope;
+    cfg.callback_url = app.callback_url.clone();
+    cfg.use_stored_first = true;
+    cfg.http_timeout = OAUTH_HTTP_TIMEOUT;
+    cfg.login_timeout = LOGIN_TIMEOUT;
+    cfg.login = LoginMode::External(Arc::new(WebLogin {
+        app: Arc::downgrade(app),
+        slot: Arc::downgrade(slot),
+    }));
+    // Every step is a frame in the Traffic screen; nothing goes to the terminal.
+    cfg.notify = Arc::new(|_| {});
+    let provider = OAuthProvider::new(cfg, app.secrets.clone()).map_err(ApiError::usage)?;
+    let web = Arc::new(WebAuth {
+        provider,
+        app: Arc::downgrade(app),
+        slot: Arc::downgrade(slot),
+        exchanges: AtomicU64::new(1 << 32),
+    });
+    st.provider = Some((key, web.clone()));
+    st.error = None;
+    Ok(Some(web))
+}
+
+/// The provider of `slot`, when one was made.
+fn provider_of(slot: &Slot) -> Option<Arc<WebAuth>> {
+    slot.auth().provider.as_ref().map(|(_, p)| p.clone())
+}
+
+/// `AuthView` (docs/web-api.md).
+pub(crate) fn view(app: &Inner, slot: &Slot, entry: Option<&CatalogEntry>) -> Value {
+    let st = slot.auth();
+    let provider = st.provider.as_ref().map(|(_, p)| p.clone());
+    let summary = provider.as_ref().and_then(|p| p.provider.summary());
+    let authorizing = provider.as_ref().is_some_and(|p| p.provider.authorizing());
+    let state = if st.pending.is_some() || authorizing {
+        "authorizing"
+    } else if st.error.is_some() {
+        "failed"
+    } else if summary.is_some() {
+        "authorized"
+    } else {
+        "none"
+    };
+    let pending = st.pending.as_ref().map(|p| {
+        json!({
+            "id": p.id,
+            "url": p.url,
+            "issuer": p.issuer,
+            "scopes": p.scopes,
+            "reason": if p.step_up { "step-up" } else { "login" },
+            "startedAt": p.started_at,
+        })
+    });
+    let secret_store = match app.secrets.get() {
+        Ok(s) => serde_json::to_value(s.info()).unwrap_or_default(),
+        Err(e) => json!({"error": e.to_string()}),
+    };
+    json!({
+        "server": slot.name,
+        "applies": entry.map(applies).unwrap_or(provider.is_some()),
+        "state": state,
+        "pending": pending,
+        "summary": summary,
+        "error": st.error,
+        "secretStore": secret_store,
+        "callbackUrl": app.callback_url,
+    })
+}
+
+/// Publish an `auth` event for `slot`.
+fn publish(app: &Inner, slot: &Slot) {
+    let v = view(app, slot, None);
+    app.events.publish("auth", &v);
+}
+
+/// The provider in the transports' hook, publishing how each flow ended.
+pub(crate) struct WebAuth {
+    provider: OAuthProvider,
+    app: Weak<Inner>,
+    slot: Weak<Slot>,
+    /// Exchange numbers for flows the page starts (Re-authorize): far above the transports'.
+    exchanges: AtomicU64,
+}
+
+impl WebAuth {
+    /// Record the end of a flow and tell the page.
+    fn ended(&self, result: &Result<(), String>) {
+        let (Some(app), Some(slot)) = (self.app.upgrade(), self.slot.upgrade()) else {
+            return;
+        };
+        slot.auth().error = result.as_ref().err().cloned();
+        publish(&app, &slot);
+    }
+}
+
+impl AuthProvider for WebAuth {
+    fn authorization<'a>(&'a self, sink: &'a dyn FrameSink) -> BoxFuture<'a, Option<String>> {
+        self.provider.authorization(sink)
+    }
+
+    fn on_challenge<'a>(
+        &'a self,
+        challenge: AuthChallenge,
+        sink: &'a dyn FrameSink,
+    ) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            let r = self.provider.on_challenge(challenge, sink).await;
+            self.ended(&r);
+            r
+        })
+    }
+
+    fn on_success(&self, sent_authorization: &str) {
+        self.provider.on_success(sent_authorization)
+    }
+
+    fn authorizing(&self) -> bool {
+        self.provider.authorizing()
+    }
+}
+
+/// Where a flow the page starts records its frames: the connection's processor, as if the
+/// transport had sent them.
+struct QueueSink<'a> {
+    queue: Queue,
+    exchanges: &'a AtomicU64,
+}
+
+impl FrameSink for QueueSink<'_> {
+    fn next_exchange(&self) -> u64 {
+        self.exchanges.fetch_add(1, Ordering::SeqCst)
+    }
+
+    fn frame(&self, frame: Frame) {
+        self.queue.send(Item::Frame {
+            frame,
+            classified: None,
+            method: None,
+            version: None,
+        });
+    }
+}
+
+/// The login half that needs a person: publish the URL, wait for the callback.
+struct WebLogin {
+    app: Weak<Inner>,
+    slot: Weak<Slot>,
+}
+
+/// Clears a login's traces however its wait ends (callback, cancel, timeout, shutdown).
+struct LoginGuard {
+    app: Arc<Inner>,
+    slot: Arc<Slot>,
+    state: String,
+}
+
+impl Drop for LoginGuard {
+    fn drop(&mut self) {
+        self.app
+            .logins
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.state);
+        let mut st = self.slot.auth();
+        if st.pending.as_ref().is_some_and(|p| p.id == self.state) {
+            st.pending = None;
+        }
+        drop(st);
+        publish(&self.app, &self.slot);
+    }
+}
+
+impl ExternalLogin for WebLogin {
+    fn login(&self, request: LoginRequest) -> BoxFuture<'static, Result<CallbackReceived, String>> {
+        let (app, slot) = (self.app.upgrade(), self.slot.upgrade());
+        Box::pin(async move {
+            let (Some(app), Some(slot)) = (app, slot) else {
+                return Err("mcpscope is shutting down".into());
+            };
+            let (tx, rx) = oneshot::channel();
+            app.logins
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .insert(request.state.clone(), (slot.name.clone(), tx));
+            {
+                let mut st = slot.auth();
+                st.error = None;
+                st.pending = Some(Pending {
+                    id: request.state.clone(),
+                    url: request.url.clone(),
+                    issuer: request.issuer.clone(),
+                    scopes: request.scopes.clone(),
+                    step_up: request.step_up,
+                    started_at: crate::time::rfc3339(mcpscope_proto::now_us()),
+                });
+            }
+            let guard = LoginGuard {
+                app,
+                slot,
+                state: request.state,
+            };
+            publish(&guard.app, &guard.slot);
+            let r = rx.await;
+            drop(guard);
+            r.map_err(|_| "the login was cancelled in the web UI".to_string())
+        })
+    }
+}
+
+// ----- the routes -----
+
+/// `GET /api/servers/:name/auth`.
+pub(crate) async fn get_view(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
+    let entry = entry(app, name).await?;
+    let slot = app.slot(name).await?;
+    Ok(view(app, &slot, Some(&entry)))
+}
+
+async fn entry(app: &Inner, name: &str) -> ApiResult<CatalogEntry> {
+    app.catalog
+        .lock()
+        .await
+        .get(name)
+        .cloned()
+        .ok_or_else(|| ApiError::not_found(format!("no server named {name:?} in the catalog")))
+}
+
+/// `GET /api/servers/:name/auth/token`.
+pub(crate) async fn token(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
+    let slot = app.slot(name).await?;
+    let (token, kind, expires) = provider_of(&slot)
+        .and_then(|p| p.provider.access_token())
+        .ok_or_else(|| ApiError::not_found(format!("no access token for {name:?}")))?;
+    Ok(json!({"accessToken": token, "tokenType": kind, "expiresAt": expires}))
+}
+
+/// `POST /api/servers/:name/auth`: log in again now, for the granted scopes plus `extra`.
+pub(crate) async fn reauthorize(
+    app: &Arc<Inner>,
+    name: &str,
+    extra: Vec<String>,
+) -> ApiResult<Value> {
+    let entry = entry(app, name).await?;
+    let slot = app.slot(name).await?;
+    let queue = slot.st().processor.clone();
+    let (Some(queue), Some(web)) = (queue, provider_of(&slot)) else {
+        return Err(ApiError::conflict(format!(
+            "{name:?} is not connected over HTTP with OAuth; connect first"
+        )));
+    };
+    if !web.provider.knows_authorization_server() {
+        return Err(ApiError::conflict(format!(
+            "{name:?} has not asked for authorization yet, so its authorization server is unknown"
+        )));
+    }
+    let sink = QueueSink {
+        queue,
+        exchanges: &web.exchanges,
+    };
+    let r = web.provider.reauthorize(&extra, &sink).await;
+    web.ended(&r);
+    match r {
+        Ok(()) => Ok(view(app, &slot, Some(&entry))),
+        Err(m) => Err(ApiError::new(StatusCode::BAD_GATEWAY, "auth_required", m)),
+    }
+}
+
+/// `POST /api/servers/:name/auth/cancel`: the pending login fails.
+pub(crate) async fn cancel(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
+    let mut logins = app.logins.lock().unwrap_or_else(|p| p.into_inner());
+    // Dropping the sender wakes the waiting flow with "cancelled".
+    logins.retain(|_, (server, _)| server != name);
+    Ok(json!({}))
+}
+
+/// `DELETE /api/servers/:name/auth`: forget the tokens (memory and secret store).
+pub(crate) async fn forget(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
+    let entry = entry(app, name).await?;
+    let slot = app.slot(name).await?;
+    let (target, _) = entry.connection(None)?;
+    let Some(web) = provider_for(app, &slot, &entry, &target)? else {
+        return Err(ApiError::usage(format!(
+            "OAuth does not apply to {name:?} (stdio, or its entry sets its own Authorization header)"
+        )));
+    };
+    web.provider
+        .forget()
+        .await
+        .map_err(|e| ApiError::internal(format!("the tokens could not be forgotten: {e}")))?;
+    slot.auth().error = None;
+    publish(app, &slot);
+    Ok(view(app, &slot, Some(&entry)))
+}
+
+/// `GET /oauth/callback`: the authorization server sends the browser here. Only a `state` we
+/// are waiting for is accepted; anything else is refused and changes nothing.
+pub(crate) async fn callback(
+    State(app): State<crate::state::AppState>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let app = &app.inner;
+    let query = query.unwrap_or_default();
+    let state = url::form_urlencoded::parse(query.as_bytes())
+        .find(|(k, _)| k == "state")
+        .map(|(_, v)| v.into_owned());
+    let waiting = state.and_then(|s| {
+        app.logins
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&s)
+    });
+    let Some((server, tx)) = waiting else {
+        return page(
+            StatusCode::BAD_REQUEST,
+            "Authorization response refused",
+            "This authorization response does not belong to a login mcpscope is waiting for (its state is unknown or was already used). Nothing was done with it. Start the login again from mcpscope.",
+        );
+    };
+    let headers = headers
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().to_string(),
+                String::from_utf8_lossy(v.as_bytes()).into_owned(),
+            )
+        })
+        .collect();
+    let url = format!("{}?{query}", app.callback_url);
+    if tx.send(CallbackReceived { url, headers }).is_err() {
+        return page(
+            StatusCode::GONE,
+            "Login no longer waited for",
+            "mcpscope stopped waiting for this login (it timed out or was cancelled). Start it again from mcpscope.",
+        );
+    }
+    page(
+        StatusCode::OK,
+        "Authorization received",
+        &format!(
+            "mcpscope received the authorization response for {}. You can close this tab and return to mcpscope.",
+            html_escape(&server)
+        ),
+    )
+}
+
+fn html_escape(t: &str) -> String {
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A small page for the callback tab; it closes itself when the browser lets it.
+fn page(status: StatusCode, title: &str, text: &str) -> Response {
+    let close = if status == StatusCode::OK {
+        "<script>setTimeout(function(){window.close()},1500)</script>"
+    } else {
+        ""
+    };
+    let body = format!(
+        "<!doctype html><html><head><meta charset=utf-8><title>{title} · mcpscope</title>\
+         <style>body{{font:15px system-ui,sans-serif;max-width:36em;margin:3em auto;color:#222}}</style></head>\
+         <body><h1 id=title>{title}</h1><p id=message>{text}</p><p><a href=\"/\">Open mcpscope</a></p>{close}</body></html>"
+    );
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// The secret store of the web UI: `config`, else the one the environment names (as for the
+/// CLI); when the environment names an invalid one, tokens stay in memory and the reason says why.
+pub(crate) fn secret_store(
+    config: Option<mcpscope_store::SecretStoreConfig>,
+) -> Arc<LazySecretStore> {
+    match config.map_or_else(mcpscope_store::SecretStoreConfig::from_env, Ok) {
+        Ok(cfg) => Arc::new(LazySecretStore::new(cfg)),
+        Err(e) => Arc::new(LazySecretStore::opened(Arc::new(
+            mcpscope_store::MemoryStore::new(format!(
+                "the secret store setting is invalid ({e}); tokens are kept in memory only"
+            )),
+        ))),
+    }
+}
