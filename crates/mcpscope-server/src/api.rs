@@ -116,8 +116,7 @@ async fn add_server(State(s): State<AppState>, Json(b): Json<AddServer>) -> ApiR
     if let Some(p) = entry.problem() {
         return Err(ApiError::usage(format!("server {:?}: {p}", b.name)));
     }
-    a.catalog.lock().await.add(&b.name, entry.clone())?;
-    a.publish_catalog().await;
+    let entry = add_sealed(a, &b.name, entry).await?;
     Ok(Json(a.view(&b.name, &entry)))
 }
 
@@ -125,6 +124,18 @@ async fn add_server(State(s): State<AppState>, Json(b): Json<AddServer>) -> ApiR
 struct UpdateServer {
     name: Option<String>,
     entry: CatalogEntry,
+}
+
+/// Add `entry` with its secret values moved to the secret store (taken back if the add fails).
+async fn add_sealed(a: &Inner, name: &str, entry: CatalogEntry) -> ApiResult<CatalogEntry> {
+    let entry = crate::secrets::seal(a, entry).await?;
+    let added = a.catalog.lock().await.add(name, entry.clone());
+    if let Err(e) = added {
+        crate::secrets::forget_unused(a, &entry, None).await;
+        return Err(e);
+    }
+    a.publish_catalog().await;
+    Ok(entry)
 }
 
 async fn update_server(
@@ -139,11 +150,12 @@ async fn update_server(
     }
     let new_name = b.name.unwrap_or_else(|| name.clone());
     let old = a.catalog.lock().await.get(&name).cloned();
-    if old.is_none() {
+    let Some(old_entry) = old.clone() else {
         return Err(ApiError::not_found(format!(
             "no server named {name:?} in the catalog"
         )));
-    }
+    };
+    let entry = crate::secrets::seal(a, entry).await?;
     // A connection made from the old entry would not match the card any more.
     let slot = a.slots().get(&name).cloned();
     if (new_name != name || old.as_ref() != Some(&entry))
@@ -158,6 +170,7 @@ async fn update_server(
         .lock()
         .await
         .update(&name, &new_name, entry.clone())?;
+    crate::secrets::forget_unused(a, &old_entry, Some(&entry)).await;
     a.publish_catalog().await;
     Ok(Json(a.view(&new_name, &entry)))
 }
@@ -167,16 +180,17 @@ async fn delete_server(
     Path(name): Path<String>,
 ) -> ApiResult<Json<Value>> {
     let a = app(&s);
-    if a.catalog.lock().await.get(&name).is_none() {
+    let Some(old) = a.catalog.lock().await.get(&name).cloned() else {
         return Err(ApiError::not_found(format!(
             "no server named {name:?} in the catalog"
         )));
-    }
+    };
     let slot = a.slots().get(&name).cloned();
     if let Some(slot) = slot {
         conn::disconnect(a, &slot).await;
     }
     a.catalog.lock().await.remove(&name)?;
+    crate::secrets::forget_unused(a, &old, None).await;
     a.slots().remove(&name);
     a.publish_catalog().await;
     Ok(Json(json!({})))
@@ -249,8 +263,7 @@ async fn add_from_registry(
         }
     };
     let entry = import::registry_entry(&b.text, choice, &b.env)?;
-    a.catalog.lock().await.add(&b.name, entry.clone())?;
-    a.publish_catalog().await;
+    let entry = add_sealed(a, &b.name, entry).await?;
     Ok(Json(a.view(&b.name, &entry)))
 }
 

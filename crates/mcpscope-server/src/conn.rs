@@ -734,6 +734,8 @@ pub(crate) async fn connect(
         }
     }
     disconnect_locked(app, &slot).await;
+    // Secret env and header values come from the secret store, for this connection only.
+    let entry = crate::secrets::unseal(app, &entry).await?;
     let (target, mut opts) = entry.connection(era_override.as_deref())?;
     if let Some(auth) = crate::auth::provider_for(app, &slot, &entry, &target)? {
         opts.transport.auth = Some(auth as Arc<dyn mcpscope_transport::AuthProvider>);

@@ -541,7 +541,7 @@ pub(crate) fn registry_entry(
             let mut headers = Map::new();
             for var in &vars {
                 if let Some(v) = value_of(var) {
-                    headers.insert(var.name.clone(), json!(v));
+                    headers.insert(var.name.clone(), sealed_if(var.is_secret, v));
                 }
             }
             let entry = CatalogEntry {
@@ -581,7 +581,7 @@ pub(crate) fn registry_entry(
             let mut env = Map::new();
             for var in &vars {
                 if let Some(v) = value_of(var) {
-                    env.insert(var.name.clone(), json!(v));
+                    env.insert(var.name.clone(), sealed_if(var.is_secret, v));
                 }
             }
             let runtime_args: Vec<String> = arguments(p.get("runtimeArguments"));
@@ -651,6 +651,16 @@ pub(crate) fn registry_entry(
                 ..Default::default()
             })
         }
+    }
+}
+
+/// A value to store: marked for the secret store when the registry says it is secret
+/// (`crate::secrets::seal` moves it there before the catalog is written).
+fn sealed_if(secret: bool, v: impl Into<Value>) -> Value {
+    if secret {
+        json!({ crate::secrets::SECRET: v.into() })
+    } else {
+        v.into()
     }
 }
 
@@ -772,6 +782,6 @@ mod tests {
         h.insert("X-Key".into(), json!("secret"));
         let remote = registry_entry(SERVER_JSON, RegistryChoice::Remote(0), &h).unwrap();
         assert_eq!(remote.transport(), "http");
-        assert_eq!(remote.headers["X-Key"], json!("secret"));
+        assert_eq!(remote.headers["X-Key"], json!({"secret": "secret"}));
     }
 }

@@ -32,6 +32,7 @@ mod error;
 mod events;
 mod frames;
 mod import;
+mod secrets;
 mod security;
 mod state;
 mod time;

@@ -338,3 +338,69 @@ async fn a_cancelled_login_fails_the_connect_with_the_reason() {
     assert_eq!(r.status, 409, "{}", r.text);
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secret_env_values_live_in_the_secret_store_and_reach_the_process() {
+    let dir = TempDir::new("secret-env");
+    let b = start(dir.path(), vec![], Options::default()).await;
+    let script = "echo \"token=$MY_SECRET plain=$PLAIN\" >&2; sleep 3";
+    let added = b
+        .ok(
+            "/api/servers",
+            json!({"name": "envy", "entry": {
+                "command": "sh", "args": ["-c", script],
+                "env": {"MY_SECRET": {"secret": "s3cr3t-value"}, "PLAIN": "visible"},
+                "connectionTimeout": 1500, "protocolEra": "legacy"}}),
+        )
+        .await;
+    // The catalog holds a reference, not the value.
+    let reference = added["entry"]["env"]["MY_SECRET"]["secretRef"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{added}"))
+        .to_string();
+    assert!(reference.starts_with("catalog-value/"), "{added}");
+    assert_eq!(added["entry"]["env"]["PLAIN"], "visible");
+    let listed = b.get("/api/servers").await.text;
+    assert!(!listed.contains("s3cr3t-value"), "{listed}");
+    // The store is the encrypted file: the value is not readable in it.
+    let file = std::fs::read(dir.path().join("secrets.enc")).unwrap();
+    assert!(!file.windows(12).any(|w| w == b"s3cr3t-value"));
+    // Connecting gives the process the value (it prints it on stderr, a frame of its own).
+    let r = b.post("/api/servers/envy/connect", json!({})).await;
+    assert_ne!(r.status, 200, "sh is no MCP server: {}", r.text);
+    let stderr = b.get("/api/servers/envy/frames?source=stderr").await.text;
+    assert!(
+        stderr.contains("token=s3cr3t-value plain=visible"),
+        "{stderr}"
+    );
+    // Editing with the reference keeps the value; removing the server forgets it.
+    let edited = b
+        .put(
+            "/api/servers/envy",
+            json!({"entry": {"command": "sh", "args": ["-c", script],
+                   "env": {"MY_SECRET": {"secretRef": reference}, "PLAIN": "changed"}}}),
+        )
+        .await;
+    assert_eq!(edited.status, 200, "{}", edited.text);
+    assert_eq!(
+        edited.body["entry"]["env"]["MY_SECRET"]["secretRef"],
+        json!(reference)
+    );
+    let store = mcpscope_store::open_secret_store(&mcpscope_store::SecretStoreConfig::file(
+        dir.path().join("secrets.enc"),
+        None,
+    ))
+    .unwrap();
+    assert_eq!(
+        store.get(&reference).unwrap().as_deref(),
+        Some("s3cr3t-value")
+    );
+    assert_eq!(b.delete("/api/servers/envy").await.status, 200);
+    let store = mcpscope_store::open_secret_store(&mcpscope_store::SecretStoreConfig::file(
+        dir.path().join("secrets.enc"),
+        None,
+    ))
+    .unwrap();
+    assert_eq!(store.get(&reference).unwrap(), None);
+    b.stop().await;
+}

@@ -121,23 +121,53 @@ fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), U
         }
     };
     let s = |k: &str| entry.get(k).and_then(Value::as_str).map(str::to_string);
-    let pairs = |k: &str| -> Vec<(String, String)> {
+    // Values the web UI keeps in the secret store (`{"secretRef": key}`) are read from it, opened
+    // only when the entry has one.
+    let store = std::cell::OnceCell::new();
+    let value = |name: &str, v: &Value| -> Result<String, UsageError> {
+        if let Some(key) = v.get("secretRef").and_then(Value::as_str) {
+            let s = store
+                .get_or_init(|| {
+                    mcpscope_store::SecretStoreConfig::from_env()
+                        .and_then(|c| mcpscope_store::open_secret_store(&c))
+                        .map_err(|e| e.to_string())
+                })
+                .as_ref()
+                .map_err(|e| {
+                    UsageError(format!(
+                        "{name} is kept in the secret store, which cannot be opened: {e}"
+                    ))
+                })?;
+            return match s.get(key) {
+                Ok(Some(v)) => Ok(v),
+                Ok(None) => Err(UsageError(format!(
+                    "{name} is kept in the secret store under {key}, but the store has no such value (another machine or profile?)"
+                ))),
+                Err(e) => Err(UsageError(format!(
+                    "{name}: the secret store could not be read: {e}"
+                ))),
+            };
+        }
+        if let Some(secret) = v.get("secret") {
+            return Ok(secret
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| secret.to_string()));
+        }
+        Ok(v.as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| v.to_string()))
+    };
+    let pairs = |k: &str| -> Result<Vec<(String, String)>, UsageError> {
         entry
             .get(k)
             .and_then(Value::as_object)
             .map(|m| {
                 m.iter()
-                    .map(|(k, v)| {
-                        (
-                            k.clone(),
-                            v.as_str()
-                                .map(str::to_string)
-                                .unwrap_or_else(|| v.to_string()),
-                        )
-                    })
+                    .map(|(k, v)| Ok((k.clone(), value(k, v)?)))
                     .collect()
             })
-            .unwrap_or_default()
+            .unwrap_or_else(|| Ok(Vec::new()))
     };
     Ok((
         name,
@@ -157,10 +187,10 @@ fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), U
                         .collect()
                 })
                 .unwrap_or_default(),
-            env: pairs("env"),
+            env: pairs("env")?,
             cwd: s("cwd"),
             url: s("url").or_else(|| s("serverUrl")),
-            headers: pairs("headers"),
+            headers: pairs("headers")?,
             protocol_era: s("protocolEra"),
             connection_timeout: entry.get("connectionTimeout").and_then(Value::as_u64),
             request_timeout: entry.get("requestTimeout").and_then(Value::as_u64),
