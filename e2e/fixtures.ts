@@ -13,7 +13,7 @@ export const TOKEN = 'e2e-fixed-token-0123456789abcdef';
 export const SHOTS = path.join(__dirname, 'screenshots');
 
 /** A running child process with the first line matching a pattern. */
-function startAndWait(cmd: string, args: string[], env: NodeJS.ProcessEnv, stream: 'stdout' | 'stderr', pattern: RegExp, what: string) {
+export function startAndWait(cmd: string, args: string[], env: NodeJS.ProcessEnv, stream: 'stdout' | 'stderr', pattern: RegExp, what: string) {
   return new Promise<{ child: ChildProcess; match: RegExpMatchArray }>((resolve, reject) => {
     const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let buf = '';
@@ -40,7 +40,7 @@ function startAndWait(cmd: string, args: string[], env: NodeJS.ProcessEnv, strea
   });
 }
 
-async function stopChild(child: ChildProcess) {
+export async function stopChild(child: ChildProcess) {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   child.kill('SIGINT');

@@ -146,6 +146,13 @@ export function App() {
       frameBodyUrl: (seq) => actions.frameBodyUrl(cur(), seq),
       olderFrames: () => actions.olderFrames(cur()),
       newerFrames: () => actions.newerFrames(cur()),
+      auth: {
+        load: actions.authView,
+        token: actions.authToken,
+        reauthorize: actions.reauthorize,
+        forget: actions.forgetAuth,
+        cancel: actions.cancelAuth,
+      },
     };
   }, [actions]);
 
@@ -162,6 +169,7 @@ export function App() {
       historyFocus={historyFocus}
       logRequest={logRequest}
       infoOpen={infoOpen}
+      auth={state.auth}
       cb={cb}
     />
   );

@@ -5,6 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { ApiError, api, newRequestId, type HistoryQuery, type RequestAnswer } from '../lib/api';
 import { openEvents } from '../lib/events';
+import { authOutcome } from '../utils/auth';
 import { appendNewer, prependOlder } from '../utils/frameWindow';
 import { excludedMap, type ToolDef } from '../utils/tools';
 import {
@@ -14,10 +15,12 @@ import {
   applyLogs,
   initialState,
   serverData,
+  setAuth,
   updateServer,
   type State,
 } from '../utils/state';
 import type {
+  AuthView,
   CallHandle,
   CallOutcome,
   CatalogEntry,
@@ -76,6 +79,8 @@ class Store {
 }
 
 const store = new Store();
+/** Servers whose login this page saw waiting for a person and whose outcome has not come yet. */
+const awaitingLogin = new Set<string>();
 
 function errorMessage(e: unknown): string {
   if (e instanceof ApiError) return e.message;
@@ -365,6 +370,47 @@ function makeActions() {
       }
     },
     frameBodyUrl: api.frameBodyUrl,
+
+    // --- authorization (OAuth) ---
+    /** The server's authorization view, stored; throws when the backend refuses. */
+    async authView(name: string): Promise<AuthView> {
+      const v = await api.auth(name);
+      store.set((s) => setAuth(s, v));
+      // A login that started before this page loaded: its outcome gets a toast too.
+      if (v.pending) awaitingLogin.add(v.server);
+      return v;
+    },
+    /** Load the views of HTTP/SSE servers that are (being) connected: a login may be waiting. */
+    async loadAuth() {
+      const live = store.get().servers.filter((s) => s.transport !== 'stdio' && (s.status === 'connected' || s.status === 'connecting'));
+      await Promise.all(live.map((s) => actions.authView(s.name).catch(() => null)));
+    },
+    authToken: (name: string) => api.authToken(name),
+    /** A new login with the granted scopes plus `scopes`; the `auth` events show and end it. */
+    async reauthorize(name: string, scopes: string[]): Promise<AuthView> {
+      try {
+        const v = await api.reauthorize(name, scopes);
+        store.set((s) => setAuth(s, v));
+        return v;
+      } catch (e) {
+        // A failed or cancelled login already has its toast (the `auth` event).
+        if (!(e instanceof ApiError && e.code === 'auth_required')) toastError(`Could not re-authorize ${name}`, e);
+        throw e;
+      }
+    },
+    async forgetAuth(name: string): Promise<AuthView> {
+      const v = await api.forgetAuth(name);
+      store.set((s) => setAuth(s, v));
+      notifications.show({ title: 'Tokens forgotten', message: `${name}: the next request logs in again` });
+      return v;
+    },
+    async cancelAuth(name: string): Promise<void> {
+      try {
+        await api.cancelAuth(name);
+      } catch (e) {
+        toastError(`Could not cancel the login of ${name}`, e);
+      }
+    },
   };
   return actions;
 }
@@ -373,20 +419,28 @@ export type Actions = ReturnType<typeof makeActions>;
 
 const actionsSingleton = makeActions();
 
+
 /** Subscribe to the store and the event stream; returns the state and the actions. */
 export function useInspector(): { state: State; actions: Actions } {
   const state = useSyncExternalStore(store.subscribe, store.get, store.get);
   useEffect(() => {
-    void actionsSingleton.refreshServers();
+    void actionsSingleton.refreshServers().then(() => actionsSingleton.loadAuth());
     const close = openEvents(
       (name, data) => {
         if (name === 'frame') store.queueFrame(data as FrameView);
         else if (name === 'log') store.queueLog(data as LogEvent);
-        else {
+        else if (name === 'auth') {
+          const v = data as AuthView;
+          store.set((s) => applyEvent(s, name, data));
+          const o = authOutcome(awaitingLogin.has(v.server), v);
+          if (o.awaiting) awaitingLogin.add(v.server);
+          else awaitingLogin.delete(v.server);
+          if (o.toast) notifications.show({ ...o.toast, autoClose: o.toast.color === 'red' ? 10_000 : 6000 });
+        } else {
           store.set((s) => applyEvent(s, name, data));
           if (name === 'resync') {
             // Events were lost: refetch what the REST calls can give back.
-            void actionsSingleton.refreshServers();
+            void actionsSingleton.refreshServers().then(() => actionsSingleton.loadAuth());
             for (const server of Object.keys(store.get().data)) void actionsSingleton.loadFrames(server);
           }
           if (name === 'warning') {

@@ -3,6 +3,8 @@
 
 import type {
   ApiErrorBody,
+  AuthToken,
+  AuthView,
   CatalogEntry,
   EraPreference,
   FieldError,
@@ -142,6 +144,14 @@ export const api = {
   saved: () => call<{ saved: SavedRequest[] } | SavedRequest[]>('GET', '/api/saved'),
   save: (r: { name: string; server: string; method: string; params: Json }) => call<SavedRequest>('POST', '/api/saved', r),
   deleteSaved: (id: number | string) => call<Record<string, never>>('DELETE', `/api/saved/${enc(String(id))}`),
+
+  auth: (name: string) => call<AuthView>('GET', `/api/servers/${enc(name)}/auth`),
+  authToken: (name: string) => call<AuthToken>('GET', `/api/servers/${enc(name)}/auth/token`),
+  /** Re-authorize with the granted scopes plus `scopes`; answers when the login is done. */
+  reauthorize: (name: string, scopes: string[]) =>
+    call<AuthView>('POST', `/api/servers/${enc(name)}/auth`, scopes.length ? { scopes } : {}),
+  cancelAuth: (name: string) => call<Record<string, never>>('POST', `/api/servers/${enc(name)}/auth/cancel`, {}),
+  forgetAuth: (name: string) => call<AuthView>('DELETE', `/api/servers/${enc(name)}/auth`),
 
   frames: (name: string, q: { after?: number; before?: number; limit?: number; source?: string }) =>
     call<{ frames: FrameView[] }>('GET', `/api/servers/${enc(name)}/frames${query(q)}`),

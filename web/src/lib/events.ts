@@ -12,6 +12,7 @@ export type EventName =
   | 'warning'
   | 'reset'
   | 'catalog'
+  | 'auth'
   | 'resync';
 
 export const EVENT_NAMES: EventName[] = [
@@ -25,6 +26,7 @@ export const EVENT_NAMES: EventName[] = [
   'warning',
   'reset',
   'catalog',
+  'auth',
   'resync',
 ];
 

@@ -76,4 +76,9 @@ describe('frameIsRed', () => {
     expect(frameIsRed({ meta: {}, headers: { ...base, status: 404 }, kind: 'http-request' })).toBe(true);
     expect(frameIsRed({ meta: { note: 'connection refused' }, headers: null, kind: 'lifecycle' })).toBe(true);
   });
+  it('marks OAuth error answers and failed steps', () => {
+    expect(frameIsRed({ meta: { status: 400, note: 'token request' }, headers: null, kind: 'oauth-response' })).toBe(true);
+    expect(frameIsRed({ meta: { note: 'token request: no answer within 30000 ms' }, headers: null, kind: 'oauth-step' })).toBe(true);
+    expect(frameIsRed({ meta: { note: 'iss matches the recorded issuer (RFC 9207)' }, headers: null, kind: 'oauth-step' })).toBe(false);
+  });
 });

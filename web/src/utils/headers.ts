@@ -80,5 +80,6 @@ export function frameIsRed(f: Pick<FrameView, 'meta' | 'headers' | 'kind'>): boo
   if (f.meta.status !== undefined && f.meta.status >= 400) return true;
   if (f.headers && exchangeFailed(f.headers)) return true;
   if (f.kind === 'lifecycle' && /fail|refused|error|reset|timed out/i.test(f.meta.note ?? '')) return true;
+  if (f.kind === 'oauth-step' && /could not|fail|refused|denied|timed out|no answer|no authorization response/i.test(f.meta.note ?? '')) return true;
   return false;
 }

@@ -12,6 +12,18 @@ const frame = (seq: number, server = 'demo'): FrameView => ({
 });
 
 describe('applyEvent', () => {
+  it('keeps the last authorization view of each server', () => {
+    const v = { server: 'notes', applies: true, state: 'authorizing' as const, summary: null, error: null,
+      pending: { id: 'p1', url: 'https://as/authorize', issuer: null, scopes: [], reason: 'login' as const, startedAt: 't' } };
+    let s = applyEvent(initialState(), 'catalog', { servers: [sv('notes', 'connecting'), sv('other', 'connected')] });
+    s = applyEvent(s, 'auth', v);
+    expect(s.auth.notes.pending?.id).toBe('p1');
+    s = applyEvent(s, 'auth', { ...v, state: 'authorized', pending: null });
+    expect(s.auth.notes.state).toBe('authorized');
+    s = applyEvent(s, 'catalog', { servers: [sv('other', 'connected')] });
+    expect(s.auth.notes).toBeUndefined();
+  });
+
   it('tracks server status', () => {
     let s = applyEvent(initialState(), 'catalog', { servers: [sv('demo', 'disconnected')] });
     s = applyEvent(s, 'status', sv('demo', 'connected'));

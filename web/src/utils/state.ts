@@ -4,6 +4,7 @@
 import { appendLive, emptyWindow, type FrameWindow } from './frameWindow';
 import { upsertEntry } from './history';
 import type {
+  AuthView,
   FrameView,
   HistoryEntry,
   JsonObject,
@@ -47,6 +48,8 @@ export interface State {
   stream: 'connecting' | 'open' | 'error';
   data: Record<string, ServerData>;
   history: HistoryEntry[];
+  /** The last `AuthView` of each server (from `auth` events and `GET …/auth`). */
+  auth: Record<string, AuthView>;
 }
 
 export function emptyServerData(resetCount = 0): ServerData {
@@ -71,7 +74,7 @@ export function emptyServerData(resetCount = 0): ServerData {
 }
 
 export function initialState(): State {
-  return { servers: [], stream: 'connecting', data: {}, history: [] };
+  return { servers: [], stream: 'connecting', data: {}, history: [], auth: {} };
 }
 
 /** The data of one server (a fresh one when none yet). */
@@ -90,6 +93,11 @@ function upsertServer(list: ServerView[], s: ServerView): ServerView[] {
   const copy = [...list];
   copy[i] = s;
   return copy;
+}
+
+/** `state` with a server's authorization view replaced. */
+export function setAuth(state: State, view: AuthView): State {
+  return { ...state, auth: { ...state.auth, [view.server]: view } };
 }
 
 /** Apply a batch of frames (batched by the hook so 100,000 frames stay cheap). */
@@ -136,8 +144,13 @@ export function applyEvent(state: State, name: string, data: unknown): State {
     }
     case 'catalog': {
       const servers = (data as { servers: ServerView[] }).servers;
-      return { ...state, servers };
+      // Views of servers no longer in the catalog go (a rename starts a new slot).
+      const names = new Set(servers.map((s) => s.name));
+      const auth = Object.fromEntries(Object.entries(state.auth).filter(([n]) => names.has(n)));
+      return { ...state, servers, auth };
     }
+    case 'auth':
+      return setAuth(state, data as AuthView);
     case 'frame':
       return applyFrames(state, [data as FrameView]);
     case 'log':

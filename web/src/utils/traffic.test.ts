@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterFrames, frameSources, pairIndex } from './traffic';
+import { filterFrames, formPairs, frameSources, frameSummary, pairIndex } from './traffic';
 import type { FrameView } from './types';
 
 const fr = (seq: number, over: Partial<FrameView>): FrameView => ({
@@ -31,5 +31,30 @@ describe('traffic', () => {
     expect(pairIndex(frames, 4)).toBe(0);
     expect(pairIndex(frames, 2)).toBe(3);
     expect(pairIndex(frames, 1)).toBe(-1);
+  });
+  it('summarises OAuth exchanges and steps', () => {
+    const req = fr(10, { kind: 'oauth-request', source: 'oauth', meta: { method: 'POST', url: 'http://as/token', note: 'token request' } });
+    const res = fr(11, { kind: 'oauth-response', source: 'oauth', direction: 'in', meta: { method: 'POST', url: 'http://as/token', status: 200, note: 'token request' } });
+    const step = fr(12, { kind: 'oauth-step', source: 'oauth', direction: 'local', text: '', meta: { note: 'iss matches the recorded issuer (RFC 9207)' } });
+    expect(frameSummary(req)).toEqual({ text: 'POST http://as/token', step: 'token request' });
+    expect(frameSummary(res)).toEqual({ text: 'HTTP 200 ← POST http://as/token', step: 'token request' });
+    const callback = fr(15, { kind: 'oauth-response', source: 'oauth', direction: 'in', meta: { method: 'GET', url: 'http://127.0.0.1:6274/oauth/callback?code=%5B9%5D&state=s', note: 'authorization response (callback from the browser)' } });
+    expect(frameSummary(callback)).toEqual({ text: 'GET http://127.0.0.1:6274/oauth/callback?code=%5B9%5D&state=s', step: 'authorization response (callback from the browser)' });
+    expect(frameSummary(step)).toEqual({ text: 'iss matches the recorded issuer (RFC 9207)', step: null });
+    expect(frameSummary(fr(13, { kind: 'http-request', meta: { method: 'POST', url: 'http://x/mcp' } })).text).toBe('POST http://x/mcp');
+    expect(frameSummary(fr(14, { method: 'tools/call' })).text).toBe('tools/call');
+    // The OAuth source filter shows all three, and search reaches the step's note.
+    expect(filterFrames([...frames, req, res, step], new Set(['oauth']), '').map((f) => f.seq)).toEqual([10, 11, 12]);
+    expect(filterFrames([req, res, step], new Set(['oauth']), 'RFC 9207').map((f) => f.seq)).toEqual([12]);
+  });
+  it('decodes form bodies', () => {
+    expect(formPairs('grant_type=authorization_code&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&scope=a+b')).toEqual([
+      ['grant_type', 'authorization_code'],
+      ['redirect_uri', 'http://127.0.0.1/cb'],
+      ['scope', 'a b'],
+    ]);
+    expect(formPairs('{"a":1}')).toBeNull();
+    expect(formPairs('')).toBeNull();
+    expect(formPairs('a=%E0%A4%A')).toBeNull();
   });
 });

@@ -32,8 +32,48 @@ export function filterFrames(frames: FrameView[], sources: Set<string>, text: st
   return frames.filter(
     (f) =>
       frameSources(f).some((s) => sources.has(s)) &&
-      (!q || (f.method ?? '').toLowerCase().includes(q) || (f.text ?? '').toLowerCase().includes(q) || (f.meta.note ?? '').toLowerCase().includes(q)),
+      (!q || (f.method ?? '').toLowerCase().includes(q) || (f.text ?? '').toLowerCase().includes(q) || (f.meta.note ?? '').toLowerCase().includes(q) || (f.meta.url ?? '').toLowerCase().includes(q)),
   );
+}
+
+/** The collapsed row's text of a frame, and the OAuth flow step it belongs to (if any). */
+export function frameSummary(f: Pick<FrameView, 'kind' | 'meta' | 'method' | 'text'>): { text: string; step: string | null } {
+  const target = `${f.meta.method ?? ''} ${f.meta.url ?? ''}`.trim();
+  switch (f.kind) {
+    case 'oauth-request':
+      return { text: target, step: f.meta.note ?? null };
+    case 'oauth-response':
+      // No status: the authorization response the browser brought to the callback.
+      return { text: f.meta.status === undefined || f.meta.status === null ? target : `HTTP ${f.meta.status} ← ${target}`, step: f.meta.note ?? null };
+    case 'oauth-step':
+      return { text: f.meta.note ?? f.text ?? '', step: null };
+  }
+  if (f.method) return { text: f.method, step: null };
+  if (f.kind === 'http-request') return { text: target, step: null };
+  if (f.kind === 'http-response') return { text: `HTTP ${f.meta.status ?? ''}`, step: null };
+  if (f.meta.note) return { text: f.meta.note, step: null };
+  const t = f.text ?? '';
+  return { text: t.length > 120 ? t.slice(0, 120) + '…' : t, step: null };
+}
+
+/** The value of a header of a frame (case-insensitive), or undefined. */
+export function frameHeader(f: Pick<FrameView, 'meta'>, name: string): string | undefined {
+  return f.meta.headers?.find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+}
+
+/** A form-encoded body (`a=1&b=x%20y`) as `[name, value]` pairs, decoded; null when it is not one. */
+export function formPairs(text: string): [string, string][] | null {
+  const t = text.trim();
+  if (!t || /\s/.test(t) || !/^[^=&]+=[^&]*(&[^=&]+=[^&]*)*$/.test(t)) return null;
+  try {
+    return t.split('&').map((kv) => {
+      const i = kv.indexOf('=');
+      const dec = (x: string) => decodeURIComponent(x.replace(/\+/g, ' '));
+      return [dec(kv.slice(0, i)), dec(kv.slice(i + 1))];
+    });
+  } catch {
+    return null;
+  }
 }
 
 /** The index of the frame answering (or answered by) frame `i`, or -1. */

@@ -1,4 +1,5 @@
 // Types of the mcpscope web API (docs/web-api.md). Pure declarations, no behaviour.
+import type { EntryValue } from './secrets';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -13,13 +14,25 @@ export interface CatalogEntry {
   type?: Transport;
   command?: string;
   args?: string[];
-  env?: Record<string, string>;
+  /** Values are strings, or secrets kept in the secret store (utils/secrets.ts). */
+  env?: Record<string, EntryValue>;
   cwd?: string;
   url?: string;
-  headers?: Record<string, string>;
+  headers?: Record<string, EntryValue>;
   protocolEra?: EraPreference;
   connectionTimeout?: number;
   requestTimeout?: number;
+  /** OAuth settings of an HTTP/SSE entry; absent when all are defaults. */
+  oauth?: OAuthEntry;
+}
+
+/** `entry.oauth`: a pre-registered public client, a Client ID Metadata Document, scopes, profile. */
+export interface OAuthEntry {
+  clientId?: string;
+  clientMetadataUrl?: string;
+  /** Space-separated scopes asked for in place of the challenge's. */
+  scope?: string;
+  profile?: string;
 }
 
 export interface ApiErrorBody {
@@ -251,6 +264,60 @@ export interface FrameView {
   durationMs: number | null;
   lint: LintFinding[] | null;
   headers: HeaderVerdicts | null;
+}
+
+// --- authorization (OAuth 2.1) ---
+
+export type AuthState = 'none' | 'authorizing' | 'authorized' | 'failed';
+
+/** A login waiting for a person: the page opens `url` in a new tab. */
+export interface AuthPending {
+  id: string;
+  url: string;
+  issuer: string | null;
+  scopes: string[];
+  reason: 'login' | 'step-up';
+  startedAt: string;
+}
+
+/** What the flow established (never the token itself). */
+export interface AuthSummary {
+  issuer: string | null;
+  authorizationServerMetadata: string | null;
+  protectedResourceMetadata: string | null;
+  resource: string | null;
+  client: { clientId: string; registration: string; tokenEndpointAuthMethod: string } | null;
+  /** Granted scopes, space-separated. */
+  scope: string | null;
+  requestedScope?: string | null;
+  tokenType?: string | null;
+  /** Unix seconds. */
+  expiresAt: number | null;
+  refreshToken: boolean;
+  profile?: string | null;
+}
+
+/** Where tokens are kept: `keyring`, `file` (with how it is protected) or `memory`, and why. */
+export type SecretStoreView =
+  | { kind: string; location?: string | null; protection?: string | null; reason?: string | null }
+  | { error: string };
+
+export interface AuthView {
+  server: string;
+  applies: boolean;
+  state: AuthState;
+  pending: AuthPending | null;
+  summary: AuthSummary | null;
+  error: string | null;
+  secretStore?: SecretStoreView | null;
+  callbackUrl?: string | null;
+}
+
+/** `GET /api/servers/:name/auth/token`. */
+export interface AuthToken {
+  accessToken: string;
+  tokenType?: string | null;
+  expiresAt?: number | null;
 }
 
 // --- events ---

@@ -13,9 +13,25 @@ use tokio::{
 
 const WAIT: Duration = Duration::from_secs(5);
 
+/// The newest modification time of the files under `dir` (the demo's sources).
+fn newest(dir: &std::path::Path) -> Option<std::time::SystemTime> {
+    let mut best = None;
+    for e in std::fs::read_dir(dir).ok()?.flatten() {
+        let t = if e.file_type().ok()?.is_dir() {
+            newest(&e.path())
+        } else {
+            e.metadata().ok()?.modified().ok()
+        };
+        best = best.max(t);
+    }
+    best
+}
+
 /// The example binary, next to the test binaries' `deps` folder. A plain `cargo test` builds it,
 /// but a run that selects only this test (`--test wire`) neither builds nor refreshes it, so ask
-/// cargo once per run (a no-op when it is up to date).
+/// cargo once per run when it is missing or older than the demo's sources. (Asking always is not
+/// free: `cargo build` unifies features without the dev-dependencies `cargo test` adds, so it
+/// rebuilds a good part of the dependency tree.)
 fn demo_binary() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT
@@ -28,6 +44,12 @@ fn demo_binary() -> PathBuf {
             let binary = profile_dir
                 .join("examples")
                 .join(format!("demo{}", std::env::consts::EXE_SUFFIX));
+            let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            let sources = newest(&crate_dir.join("src")).max(newest(&crate_dir.join("examples")));
+            let built = std::fs::metadata(&binary).and_then(|m| m.modified()).ok();
+            if built.is_some() && built >= sources {
+                return binary;
+            }
             let mut build = std::process::Command::new(env!("CARGO"));
             build.args([
                 "build",

@@ -1,6 +1,7 @@
 import { Badge, Button, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { bytes, clockUs, duration, prettyJsonText } from '../../../utils/format';
 import { frameIsRed } from '../../../utils/headers';
+import { formPairs, frameHeader, frameSummary } from '../../../utils/traffic';
 import type { FrameView } from '../../../utils/types';
 import { DownloadButton } from '../../elements/DownloadButton/DownloadButton';
 import { TruncatedText } from '../../elements/TruncatedText/TruncatedText';
@@ -18,13 +19,11 @@ export interface FrameRowProps {
 
 const ARROW: Record<string, string> = { out: '→', in: '←', local: '•' };
 
-function summary(f: FrameView): string {
-  if (f.method) return f.method;
-  if (f.kind === 'http-request' || f.kind === 'oauth-request') return `${f.meta.method ?? ''} ${f.meta.url ?? ''}`;
-  if (f.kind === 'http-response' || f.kind === 'oauth-response') return `HTTP ${f.meta.status ?? ''}`;
-  if (f.meta.note) return f.meta.note;
-  const t = f.text ?? '';
-  return t.length > 120 ? t.slice(0, 120) + '…' : t;
+/** An OAuth body: a form (token and registration requests) as decoded lines, else pretty JSON/text. */
+function oauthBody(f: FrameView): string | null {
+  if (f.text === null) return null;
+  const form = /x-www-form-urlencoded/i.test(frameHeader(f, 'content-type') ?? '') ? formPairs(f.text) : null;
+  return form ? form.map(([k, v]) => `${k} = ${v}`).join('\n') : prettyJsonText(f.text).text;
 }
 
 /** One Traffic row: time, direction, source, message type, method, id, duration, lint; expands. */
@@ -32,6 +31,8 @@ export function FrameRow({ frame: f, expanded, onToggle, bodyUrl, onJumpToPair }
   const red = frameIsRed(f);
   const isError = f.message === 'error' || f.message === 'invalid';
   const lintCount = f.lint?.length ?? 0;
+  const sum = frameSummary(f);
+  const oauth = f.kind.startsWith('oauth-');
   return (
     <Stack
       gap={2}
@@ -41,6 +42,7 @@ export function FrameRow({ frame: f, expanded, onToggle, bodyUrl, onJumpToPair }
       data-testid="frame-row"
       data-seq={f.seq}
       data-source={f.source}
+      data-kind={f.kind}
       data-direction={f.direction}
       data-message={f.message ?? ''}
       data-method={f.method ?? ''}
@@ -63,9 +65,14 @@ export function FrameRow({ frame: f, expanded, onToggle, bodyUrl, onJumpToPair }
               {f.message}
             </Badge>
           )}
-          <Text size="xs" ff="monospace" truncate className="mcpscope-grow">
-            {summary(f)}
+          <Text size="xs" ff="monospace" truncate className="mcpscope-grow" data-testid="frame-summary">
+            {sum.text}
             {f.id !== null && f.id !== undefined ? <Text span c="dimmed" size="xs"> #{String(f.id)}</Text> : null}
+            {sum.step && (
+              <Text span c="grape" size="xs" ff="text" data-testid="frame-step">
+                {'  '}· {sum.step}
+              </Text>
+            )}
           </Text>
           {f.durationMs !== null && f.durationMs !== undefined && (
             <Text size="xs" c="dimmed" data-testid="frame-duration">
@@ -89,7 +96,24 @@ export function FrameRow({ frame: f, expanded, onToggle, bodyUrl, onJumpToPair }
       </UnstyledButton>
       {expanded && (
         <Stack gap={4} pl="md" data-testid="frame-detail">
-          {f.text !== null ? (
+          {(f.kind === 'oauth-request' || f.kind === 'oauth-response') && (
+            <Text size="xs" ff="monospace" className="mcpscope-pre" data-testid="frame-target">
+              {f.meta.method} {f.meta.url}
+              {f.meta.status !== undefined && f.meta.status !== null ? `  →  HTTP ${f.meta.status}` : ''}
+              {f.meta.note ? `  (${f.meta.note})` : ''}
+            </Text>
+          )}
+          {f.kind === 'oauth-step' ? (
+            <Text size="xs" className="mcpscope-pre">
+              {f.meta.note ?? f.text ?? ''}
+            </Text>
+          ) : oauth && f.text === '' ? (
+            <Text size="xs" c="dimmed">
+              (empty body)
+            </Text>
+          ) : oauth && f.text !== null ? (
+            <TruncatedText text={oauthBody(f) ?? ''} fullUrl={f.truncated ? bodyUrl : undefined} serverTruncated={f.truncated} filename={`frame-${f.seq}.txt`} />
+          ) : f.text !== null ? (
             <TruncatedText text={prettyJsonText(f.text).text} fullUrl={f.truncated ? bodyUrl : undefined} serverTruncated={f.truncated} filename={`frame-${f.seq}.txt`} />
           ) : f.base64 !== null ? (
             <Group gap="xs">

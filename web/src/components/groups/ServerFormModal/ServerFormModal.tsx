@@ -1,5 +1,7 @@
-import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Select, Stack, TextInput, Textarea } from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Button, Fieldset, Group, Modal, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
+import { useState, type ChangeEvent } from 'react';
+import { oauthEntry, oauthFields, oauthFieldsError, type OAuthFields } from '../../../utils/auth';
+import { STORED, joinSecrets, splitSecrets } from '../../../utils/secrets';
 import type { CatalogEntry, EraPreference, Transport } from '../../../utils/types';
 
 export interface ServerFormModalProps {
@@ -23,20 +25,6 @@ function joinArgs(args: string[] | undefined): string {
   return (args ?? []).map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ');
 }
 
-function parsePairs(text: string, sep: '=' | ':'): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    const i = line.indexOf(sep);
-    if (i > 0) out[line.slice(0, i).trim()] = line.slice(i + 1).trim();
-  }
-  return out;
-}
-
-function pairsText(obj: Record<string, string> | undefined, sep: '=' | ': '): string {
-  return Object.entries(obj ?? {})
-    .map(([k, v]) => `${k}${sep}${v}`)
-    .join('\n');
-}
 
 /** Add or edit a server by hand. */
 export function ServerFormModal({ opened, initial, onClose, onSubmit }: ServerFormModalProps) {
@@ -45,12 +33,22 @@ export function ServerFormModal({ opened, initial, onClose, onSubmit }: ServerFo
   const [transport, setTransport] = useState<Transport>(e.type ?? (e.url ? 'http' : 'stdio'));
   const [command, setCommand] = useState(e.command ?? '');
   const [args, setArgs] = useState(joinArgs(e.args));
-  const [env, setEnv] = useState(pairsText(e.env, '='));
+  const envText = splitSecrets(e.env, '=');
+  const headerText = splitSecrets(e.headers, ': ');
+  const [env, setEnv] = useState(envText.plain);
+  const [secretEnv, setSecretEnv] = useState(envText.secret);
+  const [secretHeaders, setSecretHeaders] = useState(headerText.secret);
   const [cwd, setCwd] = useState(e.cwd ?? '');
   const [url, setUrl] = useState(e.url ?? '');
-  const [headers, setHeaders] = useState(pairsText(e.headers, ': '));
+  const [headers, setHeaders] = useState(headerText.plain);
   const [era, setEra] = useState<EraPreference>(e.protocolEra ?? 'auto');
   const [timeout, setTimeoutMs] = useState<number | string>(e.requestTimeout ?? '');
+  const [oauth, setOauth] = useState<OAuthFields>(oauthFields(e.oauth));
+  const oauthError = transport === 'stdio' ? null : oauthFieldsError(oauth);
+  const setO = (k: keyof OAuthFields) => (ev: ChangeEvent<HTMLInputElement>) => {
+    const v = ev.currentTarget.value;
+    setOauth((o) => ({ ...o, [k]: v }));
+  };
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -60,13 +58,15 @@ export function ServerFormModal({ opened, initial, onClose, onSubmit }: ServerFo
       entry.command = command.trim();
       const a = splitArgs(args);
       if (a.length) entry.args = a;
-      const envObj = parsePairs(env, '=');
+      const envObj = joinSecrets(env, secretEnv, '=', e.env);
       if (Object.keys(envObj).length) entry.env = envObj;
       if (cwd.trim()) entry.cwd = cwd.trim();
     } else {
       entry.url = url.trim();
-      const h = parsePairs(headers, ':');
+      const h = joinSecrets(headers, secretHeaders, ':', e.headers);
       if (Object.keys(h).length) entry.headers = h;
+      const o = oauthEntry(oauth);
+      if (o) entry.oauth = o;
     }
     if (typeof timeout === 'number') entry.requestTimeout = timeout;
     setBusy(true);
@@ -81,7 +81,7 @@ export function ServerFormModal({ opened, initial, onClose, onSubmit }: ServerFo
     }
   };
 
-  const valid = name.trim() !== '' && (transport === 'stdio' ? command.trim() !== '' : url.trim() !== '');
+  const valid = name.trim() !== '' && (transport === 'stdio' ? command.trim() !== '' : url.trim() !== '' && !oauthError);
   return (
     <Modal opened={opened} onClose={onClose} title={initial ? `Edit ${initial.name}` : 'Add server'} data-testid="server-form">
       <Stack gap="sm">
@@ -100,13 +100,74 @@ export function ServerFormModal({ opened, initial, onClose, onSubmit }: ServerFo
           <>
             <TextInput label="Command" withAsterisk value={command} onChange={(ev) => setCommand(ev.currentTarget.value)} placeholder="npx" data-testid="server-form-command" />
             <TextInput label="Arguments" value={args} onChange={(ev) => setArgs(ev.currentTarget.value)} placeholder="-y @modelcontextprotocol/server-everything" data-testid="server-form-args" />
-            <Textarea label="Environment" description="KEY=value, one a line" value={env} onChange={(ev) => setEnv(ev.currentTarget.value)} autosize minRows={2} ff="monospace" />
+            <Textarea label="Environment" description="KEY=value, one a line" value={env} onChange={(ev) => setEnv(ev.currentTarget.value)} autosize minRows={2} ff="monospace" data-testid="server-form-env" />
+            <Textarea
+              label="Secret environment"
+              description={`KEY=value, one a line: kept in the keyring or the encrypted secret file, never in mcp.json; ${STORED} is a stored value (leave it to keep it)`}
+              value={secretEnv}
+              onChange={(ev) => setSecretEnv(ev.currentTarget.value)}
+              autosize
+              minRows={1}
+              ff="monospace"
+              data-testid="server-form-secret-env"
+            />
             <TextInput label="Working directory" value={cwd} onChange={(ev) => setCwd(ev.currentTarget.value)} />
           </>
         ) : (
           <>
             <TextInput label="URL" withAsterisk value={url} onChange={(ev) => setUrl(ev.currentTarget.value)} placeholder="http://127.0.0.1:3000/mcp" data-testid="server-form-url" />
             <Textarea label="Headers" description="Name: value, one a line" value={headers} onChange={(ev) => setHeaders(ev.currentTarget.value)} autosize minRows={2} ff="monospace" />
+            <Textarea
+              label="Secret headers"
+              description={`Name: value, one a line: kept in the keyring or the encrypted secret file, never in mcp.json; ${STORED} is a stored value`}
+              value={secretHeaders}
+              onChange={(ev) => setSecretHeaders(ev.currentTarget.value)}
+              autosize
+              minRows={1}
+              ff="monospace"
+              data-testid="server-form-secret-headers"
+            />
+            <Fieldset legend="OAuth" p="xs" data-testid="server-form-oauth">
+              <SimpleGrid cols={2} spacing="xs" verticalSpacing={4}>
+                <TextInput
+                  size="xs"
+                  label="Client ID"
+                  description="a pre-registered public client"
+                  placeholder="dynamic registration"
+                  value={oauth.clientId}
+                  onChange={setO('clientId')}
+                  data-testid="server-form-oauth-client-id"
+                />
+                <TextInput
+                  size="xs"
+                  label="Client metadata URL"
+                  description="https; the URL is the client id"
+                  placeholder="https://app.example/client.json"
+                  value={oauth.clientMetadataUrl}
+                  onChange={setO('clientMetadataUrl')}
+                  error={oauthError}
+                  data-testid="server-form-oauth-metadata-url"
+                />
+                <TextInput
+                  size="xs"
+                  label="Scopes"
+                  description="space-separated; default: the challenge's"
+                  placeholder="mcp:read mcp:write"
+                  value={oauth.scope}
+                  onChange={setO('scope')}
+                  data-testid="server-form-oauth-scope"
+                />
+                <TextInput
+                  size="xs"
+                  label="Profile"
+                  description="keeps identities apart in the secret store"
+                  placeholder="default"
+                  value={oauth.profile}
+                  onChange={setO('profile')}
+                  data-testid="server-form-oauth-profile"
+                />
+              </SimpleGrid>
+            </Fieldset>
           </>
         )}
         <Group grow>

@@ -1,4 +1,5 @@
 import { Alert, Badge, Code, Divider, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { eraMode } from '../../../utils/status';
 import type { Json, JsonObject, ServerInfo, ServerView } from '../../../utils/types';
 import { JsonView } from '../../elements/JsonView/JsonView';
@@ -8,6 +9,8 @@ export interface ServerInfoPanelProps {
   info: ServerInfo | null;
   /** Counts of what the lists returned, when known. */
   counts?: { tools?: number; resources?: number; prompts?: number };
+  /** The Authorization panel (HTTP/SSE OAuth), drawn last. */
+  authPanel?: ReactNode;
 }
 
 const SERVER_CAPS = ['tools', 'resources', 'prompts', 'logging', 'completions', 'tasks', 'experimental'] as const;
@@ -40,7 +43,7 @@ function capLine(name: string, caps: JsonObject | null | undefined, count?: numb
 }
 
 /** Server Info: name, version, protocol and era, transport, capabilities both ways, instructions. */
-export function ServerInfoPanel({ server, info, counts = {} }: ServerInfoPanelProps) {
+export function ServerInfoPanel({ server, info, counts = {}, authPanel }: ServerInfoPanelProps) {
   if (!info) {
     return (
       <Stack gap="xs" data-testid="server-info-panel" data-connected="false">
@@ -49,6 +52,7 @@ export function ServerInfoPanel({ server, info, counts = {} }: ServerInfoPanelPr
         </Text>
         <Text size="sm">Configuration:</Text>
         <JsonView value={server.entry} expandAll />
+        {authPanel}
       </Stack>
     );
   }
@@ -121,6 +125,7 @@ export function ServerInfoPanel({ server, info, counts = {} }: ServerInfoPanelPr
           ))}
         </Alert>
       )}
+      {authPanel}
     </Stack>
   );
 }

@@ -1,6 +1,7 @@
 import { Button, EmptyState, Group, Menu, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import type { CatalogEntry, ImportResult, RegistryImport, ServerInfo, ServerView } from '../../../utils/types';
+import type { AuthView, CatalogEntry, ImportResult, RegistryImport, ServerInfo, ServerView } from '../../../utils/types';
+import { AuthPanel, type AuthActions } from '../../groups/AuthPanel/AuthPanel';
 import { ConfirmModal } from '../../groups/ConfirmModal/ConfirmModal';
 import { ImportConfigModal } from '../../groups/ImportConfigModal/ImportConfigModal';
 import { ImportRegistryModal } from '../../groups/ImportRegistryModal/ImportRegistryModal';
@@ -21,6 +22,9 @@ export interface ServerListScreenProps {
   onImportConfig: (text: string) => Promise<ImportResult>;
   onImportRegistry: (text: string) => Promise<RegistryImport>;
   onAddFromRegistry: (text: string, choice: { package?: number; remote?: number }, name: string, env: Record<string, string>) => Promise<ServerView>;
+  /** The last authorization view of each server, and the Authorization panel's calls. */
+  auth: Record<string, AuthView>;
+  authActions: AuthActions;
 }
 
 type Dialog =
@@ -104,7 +108,13 @@ export function ServerListScreen(p: ServerListScreenProps) {
         onClose={close}
       />
       <Modal opened={!!infoServer} onClose={close} title="Server Information" data-testid="server-info-modal">
-        {infoServer && <ServerInfoPanel server={infoServer} info={p.infos[infoServer.name] ?? null} />}
+        {infoServer && (
+          <ServerInfoPanel
+            server={infoServer}
+            info={p.infos[infoServer.name] ?? null}
+            authPanel={<AuthPanel server={infoServer} view={p.auth[infoServer.name] ?? null} actions={p.authActions} />}
+          />
+        )}
       </Modal>
     </Stack>
   );

@@ -1,8 +1,10 @@
 import { Alert, AppShell, Button, Group, Modal, Text } from '@mantine/core';
 import { memo, useMemo } from 'react';
+import { pendingLogins } from '../../../utils/auth';
 import type { ServerData } from '../../../utils/state';
 import { isAppTool } from '../../../utils/tools';
 import type {
+  AuthView,
   CallHandle,
   CallOutcome,
   CatalogEntry,
@@ -20,6 +22,8 @@ import type {
   ServerView,
   TabId,
 } from '../../../utils/types';
+import { AuthDialog } from '../../groups/AuthDialog/AuthDialog';
+import { AuthPanel, type AuthActions } from '../../groups/AuthPanel/AuthPanel';
 import { ServerInfoPanel } from '../../groups/ServerInfoPanel/ServerInfoPanel';
 import { TopBar } from '../../groups/TopBar/TopBar';
 import { AppsScreen } from '../../screens/AppsScreen/AppsScreen';
@@ -77,6 +81,8 @@ export interface InspectorCallbacks {
   frameBodyUrl: (seq: number) => string;
   olderFrames: () => Promise<void>;
   newerFrames: () => Promise<void>;
+  /** OAuth: the Authorization panel's calls and the sign-in dialog's Cancel. */
+  auth: AuthActions;
 }
 
 export interface InspectorViewProps {
@@ -91,6 +97,8 @@ export interface InspectorViewProps {
   historyFocus: number | null;
   logRequest: number | null;
   infoOpen: boolean;
+  /** The last authorization view of each server. */
+  auth: Record<string, AuthView>;
   cb: InspectorCallbacks;
 }
 
@@ -221,6 +229,7 @@ function Screens({ p, server }: { p: InspectorViewProps; server: ServerView }) {
 export function InspectorView(p: InspectorViewProps) {
   const server = p.active ? p.servers.find((s) => s.name === p.active) ?? null : null;
   const cb = p.cb;
+  const logins = useMemo(() => pendingLogins(p.auth), [p.auth]);
   return (
     <AppShell header={{ height: 56 }} padding={0}>
       <AppShell.Header>
@@ -252,6 +261,8 @@ export function InspectorView(p: InspectorViewProps) {
             onImportConfig={cb.importConfig}
             onImportRegistry={cb.importRegistry}
             onAddFromRegistry={cb.addFromRegistry}
+            auth={p.auth}
+            authActions={cb.auth}
           />
         ) : (
           <div className="mcpscope-fill mcpscope-col">
@@ -284,9 +295,11 @@ export function InspectorView(p: InspectorViewProps) {
               server={server}
               info={p.infos[server.name] ?? null}
               counts={{ tools: p.data?.tools?.length, resources: p.data?.resources?.length, prompts: p.data?.prompts?.length }}
+              authPanel={<AuthPanel server={server} view={p.auth[server.name] ?? null} actions={cb.auth} />}
             />
           )}
         </Modal>
+        <AuthDialog logins={logins} onCancel={cb.auth.cancel} />
       </AppShell.Main>
     </AppShell>
   );
