@@ -736,3 +736,65 @@ async fn a_browser_login_lands_on_the_loopback_callback() {
     assert_eq!(doc["result"]["tools"][0]["name"], "echo");
     assert_eq!(f.stats().code_grants, 1);
 }
+
+/// A `--config` entry whose env value the web UI put in the secret store (`{"secretRef": …}`)
+/// reaches the server process; a reference the store does not hold is a usage error that says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secret_env_value_from_the_secret_store_reaches_the_server() {
+    let dir = Scratch::new("secret-ref");
+    let store_dir = dir.path("");
+    let store = mcpscope_store::open_secret_store(&mcpscope_store::SecretStoreConfig::file(
+        dir.path("secrets.enc"),
+        None,
+    ))
+    .unwrap();
+    store.set("catalog-value/t1", "hello-secret").unwrap();
+    drop(store);
+    let script = format!("echo got=$TOKEN >&2; exec '{MCPSCOPE}' demo-server");
+    let config = dir.path("mcp.json");
+    std::fs::write(
+        &config,
+        serde_json::json!({"mcpServers": {
+            "s": {"command": "sh", "args": ["-c", script],
+                  "env": {"TOKEN": {"secretRef": "catalog-value/t1"}}},
+            "gone": {"command": "sh", "args": ["-c", script],
+                     "env": {"TOKEN": {"secretRef": "catalog-value/missing"}}}}})
+        .to_string(),
+    )
+    .unwrap();
+    let cfg = config.to_str().unwrap();
+    let out = mcpscope(
+        &store_dir,
+        &["--config", cfg, "--server", "s", "--method", "tools/list"],
+    )
+    .await;
+    assert_eq!(out.code, 0, "{}", out.dump());
+    let stderr_lines: Vec<String> = out
+        .trace
+        .iter()
+        .filter(|f| f["kind"] == "stderr-line")
+        .map(|f| String::from_utf8_lossy(&body(f)).into_owned())
+        .collect();
+    assert!(
+        stderr_lines.iter().any(|l| l == "got=hello-secret"),
+        "{stderr_lines:?}"
+    );
+    let out = mcpscope(
+        &store_dir,
+        &[
+            "--config",
+            cfg,
+            "--server",
+            "gone",
+            "--method",
+            "tools/list",
+        ],
+    )
+    .await;
+    assert_eq!(out.code, 1, "{}", out.dump());
+    assert!(
+        out.message().contains("catalog-value/missing"),
+        "{}",
+        out.dump()
+    );
+}
