@@ -76,6 +76,13 @@ pub trait Observer: Send + Sync + 'static {
     /// called), after its last frame. Views that show a status need it: nothing else says so
     /// until the next request fails.
     fn on_closed(&self, _reason: &str) {}
+    /// Backpressure: `Some(wait)` when the view is behind. The engine awaits `wait` before it
+    /// takes the next transport event, and a stdio server's reader stops reading once its
+    /// read-ahead is used up, so a flood waits in the server's pipe rather than in our memory.
+    /// `wait` must finish once the view has caught up or is gone.
+    fn ready(&self) -> Option<futures::future::BoxFuture<'static, ()>> {
+        None
+    }
 }
 
 /// An observer that ignores everything.

@@ -183,6 +183,7 @@ impl Session {
         observer: Arc<dyn Observer>,
     ) -> Result<Session, ClientError> {
         let (conn, events) = Connection::open(&target, &opts.transport).await?;
+        let credit = conn.read_credit();
         let era0 = match opts.era {
             EraPreference::Legacy => Era::Legacy,
             _ => Era::Modern,
@@ -215,7 +216,7 @@ impl Session {
                 closed_seen: Notify::new(),
             }),
         };
-        session.spawn_engine(events, 0);
+        session.spawn_engine(events, 0, credit);
         let handshake = session.handshake();
         let result = match session.shared.opts.connect_timeout {
             Some(t) => {
@@ -326,21 +327,35 @@ impl Session {
 
     // ----- the engine: recording and dispatching transport events -----
 
-    fn spawn_engine(&self, mut events: mcpscope_transport::Events, generation: u64) {
+    fn spawn_engine(
+        &self,
+        mut events: mcpscope_transport::Events,
+        generation: u64,
+        credit: Option<Arc<tokio::sync::Semaphore>>,
+    ) {
         let this = self.clone();
         tokio::spawn(async move {
             while let Some(ev) = events.recv().await {
+                // A stdout line handled gives its read-ahead credit back to the reader.
+                let stdout_line =
+                    matches!(&ev, TransportEvent::Frame(f) if f.kind == FrameKind::StdoutLine);
                 if this.state().generation != generation {
                     // An abandoned connection (probe process, refused transport): record, don't act.
                     if let TransportEvent::Frame(f) = ev {
                         this.record(f, false);
                     }
-                    continue;
+                } else {
+                    match ev {
+                        TransportEvent::Frame(f) => this.record(f, true),
+                        TransportEvent::Failed { id, error } => this.on_failed(id, error),
+                        TransportEvent::Closed { reason } => this.on_closed(reason),
+                    }
                 }
-                match ev {
-                    TransportEvent::Frame(f) => this.record(f, true),
-                    TransportEvent::Failed { id, error } => this.on_failed(id, error),
-                    TransportEvent::Closed { reason } => this.on_closed(reason),
+                if let Some(wait) = this.shared.observer.ready() {
+                    wait.await;
+                }
+                if stdout_line && let Some(c) = &credit {
+                    c.add_permits(1);
                 }
             }
         });
@@ -1321,6 +1336,7 @@ impl Session {
     async fn replace_connection(&self, target: Target) -> Result<(), ClientError> {
         let old = self.conn();
         let (conn, events) = Connection::open(&target, &self.shared.opts.transport).await?;
+        let credit = conn.read_credit();
         let generation = {
             let mut st = self.state();
             st.generation += 1;
@@ -1329,7 +1345,7 @@ impl Session {
         };
         *self.shared.conn.lock().expect("conn lock") = Arc::new(conn);
         *self.shared.target.lock().expect("target lock") = target;
-        self.spawn_engine(events, generation);
+        self.spawn_engine(events, generation, credit);
         old.close().await;
         Ok(())
     }

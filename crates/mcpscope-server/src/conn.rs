@@ -81,28 +81,84 @@ pub(crate) struct Active {
     pub omitted: usize,
 }
 
-/// The channel to a connection's processor.
+/// Items waiting for the processor above which the engine is asked to wait
+/// ([`Observer::ready`]): a server flooding notifications then waits on its pipe.
+const QUEUE_HIGH: usize = 2048;
+/// The engine goes on once the processor has brought the queue down to this.
+const QUEUE_LOW: usize = 512;
+
+/// The channel to a connection's processor, with backpressure.
 ///
-/// Unbounded on purpose. The engine calls the observer synchronously on its own task, so a
-/// bounded async channel cannot be used, and an earlier version that made the engine's thread wait
-/// (`block_in_place`) past a high-water mark lost a wakeup under a notification flood: the whole
-/// runtime went idle with the server blocked on a full pipe. Waiting there never throttled the
-/// server anyway — the transport's reader queues lines ahead of the engine — and the processor
-/// keeps up with a 100,000-notification flood (bench/RESULTS-web.md).
+/// The engine calls the observer synchronously, so the channel itself is unbounded; its depth is
+/// counted, and past [`QUEUE_HIGH`] the observer's `ready` hands the engine a future to await
+/// between transport events (the engine then stops taking lines, and the stdio reader stops
+/// reading). An earlier version blocked the engine's thread instead (`block_in_place`) and lost a
+/// wakeup under a 100,000-notification flood; awaiting keeps every wait visible to the runtime, and
+/// the wait re-checks on a short timer so no missed notification can stall it.
 #[derive(Clone)]
 pub(crate) struct Queue {
     tx: mpsc::UnboundedSender<Item>,
+    gauge: Arc<Gauge>,
+}
+
+/// How far behind the processor is; shared by the senders and the processor (which must not
+/// hold a sender: its loop ends when the last one is dropped).
+#[derive(Default)]
+pub(crate) struct Gauge {
+    depth: std::sync::atomic::AtomicUsize,
+    drained: tokio::sync::Notify,
+}
+
+impl Gauge {
+    /// The processor took one item.
+    fn took(&self) {
+        let left = self
+            .depth
+            .fetch_sub(1, std::sync::atomic::Ordering::SeqCst)
+            .saturating_sub(1);
+        if left <= QUEUE_LOW {
+            self.drained.notify_waiters();
+        }
+    }
 }
 
 impl Queue {
     fn new() -> (Queue, mpsc::UnboundedReceiver<Item>) {
         let (tx, rx) = mpsc::unbounded_channel();
-        (Queue { tx }, rx)
+        (
+            Queue {
+                tx,
+                gauge: Arc::default(),
+            },
+            rx,
+        )
     }
 
     /// Queue an item; false when the processor is gone.
     pub(crate) fn send(&self, item: Item) -> bool {
-        self.tx.send(item).is_ok()
+        if self.tx.send(item).is_err() {
+            return false;
+        }
+        self.gauge
+            .depth
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        true
+    }
+
+    /// A future that ends once the processor has caught up (or is gone), when it is behind.
+    fn ready(&self) -> Option<futures::future::BoxFuture<'static, ()>> {
+        use std::sync::atomic::Ordering;
+        if self.gauge.depth.load(Ordering::SeqCst) <= QUEUE_HIGH {
+            return None;
+        }
+        let gauge = self.gauge.clone();
+        let tx = self.tx.clone();
+        Some(Box::pin(async move {
+            while gauge.depth.load(Ordering::SeqCst) > QUEUE_LOW && !tx.is_closed() {
+                let _ =
+                    tokio::time::timeout(Duration::from_millis(20), gauge.drained.notified()).await;
+            }
+        }))
     }
 }
 
@@ -125,6 +181,9 @@ impl Observer for WebObserver {
     }
     fn on_closed(&self, reason: &str) {
         let _ = self.tx.send(Item::Closed(reason.to_string()));
+    }
+    fn ready(&self) -> Option<futures::future::BoxFuture<'static, ()>> {
+        self.tx.ready()
     }
 }
 
@@ -187,8 +246,9 @@ struct Processor {
 }
 
 impl Processor {
-    async fn run(mut self, mut rx: mpsc::UnboundedReceiver<Item>) {
+    async fn run(mut self, mut rx: mpsc::UnboundedReceiver<Item>, gauge: Arc<Gauge>) {
         while let Some(item) = rx.recv().await {
+            gauge.took();
             match item {
                 Item::Frame {
                     frame,
@@ -765,7 +825,7 @@ pub(crate) async fn connect(
             current: None,
             seq_map: VecDeque::new(),
         }
-        .run(rx),
+        .run(rx, tx.gauge.clone()),
     );
     let observer = Arc::new(WebObserver { tx: tx.clone() });
     let responder = Arc::new(WebResponder { tx: tx.clone() });

@@ -275,6 +275,16 @@ impl Connection {
         }
     }
 
+    /// The read-ahead credit of a stdio server's stdout reader (`None` for HTTP): the engine adds
+    /// one permit for each stdout line it has handled, and the reader stops reading when none is
+    /// left — backpressure down to the server's pipe.
+    pub fn read_credit(&self) -> Option<Arc<tokio::sync::Semaphore>> {
+        match self {
+            Connection::Stdio(t) => Some(t.credit()),
+            _ => None,
+        }
+    }
+
     /// Modern-era HTTP cancellation: close the response stream of request `id`. Returns whether a
     /// stream was open. Other transports return false (they cancel with `notifications/cancelled`).
     pub fn close_stream(&self, id: &RequestId) -> bool {

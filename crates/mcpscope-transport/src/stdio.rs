@@ -25,8 +25,15 @@ pub(crate) const ENV_ALLOWLIST: &[&str] = &["HOME", "LOGNAME", "PATH", "SHELL", 
 /// How many stderr lines to quote when the process dies.
 const STDERR_TAIL: usize = 10;
 
+/// Lines the stdout reader may queue ahead of the engine. Past it the reader stops reading, so a
+/// server flooding its stdout blocks on the full pipe instead of filling our memory; the engine
+/// gives one back ([`StdioTransport::credit`]) for each stdout line it has handled.
+pub(crate) const READ_AHEAD_LINES: usize = 4096;
+
 /// A running stdio server.
 pub struct StdioTransport {
+    /// Read-ahead credit of the stdout reader ([`READ_AHEAD_LINES`]).
+    credit: Arc<tokio::sync::Semaphore>,
     stdin_tx: Mutex<Option<mpsc::UnboundedSender<Bytes>>>,
     events: EventTx,
     shutdown: Mutex<Option<oneshot::Sender<()>>>,
@@ -34,6 +41,11 @@ pub struct StdioTransport {
 }
 
 impl StdioTransport {
+    /// The stdout reader's read-ahead credit: add one permit per stdout line handled.
+    pub fn credit(&self) -> Arc<tokio::sync::Semaphore> {
+        self.credit.clone()
+    }
+
     pub(crate) fn spawn(
         command: &str,
         args: &[String],
@@ -106,9 +118,16 @@ impl StdioTransport {
         let tail = Arc::new(Mutex::new(VecDeque::<String>::new()));
         let max = opts.max_message_bytes;
         let out_events = events.clone();
+        let credit = Arc::new(tokio::sync::Semaphore::new(READ_AHEAD_LINES));
+        let reader_credit = credit.clone();
         let stdout_task = tokio::spawn(async move {
             let mut reader = LineReader::new(stdout, max);
             loop {
+                // One credit per stdout line handed to the engine; it gives them back as it goes.
+                match reader_credit.acquire().await {
+                    Ok(p) => p.forget(),
+                    Err(_) => break,
+                }
                 match reader.next_line().await {
                     Ok(Some(Line::Complete { bytes, terminated })) => {
                         let mut f =
@@ -204,6 +223,7 @@ impl StdioTransport {
         });
 
         Ok(StdioTransport {
+            credit,
             stdin_tx: Mutex::new(Some(stdin_tx)),
             events,
             shutdown: Mutex::new(Some(shutdown_tx)),
