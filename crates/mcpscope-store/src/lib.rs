@@ -27,6 +27,6 @@ pub use history::{
 };
 pub use paths::data_dir;
 pub use secrets::{
-    EncryptedFileStore, FileKey, KeyringStore, LazySecretStore, MemoryStore, SecretStore,
-    SecretStoreConfig, StoreChoice, StoreError, StoreInfo, open_secret_store,
+    EncryptedFileStore, FileKey, KeyringStore, LazySecretStore, MemoryStore, PassphrasePrompt,
+    SecretStore, SecretStoreConfig, StoreChoice, StoreError, StoreInfo, open_secret_store,
 };

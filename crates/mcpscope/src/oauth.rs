@@ -28,7 +28,7 @@ const OAUTH_HTTP_TIMEOUT: Duration = Duration::from_secs(30);
 pub fn setup(args: &Args, resolved: &Resolved) -> Result<OAuthSetup, UsageError> {
     let target = &resolved.target;
     mcpscope_auth::validate_callback_url(&args.callback_url).map_err(UsageError)?;
-    let config = SecretStoreConfig::from_env().map_err(|e| UsageError(e.to_string()))?;
+    let config = secret_config().map_err(|e| UsageError(e.to_string()))?;
     let store = Arc::new(LazySecretStore::new(config));
     let (url, headers) = match target {
         Target::Http { url, headers } | Target::Sse { url, headers } => (url, headers),
@@ -124,4 +124,50 @@ impl OAuthSetup {
         }
         m
     }
+}
+
+/// The secret store as the environment says, with a terminal prompt for the passphrase of a
+/// passphrase-protected file when mcpscope runs in a terminal (never in CI: there the error says
+/// to set `MCPSCOPE_SECRET_PASSPHRASE`).
+pub fn secret_config() -> Result<SecretStoreConfig, mcpscope_store::StoreError> {
+    use std::io::IsTerminal;
+    let mut config = SecretStoreConfig::from_env()?;
+    if std::io::stdin().is_terminal() {
+        config.prompt = Some(Arc::new(tty_passphrase));
+    }
+    Ok(config)
+}
+
+/// Ask on the terminal (`/dev/tty`), without echo.
+fn tty_passphrase(path: &std::path::Path) -> Option<String> {
+    use nix::sys::termios::{LocalFlags, SetArg, tcgetattr, tcsetattr};
+    use std::io::{BufRead, Write};
+    let tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .ok()?;
+    let mut out = tty.try_clone().ok()?;
+    write!(
+        out,
+        "mcpscope: passphrase for the secrets file {}: ",
+        path.display()
+    )
+    .ok()?;
+    out.flush().ok()?;
+    let saved = tcgetattr(&tty).ok();
+    if let Some(s) = &saved {
+        let mut quiet = s.clone();
+        quiet.local_flags.remove(LocalFlags::ECHO);
+        let _ = tcsetattr(&tty, SetArg::TCSANOW, &quiet);
+    }
+    let mut line = String::new();
+    let read = std::io::BufReader::new(&tty).read_line(&mut line);
+    if let Some(s) = &saved {
+        let _ = tcsetattr(&tty, SetArg::TCSANOW, s);
+    }
+    let _ = writeln!(out);
+    read.ok()?;
+    let p = line.trim_end_matches(['\n', '\r']).to_string();
+    (!p.is_empty()).then_some(p)
 }

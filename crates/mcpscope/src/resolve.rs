@@ -128,7 +128,7 @@ fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), U
         if let Some(key) = v.get("secretRef").and_then(Value::as_str) {
             let s = store
                 .get_or_init(|| {
-                    mcpscope_store::SecretStoreConfig::from_env()
+                    crate::oauth::secret_config()
                         .and_then(|c| mcpscope_store::open_secret_store(&c))
                         .map_err(|e| e.to_string())
                 })

@@ -173,7 +173,15 @@ pub async fn run(args: Args) -> i32 {
         Some(t) => format!("http://{shown_host}:{port}/?token={t}"),
         None => format!("http://{shown_host}:{port}/"),
     };
-    let state = AppState::new(security, catalog, store, ServerOptions::for_port(port));
+    let state = AppState::new(
+        security,
+        catalog,
+        store,
+        ServerOptions {
+            secrets: crate::oauth::secret_config().ok(),
+            ..ServerOptions::for_port(port)
+        },
+    );
     println!("mcpscope web UI: {url}");
     eprintln!(
         "mcpscope: catalog {}{}; history {}",

@@ -798,3 +798,91 @@ async fn a_secret_env_value_from_the_secret_store_reaches_the_server() {
         out.dump()
     );
 }
+
+/// Run `mcpscope` in a pseudo-terminal (Python's `pty`), answering the passphrase prompt with
+/// `answer`; returns everything the terminal showed and the exit code.
+fn in_a_terminal(store_file: &Path, answer: &str, args: &[&str]) -> (String, i32) {
+    const DRIVER: &str = r#"
+import os, pty, select, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+out, sent = b"", False
+while True:
+    ready, _, _ = select.select([fd], [], [], 60)
+    if not ready:
+        break
+    try:
+        chunk = os.read(fd, 65536)
+    except OSError:
+        break
+    if not chunk:
+        break
+    out += chunk
+    if not sent and b"passphrase for the secrets file" in out:
+        os.write(fd, (os.environ["ANSWER"] + "\n").encode())
+        sent = True
+_, status = os.waitpid(pid, 0)
+sys.stdout.buffer.write(out)
+sys.exit(os.waitstatus_to_exitcode(status))
+"#;
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(DRIVER)
+        .arg(MCPSCOPE)
+        .args(args)
+        .env("ANSWER", answer)
+        .env("MCPSCOPE_SECRET_STORE", "file")
+        .env("MCPSCOPE_SECRET_FILE", store_file)
+        .env_remove("MCPSCOPE_SECRET_PASSPHRASE")
+        .output()
+        .expect("python3 runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// A passphrase-protected secrets file opens with a passphrase typed at the terminal prompt
+/// (not echoed); a wrong one is refused; without a terminal the error says what to set.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_passphrase_is_asked_for_at_the_terminal() {
+    let dir = Scratch::new("prompt");
+    let file = dir.path("secrets.enc");
+    let store = mcpscope_store::open_secret_store(&mcpscope_store::SecretStoreConfig::file(
+        &file,
+        Some("correct horse"),
+    ))
+    .unwrap();
+    store.set("probe", "x").unwrap();
+    drop(store);
+    let args = [
+        "--cli",
+        "--demo",
+        "--method",
+        "initialize",
+        "--format",
+        "json",
+    ];
+    let (shown, code) = in_a_terminal(&file, "correct horse", &args);
+    assert_eq!(code, 0, "{shown}");
+    assert!(shown.contains("passphrase for the secrets file"), "{shown}");
+    assert!(
+        !shown.contains("correct horse"),
+        "the passphrase was echoed: {shown}"
+    );
+    assert!(shown.contains("passphrase (argon2id"), "{shown}");
+    let (shown, _) = in_a_terminal(&file, "wrong horse", &args);
+    assert!(shown.contains("wrong passphrase"), "{shown}");
+    // No terminal: no prompt, and the reason names the variable.
+    let out = std::process::Command::new(MCPSCOPE)
+        .args(args)
+        .env("MCPSCOPE_SECRET_STORE", "file")
+        .env("MCPSCOPE_SECRET_FILE", &file)
+        .env_remove("MCPSCOPE_SECRET_PASSPHRASE")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("MCPSCOPE_SECRET_PASSPHRASE"), "{text}");
+}

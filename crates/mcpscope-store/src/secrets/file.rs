@@ -39,6 +39,15 @@ pub enum FileKey {
 }
 
 /// The key file that goes with a secrets file: `secrets.enc` → `secrets.key`.
+/// True when the file at `path` exists and is protected by a passphrase (its header says
+/// argon2id): opening it needs one.
+pub(crate) fn protected_by_passphrase(path: &Path) -> bool {
+    fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Envelope>(&b).ok())
+        .is_some_and(|e| e.header.kdf == "argon2id")
+}
+
 pub(crate) fn key_file_for(path: &Path) -> PathBuf {
     path.with_extension("key")
 }
@@ -98,7 +107,8 @@ impl EncryptedFileStore {
                 k.display()
             ),
             FileKey::Passphrase(_) => {
-                "passphrase from MCPSCOPE_SECRET_PASSPHRASE (argon2id)".to_string()
+                "passphrase (argon2id; from MCPSCOPE_SECRET_PASSPHRASE or the terminal prompt)"
+                    .to_string()
             }
         };
         let store = EncryptedFileStore {

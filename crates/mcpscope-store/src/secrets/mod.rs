@@ -144,7 +144,15 @@ pub struct SecretStoreConfig {
     pub passphrase: Option<Zeroizing<String>>,
     /// The keyring service name (entries are `service` + key).
     pub keyring_service: String,
+    /// Asks a person for the passphrase when an existing file is protected by one and
+    /// `passphrase` is not set (the CLI and the web UI install a terminal prompt when there is a
+    /// terminal; without one the error says to set `MCPSCOPE_SECRET_PASSPHRASE`).
+    pub prompt: Option<PassphrasePrompt>,
 }
+
+/// Asks for the passphrase of the secrets file at the given path; `None`: no answer.
+pub type PassphrasePrompt =
+    std::sync::Arc<dyn Fn(&std::path::Path) -> Option<String> + Send + Sync>;
 
 impl std::fmt::Debug for SecretStoreConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -153,6 +161,7 @@ impl std::fmt::Debug for SecretStoreConfig {
             .field("file", &self.file)
             .field("passphrase", &self.passphrase.as_ref().map(|_| "<set>"))
             .field("keyring_service", &self.keyring_service)
+            .field("prompt", &self.prompt.as_ref().map(|_| "<terminal>"))
             .finish()
     }
 }
@@ -178,6 +187,7 @@ impl SecretStoreConfig {
             file,
             passphrase: var("MCPSCOPE_SECRET_PASSPHRASE").map(Zeroizing::new),
             keyring_service: KEYRING_SERVICE.to_string(),
+            prompt: None,
         })
     }
 
@@ -189,6 +199,7 @@ impl SecretStoreConfig {
             file: Some(path.into()),
             passphrase: passphrase.map(|p| Zeroizing::new(p.to_string())),
             keyring_service: KEYRING_SERVICE.to_string(),
+            prompt: None,
         }
     }
 }
@@ -209,8 +220,14 @@ pub fn open_secret_store(config: &SecretStoreConfig) -> Result<Box<dyn SecretSto
                     .into(),
             )
         })?;
-        let key = match &config.passphrase {
-            Some(p) => FileKey::Passphrase(p.clone()),
+        let asked = match (&config.passphrase, &config.prompt) {
+            (None, Some(ask)) if file::protected_by_passphrase(&path) => {
+                ask(&path).map(Zeroizing::new)
+            }
+            _ => None,
+        };
+        let key = match config.passphrase.clone().or(asked) {
+            Some(p) => FileKey::Passphrase(p),
             None => FileKey::KeyFile(file::key_file_for(&path)),
         };
         Ok(Box::new(EncryptedFileStore::open(path, key, reason)?))
@@ -308,6 +325,7 @@ impl LazySecretStore {
                 file: None,
                 passphrase: None,
                 keyring_service: KEYRING_SERVICE.to_string(),
+                prompt: None,
             },
             cell,
         }
