@@ -75,22 +75,7 @@ async fn login_in_the_browser_step_up_reauthorize_and_forget() {
     );
 
     // Connect: the server answers 401, the flow needs a person, the page is told.
-    let connect = {
-        let http = b.http.clone();
-        let url = b.url("/api/servers/notes/connect");
-        let token = b.token.clone();
-        tokio::spawn(async move {
-            http.post(url)
-                .header(mcpscope_server::TOKEN_HEADER, format!("Bearer {token}"))
-                .header("content-type", "application/json")
-                .body("{}")
-                .send()
-                .await
-                .unwrap()
-                .status()
-                .as_u16()
-        })
-    };
+    let connect = b.spawn_post("/api/servers/notes/connect", json!({}));
     let v = pending_login(&b, "notes").await;
     assert_eq!(v["state"], "authorizing", "{v}");
     assert_eq!(v["pending"]["reason"], "login", "{v}");
@@ -121,11 +106,8 @@ async fn login_in_the_browser_step_up_reauthorize_and_forget() {
         "{}",
         page.text
     );
-    assert_eq!(
-        connect.await.unwrap(),
-        200,
-        "the connect went on with the token"
-    );
+    let (status, text) = connect.await.unwrap();
+    assert_eq!(status, 200, "the connect went on with the token: {text}");
 
     // The same state cannot be used twice.
     let again = b
@@ -164,25 +146,11 @@ async fn login_in_the_browser_step_up_reauthorize_and_forget() {
     assert!(r["result"].is_object(), "{r}");
 
     // Step-up: admin-echo needs mcp:admin; the page is offered a login for the union.
-    let call = {
-        let http = b.http.clone();
-        let url = b.url("/api/servers/notes/request");
-        let token = b.token.clone();
-        tokio::spawn(async move {
-            let r = http
-                .post(url)
-                .header(mcpscope_server::TOKEN_HEADER, format!("Bearer {token}"))
-                .header("content-type", "application/json")
-                .body(
-                    json!({"method": "tools/call", "params": {"name": "admin-echo", "arguments": {"text": "root"}}})
-                        .to_string(),
-                )
-                .send()
-                .await
-                .unwrap();
-            (r.status().as_u16(), r.text().await.unwrap())
-        })
-    };
+    let call = b.spawn_post(
+        "/api/servers/notes/request",
+        json!({"method": "tools/call",
+               "params": {"name": "admin-echo", "arguments": {"text": "root"}}}),
+    );
     let v = pending_login(&b, "notes").await;
     assert_eq!(v["pending"]["reason"], "step-up", "{v}");
     let scopes: Vec<&str> = v["pending"]["scopes"]
@@ -206,22 +174,7 @@ async fn login_in_the_browser_step_up_reauthorize_and_forget() {
     );
 
     // Re-authorize with one more scope: a login the page starts.
-    let reauth = {
-        let http = b.http.clone();
-        let url = b.url("/api/servers/notes/auth");
-        let token = b.token.clone();
-        tokio::spawn(async move {
-            let r = http
-                .post(url)
-                .header(mcpscope_server::TOKEN_HEADER, format!("Bearer {token}"))
-                .header("content-type", "application/json")
-                .body(json!({"scopes": ["mcp:write"]}).to_string())
-                .send()
-                .await
-                .unwrap();
-            (r.status().as_u16(), r.text().await.unwrap())
-        })
-    };
+    let reauth = b.spawn_post("/api/servers/notes/auth", json!({"scopes": ["mcp:write"]}));
     let v = pending_login(&b, "notes").await;
     assert_eq!(v["pending"]["reason"], "login", "{v}");
     approve_in_browser(&b, v["pending"]["url"].as_str().unwrap()).await;
@@ -310,21 +263,7 @@ async fn a_cancelled_login_fails_the_connect_with_the_reason() {
         Options::default(),
     )
     .await;
-    let connect = {
-        let http = b.http.clone();
-        let url = b.url("/api/servers/notes/connect");
-        let token = b.token.clone();
-        tokio::spawn(async move {
-            let r = http
-                .post(url)
-                .header(mcpscope_server::TOKEN_HEADER, format!("Bearer {token}"))
-                .body("")
-                .send()
-                .await
-                .unwrap();
-            (r.status().as_u16(), r.text().await.unwrap())
-        })
-    };
+    let connect = b.spawn_post("/api/servers/notes/connect", json!({}));
     pending_login(&b, "notes").await;
     b.ok("/api/servers/notes/auth/cancel", json!({})).await;
     let (status, text) = connect.await.unwrap();

@@ -206,6 +206,23 @@ impl Backend {
         .await
     }
 
+    /// `POST` in the background (a call that waits on a login in the browser): resolves to the
+    /// status and the body text.
+    pub(crate) fn spawn_post(
+        &self,
+        path: &str,
+        body: Value,
+    ) -> tokio::task::JoinHandle<(u16, String)> {
+        let rb = self
+            .authed(self.http.post(self.url(path)))
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        tokio::spawn(async move {
+            let r = rb.send().await.expect("request reaches the backend");
+            (r.status().as_u16(), r.text().await.unwrap_or_default())
+        })
+    }
+
     /// `POST` that must answer 200; returns the body.
     pub(crate) async fn ok(&self, path: &str, body: Value) -> Value {
         let r = self.post(path, body).await;
