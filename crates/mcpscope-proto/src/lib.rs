@@ -21,7 +21,7 @@ mod jsonrpc;
 #[cfg(feature = "lint")]
 pub mod lint;
 
-pub use frame::{Direction, Frame, FrameKind, FrameMeta, now_us};
+pub use frame::{Direction, Frame, FrameKind, FrameMeta, now_us, rfc3339};
 pub use jsonrpc::{
     Classified, RequestId, RpcError, classify, error_response, notification, parse_and_classify,
     request, response,

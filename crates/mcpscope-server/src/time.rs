@@ -1,29 +1,7 @@
-//! Time as the API shows it: RFC 3339 UTC strings with microseconds, without a date library.
+//! Time as the API shows it: RFC 3339 UTC strings with microseconds (formatted by
+//! [`mcpscope_proto::rfc3339`]), parsed back without a date library.
 
-/// RFC 3339 UTC time with microseconds for `us` microseconds since the Unix epoch.
-pub(crate) fn rfc3339(us: u64) -> String {
-    let secs = us / 1_000_000;
-    let micros = us % 1_000_000;
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{micros:06}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
+pub(crate) use mcpscope_proto::rfc3339;
 
 /// Parse the `from`/`to` query values: microseconds as a number, or an RFC 3339 UTC time
 /// (`2026-11-30T12:00:00Z`, fractional seconds allowed).

@@ -113,31 +113,6 @@ fn is_default_meta(m: &&mcpscope_proto::FrameMeta) -> bool {
     **m == mcpscope_proto::FrameMeta::default()
 }
 
-/// RFC 3339 UTC time with microseconds, without a date library.
-pub fn rfc3339(us: u64) -> String {
-    let secs = us / 1_000_000;
-    let micros = us % 1_000_000;
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{micros:06}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
 impl Observer for CliObserver {
     fn on_frame(&self, rec: &Recorded<'_>) {
         let f = rec.frame;
@@ -192,7 +167,7 @@ impl Observer for CliObserver {
             let text = f.text();
             let line = TraceLine {
                 seq: f.seq,
-                time: rfc3339(f.at_us),
+                time: mcpscope_proto::rfc3339(f.at_us),
                 time_us: f.at_us,
                 direction: f.direction,
                 kind: f.kind,
@@ -302,9 +277,9 @@ impl Observer for CliObserver {
 mod tests {
     #[test]
     fn formats_time() {
-        assert_eq!(super::rfc3339(0), "1970-01-01T00:00:00.000000Z");
+        assert_eq!(mcpscope_proto::rfc3339(0), "1970-01-01T00:00:00.000000Z");
         assert_eq!(
-            super::rfc3339(1_764_460_800_123_456),
+            mcpscope_proto::rfc3339(1_764_460_800_123_456),
             "2025-11-30T00:00:00.123456Z"
         );
     }
