@@ -151,9 +151,12 @@ pub(crate) fn view(app: &Inner, slot: &Slot, entry: Option<&CatalogEntry>) -> Va
             "startedAt": p.started_at,
         })
     });
-    let secret_store = match app.secrets.get() {
-        Ok(s) => serde_json::to_value(s.info()).unwrap_or_default(),
-        Err(e) => json!({"error": e.to_string()}),
+    // Never opened here: views are built on async threads and in event publishing, and opening
+    // may probe the keyring or ask for a passphrase (`get_view` opens it off the async threads).
+    let secret_store = match app.secrets.peek() {
+        Some(Ok(s)) => serde_json::to_value(s.info()).unwrap_or_default(),
+        Some(Err(e)) => json!({"error": e.to_string()}),
+        None => json!({"error": "not opened yet: it opens when a server needs it"}),
     };
     json!({
         "server": slot.name,
@@ -313,6 +316,10 @@ impl ExternalLogin for WebLogin {
 pub(crate) async fn get_view(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
     let entry = entry(app, name).await?;
     let slot = app.slot(name).await?;
+    // Open the store (keyring probe, file read, maybe a passphrase prompt) off the async threads,
+    // so the view can say which one is in use.
+    let secrets = app.secrets.clone();
+    let _ = tokio::task::spawn_blocking(move || secrets.get().map(|_| ())).await;
     Ok(view(app, &slot, Some(&entry)))
 }
 

@@ -331,6 +331,11 @@ impl LazySecretStore {
         }
     }
 
+    /// The store if it was opened already (never blocks, never prompts).
+    pub fn peek(&self) -> Option<Result<std::sync::Arc<dyn SecretStore>, StoreError>> {
+        self.cell.get().cloned()
+    }
+
     /// The store, opening it the first time (blocking: keyring probe, file read).
     pub fn get(&self) -> Result<std::sync::Arc<dyn SecretStore>, StoreError> {
         self.cell
