@@ -148,18 +148,25 @@ fn tty_passphrase(path: &std::path::Path) -> Option<String> {
         .open("/dev/tty")
         .ok()?;
     let mut out = tty.try_clone().ok()?;
-    write!(
-        out,
-        "mcpscope: passphrase for the secrets file {}: ",
-        path.display()
-    )
-    .ok()?;
-    out.flush().ok()?;
+    // Echo goes off before the prompt appears: whatever is typed once the prompt is visible
+    // (or pasted by a script that waits for it) must never reach the screen.
     let saved = tcgetattr(&tty).ok();
     if let Some(s) = &saved {
         let mut quiet = s.clone();
         quiet.local_flags.remove(LocalFlags::ECHO);
         let _ = tcsetattr(&tty, SetArg::TCSANOW, &quiet);
+    }
+    let prompt = write!(
+        out,
+        "mcpscope: passphrase for the secrets file {}: ",
+        path.display()
+    )
+    .and_then(|()| out.flush());
+    if prompt.is_err() {
+        if let Some(s) = &saved {
+            let _ = tcsetattr(&tty, SetArg::TCSANOW, s);
+        }
+        return None;
     }
     let mut line = String::new();
     let read = std::io::BufReader::new(&tty).read_line(&mut line);
