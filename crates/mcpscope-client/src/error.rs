@@ -50,6 +50,15 @@ pub enum ClientError {
         /// Why.
         reason: String,
     },
+    /// The server gave up the request itself with `notifications/cancelled` (how a modern server
+    /// ends a `subscriptions/listen` on stdio; any server may abandon a request this way).
+    #[error("the server cancelled {method}: {reason}")]
+    ServerCancelled {
+        /// The request's method.
+        method: String,
+        /// The reason the server gave, or that it gave none.
+        reason: String,
+    },
     /// The server broke a protocol rule we cannot work around.
     #[error("{0}")]
     Protocol(String),

@@ -621,6 +621,29 @@ impl Session {
                 // Logs about a running request show it is alive (a modern server sends them on
                 // that request's stream only); they do not reset timeouts, progress does.
             }
+            "notifications/cancelled" => {
+                // The server abandons one of our requests: fail it now rather than wait forever.
+                let id = params
+                    .as_ref()
+                    .and_then(|p| p.get("requestId"))
+                    .and_then(RequestId::from_value);
+                let pending = id.and_then(|id| self.state().pending.remove(&id));
+                if let Some(p) = pending {
+                    let reason = params
+                        .as_ref()
+                        .and_then(|p| p.get("reason"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("no reason given")
+                        .to_string();
+                    let _ = p.tx.send(Outcome::Failed(ClientError::ServerCancelled {
+                        method: p.method,
+                        reason,
+                    }));
+                }
+                self.shared
+                    .observer
+                    .on_event(&SessionEvent::Notification { method, params });
+            }
             _ => self
                 .shared
                 .observer

@@ -842,6 +842,14 @@ pub(crate) async fn connect(
                 st.processor = Some(tx);
             }
             app.publish_status(name).await;
+            if session.era() == Era::Modern {
+                tokio::spawn(listener(
+                    app.clone(),
+                    slot.clone(),
+                    session.clone(),
+                    generation,
+                ));
+            }
             if let Some(every) = app.options.ping_interval {
                 tokio::spawn(pinger(
                     app.clone(),
@@ -934,6 +942,81 @@ async fn pinger(
             app.publish_status(&slot.name).await;
         }
         tokio::time::sleep(every).await;
+    }
+}
+
+/// How many times a modern server may end the list-changed subscription before we stop asking
+/// again (a server that ends every listen at once must not be flooded with new ones).
+const LISTEN_RESTARTS: u32 = 5;
+
+/// The `subscriptions/listen` filter that asks for every list change `capabilities` promises.
+fn list_changed_filter(capabilities: &Value) -> Map<String, Value> {
+    let mut filter = Map::new();
+    for (capability, key) in [
+        ("tools", "toolsListChanged"),
+        ("prompts", "promptsListChanged"),
+        ("resources", "resourcesListChanged"),
+    ] {
+        if capabilities[capability]["listChanged"] == json!(true) {
+            filter.insert(key.into(), json!(true));
+        }
+    }
+    filter
+}
+
+/// Modern servers send `list_changed` only on a `subscriptions/listen` stream (legacy ones send
+/// them unsolicited), so the list-changed indicators of the Tools, Resources and Prompts screens
+/// need one open for as long as the connection lasts. Its notifications reach the processor like
+/// any other; the disconnect cancels it with everything else in flight.
+async fn listener(app: Arc<Inner>, slot: Arc<Slot>, session: Session, generation: u64) {
+    let Some(info) = session.server_info() else {
+        return;
+    };
+    let filter = list_changed_filter(&info.capabilities);
+    if filter.is_empty() {
+        return;
+    }
+    let still_ours = || {
+        let st = slot.st();
+        st.generation == generation && st.status == Some(Status::Connected)
+    };
+    let warn = |message: String| {
+        app.events.publish(
+            "warning",
+            &json!({"server": slot.name, "message": message, "frameSeq": null}),
+        );
+    };
+    for attempt in 1..=LISTEN_RESTARTS {
+        let opts = RequestOptions {
+            timeout: Some(None),
+            ..Default::default()
+        };
+        let params = json!({"notifications": filter});
+        let r = session
+            .request_with("subscriptions/listen", Some(params), &opts)
+            .await;
+        if !still_ours() {
+            return;
+        }
+        match r {
+            // A result or a notifications/cancelled: the server ended the subscription.
+            Ok(_) | Err(ClientError::ServerCancelled { .. }) if attempt < LISTEN_RESTARTS => {
+                warn(format!(
+                    "the server ended the list-changed subscription (subscriptions/listen); listening again ({attempt} of {LISTEN_RESTARTS})"
+                ));
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            Ok(_) | Err(ClientError::ServerCancelled { .. }) => warn(format!(
+                "the server ended the list-changed subscription {LISTEN_RESTARTS} times; list changes will not be shown until you reconnect"
+            )),
+            Err(e) if e.is_connection_failure() => return,
+            Err(e) => {
+                warn(format!(
+                    "subscriptions/listen failed, so list changes will not be shown: {e}"
+                ));
+                return;
+            }
+        }
     }
 }
 

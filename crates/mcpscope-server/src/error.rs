@@ -95,6 +95,9 @@ impl ApiError {
             ClientError::Cancelled { .. } => {
                 ApiError::new(cancelled_status(), "cancelled", message)
             }
+            ClientError::ServerCancelled { .. } => {
+                ApiError::new(StatusCode::BAD_GATEWAY, "server_cancelled", message)
+            }
             ClientError::Timeout { .. } | ClientError::ConnectTimeout { .. } => {
                 ApiError::new(StatusCode::GATEWAY_TIMEOUT, "timeout", message)
             }

@@ -625,3 +625,69 @@ async fn failures_count_up_and_the_era_and_log_level_can_change() {
     assert_eq!(before.status, 404, "the reset forgot the old tool list");
     b.stop().await;
 }
+
+/// The Tools screen's list-changed indicator works in both eras: legacy servers send
+/// `list_changed` unsolicited, modern ones only on a `subscriptions/listen` stream, which the
+/// backend opens for what the server's capabilities promise and closes on disconnect.
+#[tokio::test]
+async fn list_changes_reach_the_page_in_both_eras() {
+    let dir = TempDir::new("list-changed");
+    let d = demo().await;
+    let b = start(
+        dir.path(),
+        vec![
+            ("legacy".to_string(), http_entry(&d.url, "legacy")),
+            ("modern".to_string(), http_entry(&d.url, "modern")),
+        ],
+        Options::default(),
+    )
+    .await;
+    let events = b.events(None).await;
+    for server in ["legacy", "modern"] {
+        b.ok(&format!("/api/servers/{server}/connect"), json!({}))
+            .await;
+        if server == "modern" {
+            // The listen is acknowledged before the change is made, or the change could be missed.
+            events
+                .wait("acknowledged", |e| {
+                    e.name == "notification"
+                        && e.data["server"] == server
+                        && e.data["method"] == "notifications/subscriptions/acknowledged"
+                })
+                .await;
+        }
+        b.ok(
+            &format!("/api/servers/{server}/request"),
+            json!({"method": "tools/call", "params": {"name": "toggle-extra-tool", "arguments": {}}}),
+        )
+        .await;
+        events
+            .wait("tools/list_changed", |e| {
+                e.name == "notification"
+                    && e.data["server"] == server
+                    && e.data["method"] == "notifications/tools/list_changed"
+            })
+            .await;
+    }
+    let frames = b
+        .get("/api/servers/modern/frames?limit=2000&source=jsonrpc")
+        .await
+        .body;
+    let listens = frames["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["method"] == "subscriptions/listen" && f["direction"] == "out")
+        .count();
+    assert_eq!(listens, 1, "{frames}");
+    let legacy = b
+        .get("/api/servers/legacy/frames?limit=2000&source=jsonrpc")
+        .await
+        .body;
+    assert!(
+        !legacy.to_string().contains("subscriptions/listen"),
+        "legacy has no listen: {legacy}"
+    );
+    b.post("/api/servers/modern/disconnect", json!({})).await;
+    b.stop().await;
+}

@@ -96,6 +96,10 @@ fn failure(e: &ClientError, method: &str) -> Failure {
             ClientError::Cancelled { .. } => {
                 Failure::new(exit::INTERRUPTED, "cancelled", e.to_string())
             }
+            // The server is there but gave the request up: like an unanswered request.
+            ClientError::ServerCancelled { .. } => {
+                Failure::new(exit::UNREACHABLE, "server_cancelled", e.to_string())
+            }
             // The server is reachable and answering; it just never finishes asking.
             ClientError::TooManyRounds { .. } => {
                 Failure::new(exit::UNREACHABLE, "input_rounds_exceeded", e.to_string())
@@ -808,7 +812,13 @@ async fn listen(
         };
         let listen = session.request_with(method, params, &opts);
         tokio::select! {
-            r = listen => r.map_err(fail)?,
+            // On stdio a server ends a subscription with notifications/cancelled: a normal end.
+            r = listen => match r {
+                Err(ClientError::ServerCancelled { reason, .. }) => {
+                    json!({"ended": format!("the server ended the subscription: {reason}")})
+                }
+                r => r.map_err(fail)?,
+            },
             _ = tokio::time::sleep(duration) => {
                 session.cancel_all_on_wire(&format!("listened for {} ms (--duration)", args.duration)).await;
                 json!({"ended": format!("stopped after {} ms (--duration)", args.duration)})

@@ -229,3 +229,56 @@ fn auto_treats_a_silent_stdio_server_as_legacy_after_the_probe_timeout() {
         "{warnings:#?}"
     );
 }
+
+/// A modern server on stdio ends a `subscriptions/listen` with `notifications/cancelled` naming
+/// it: the CLI reports a normal end with what arrived, at once, instead of waiting out
+/// `--duration`.
+#[test]
+fn a_subscription_the_server_cancels_ends_at_once_with_its_notifications() {
+    let run = run(
+        "modern-listen-cancelled",
+        &[
+            "--protocol-era",
+            "modern",
+            "--method",
+            "subscriptions/listen",
+            "--listen",
+            "tools",
+            "--duration",
+            "60000",
+            "--format",
+            "json",
+        ],
+        &StdioMode::Modern,
+    );
+    assert_eq!(run.code, 0, "{}", run.dump());
+    assert!(
+        run.elapsed < std::time::Duration::from_secs(30),
+        "{}",
+        run.dump()
+    );
+    let doc = run.json();
+    let ended = doc["result"]["ended"].as_str().unwrap_or_default();
+    assert!(
+        ended.contains("the server ended the subscription: this fixture ends"),
+        "{}",
+        run.dump()
+    );
+    let methods: Vec<&str> = doc["notifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["method"].as_str())
+        .collect();
+    assert!(
+        methods.contains(&"notifications/tools/list_changed"),
+        "{methods:?}"
+    );
+    assert_eq!(run.sent("subscriptions/listen").len(), 1);
+    // Nothing is cancelled back: the server already ended it.
+    assert!(
+        run.sent("notifications/cancelled").is_empty(),
+        "{}",
+        run.dump()
+    );
+}

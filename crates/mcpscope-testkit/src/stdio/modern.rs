@@ -19,6 +19,20 @@ pub(super) async fn serve<R: AsyncRead + Unpin>(mut lines: Lines<R>, out: Sink) 
     while let Some(bytes) = lines.next().await {
         let reply = match jsonrpc::classify(bytes) {
             _ if bytes.trim_ascii().is_empty() => continue,
+            Incoming::Request { id, method, params } if method == "subscriptions/listen" => {
+                let answer = answer(&id, &method, &params);
+                let messages = if answer.get("error").is_some() {
+                    vec![answer]
+                } else {
+                    listen_and_end(&id, &params)
+                };
+                for m in messages {
+                    if out.send(&m).await.is_err() {
+                        return 1;
+                    }
+                }
+                continue;
+            }
             Incoming::Request { id, method, params } => answer(&id, &method, &params),
             // Modern clients send no notifications we act on; responses cannot occur because
             // a modern server never sends requests.
@@ -86,6 +100,8 @@ fn answer(id: &Value, method: &str, params: &Value) -> Value {
             }),
         ),
         "tools/call" => tools_call(id, params, capabilities),
+        // Envelope checked; `serve` writes the stream itself.
+        "subscriptions/listen" => complete(id, json!({})),
         _ => jsonrpc::error(
             id,
             METHOD_NOT_FOUND,
@@ -93,6 +109,33 @@ fn answer(id: &Value, method: &str, params: &Value) -> Value {
             None,
         ),
     }
+}
+
+/// A `subscriptions/listen` that lives for one change: the acknowledgement (of the tools list
+/// only, as that is all this server has), one `tools/list_changed`, then the end the stdio way,
+/// `notifications/cancelled` naming the listen request (cancellation.mdx).
+fn listen_and_end(id: &Value, params: &Value) -> Vec<Value> {
+    let tag = json!({"io.modelcontextprotocol/subscriptionId": id});
+    let asked = params["notifications"]["toolsListChanged"] == json!(true);
+    let mut out = vec![jsonrpc::notification(
+        "notifications/subscriptions/acknowledged",
+        json!({"_meta": tag, "notifications": if asked {
+            json!({"toolsListChanged": true})
+        } else {
+            json!({})
+        }}),
+    )];
+    if asked {
+        out.push(jsonrpc::notification(
+            "notifications/tools/list_changed",
+            json!({"_meta": tag}),
+        ));
+    }
+    out.push(jsonrpc::notification(
+        "notifications/cancelled",
+        json!({"requestId": id, "reason": "this fixture ends every subscription after one change"}),
+    ));
+    out
 }
 
 fn tools_call(id: &Value, params: &Value, capabilities: &Value) -> Value {
