@@ -332,6 +332,31 @@ async fn supervise(
     grace: Duration,
     events: &EventTx,
 ) -> Option<ExitStatus> {
+    // If this task is dropped while the server runs (the CLI exits at Ctrl-C during the
+    // handshake; the runtime shuts down), `kill_on_drop` would reach the leader only: take the
+    // whole group, or its children outlive us.
+    let mut orphan_guard = GroupGuard(pid);
+    let status = supervise_steps(&mut child, pid, shutdown, grace, events).await;
+    orphan_guard.0 = None;
+    status
+}
+
+/// SIGKILL to the server's process group when dropped while still holding its pid.
+struct GroupGuard(Option<u32>);
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        signal_group(self.0, nix::sys::signal::Signal::SIGKILL);
+    }
+}
+
+async fn supervise_steps(
+    child: &mut Child,
+    pid: Option<u32>,
+    shutdown: oneshot::Receiver<()>,
+    grace: Duration,
+    events: &EventTx,
+) -> Option<ExitStatus> {
     tokio::select! {
         status = child.wait() => return status.ok(),
         _ = shutdown => {}

@@ -102,3 +102,68 @@ fn ctrl_c_cancels_the_call_exits_130_and_leaves_no_orphan() {
         "{stderr:#?}"
     );
 }
+
+/// Ctrl-C while the server has not answered the handshake yet: exit 130 at once, and the
+/// server's whole process group goes with us (here a shell that never answers, with a child of
+/// its own; killing only the shell would leave the child running).
+#[test]
+fn ctrl_c_during_the_handshake_leaves_no_orphan() {
+    let mut live = Live::spawn(
+        "ctrl-c-connecting",
+        &[
+            "--connect-timeout",
+            "0",
+            "--show-stderr",
+            "--method",
+            "tools/list",
+            "--",
+            "sh",
+            "-c",
+            "sleep 600 & echo started-a-child >&2; wait",
+        ],
+    );
+    live.wait_for_line(Duration::from_secs(20), |l| l.contains("started-a-child"));
+    kill(Pid::from_raw(live.pid()), Signal::SIGINT).expect("send SIGINT");
+    let (code, stderr, trace) = live.finish();
+    assert_eq!(code, 130, "stderr:\n{}", stderr.join("\n"));
+    let pgid = spawned_pid(&trace);
+    // SIGKILL is asynchronous; give the kernel a moment. A killed orphan stays a zombie until
+    // init reaps it (in a container that can take a while), so zombies count as gone.
+    let gone = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        running_in_group(pgid).is_empty()
+    });
+    let left = running_in_group(pgid);
+    let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
+    assert!(
+        gone,
+        "server process group {pgid} still runs {left:?} after the CLI exited"
+    );
+}
+
+/// The processes of group `pgid` that are not zombies, as `(pid, command)` (from `/proc`).
+fn running_in_group(pgid: i32) -> Vec<(i32, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses, so split after
+        // the last ')'.
+        let Some((head, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let (Some(state), Some(group)) = (fields.first(), fields.get(2)) else {
+            continue;
+        };
+        if group.parse::<i32>() == Ok(pgid) && *state != "Z" {
+            let comm = head.split_once('(').map_or("", |(_, c)| c);
+            found.push((pid, comm.to_string()));
+        }
+    }
+    found
+}
