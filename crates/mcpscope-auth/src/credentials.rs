@@ -79,6 +79,16 @@ pub struct Tokens {
     pub resource: Option<String>,
     /// Unix seconds.
     pub obtained_at: u64,
+    /// The client the grant was issued to, and how it authenticated: a revocation (RFC 7009)
+    /// must authenticate the same way, possibly long after, before discovery has run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
+    /// `client_secret_basic`, `client_secret_post` or `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_auth_method: Option<String>,
+    /// The authorization server's `revocation_endpoint`, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revocation_endpoint: Option<String>,
 }
 
 impl Tokens {
@@ -232,6 +242,9 @@ mod tests {
             issuer: "i".into(),
             resource: None,
             obtained_at: now() - age,
+            client_id: None,
+            client_auth_method: None,
+            revocation_endpoint: None,
         }
     }
 

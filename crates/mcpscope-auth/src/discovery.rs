@@ -45,6 +45,8 @@ pub struct AuthServer {
     pub token_endpoint: String,
     /// `registration_endpoint` (RFC 7591).
     pub registration_endpoint: Option<String>,
+    /// `revocation_endpoint` (RFC 7009), where tokens are revoked on `--relogin` and Forget.
+    pub revocation_endpoint: Option<String>,
     /// `scopes_supported`.
     pub scopes_supported: Option<Vec<String>>,
     /// `code_challenge_methods_supported` (`None`: no metadata at all).
@@ -303,6 +305,7 @@ pub(crate) async fn legacy_authorization_server(
         authorization_endpoint: format!("{base}/authorize"),
         token_endpoint: format!("{base}/token"),
         registration_endpoint: Some(format!("{base}/register")),
+        revocation_endpoint: None,
         scopes_supported: None,
         code_challenge_methods: None,
         token_endpoint_auth_methods: None,
@@ -338,6 +341,7 @@ fn from_metadata(
         authorization_endpoint: need("authorization_endpoint")?,
         token_endpoint: need("token_endpoint")?,
         registration_endpoint: endpoint("registration_endpoint")?,
+        revocation_endpoint: endpoint("revocation_endpoint")?,
         scopes_supported: strings(m, "scopes_supported"),
         code_challenge_methods: Some(
             strings(m, "code_challenge_methods_supported").unwrap_or_default(),

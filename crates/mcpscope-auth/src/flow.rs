@@ -14,6 +14,7 @@ use crate::client::{self, ClientConfig};
 use crate::credentials::{ClientRegistration, ClientSource, CredentialStore, Record, Tokens};
 use crate::discovery::{self, AuthServer, ProtectedResource};
 use crate::recorder::Recorder;
+use crate::revoke;
 use crate::token::{self, Grant};
 use mcpscope_store::LazySecretStore;
 use mcpscope_transport::auth::BoxFuture;
@@ -71,6 +72,9 @@ pub struct AuthConfig {
     pub use_stored_first: bool,
     /// Forget stored tokens for this server and profile first (`--relogin`).
     pub relogin: bool,
+    /// Revoke tokens (RFC 7009) when they are forgotten (`--relogin`, Forget); `--no-revoke`
+    /// turns it off.
+    pub revoke: bool,
     /// `client_name` for dynamic registration.
     pub client_name: String,
     /// Timeout of each OAuth HTTP request.
@@ -98,6 +102,7 @@ impl AuthConfig {
             login: LoginMode::Browser,
             use_stored_first: false,
             relogin: false,
+            revoke: true,
             client_name: "mcpscope".into(),
             http_timeout: Duration::from_secs(30),
             login_timeout: Duration::from_secs(300),
@@ -275,28 +280,64 @@ impl OAuthProvider {
         self.authorize(&ctx, record, scopes).await
     }
 
-    /// Forget the tokens — in memory and in the secret store — for this server and profile; the
-    /// client registration stays. The next request that is refused logs in again.
-    pub async fn forget(&self) -> Result<(), String> {
+    /// Forget the tokens — in memory and in the secret store — for this server and profile,
+    /// revoking them first (RFC 7009) unless `--no-revoke`; the client registration stays. The
+    /// next request that is refused logs in again. Returns what could not be revoked.
+    pub async fn forget(&self, sink: &dyn FrameSink) -> Result<Vec<String>, String> {
         let _one_at_a_time = self.flow.lock().await;
-        let issuer = {
+        let rec = self.recorder(sink);
+        let in_memory = {
             let mut st = self.st();
             let t = st.tokens.take();
             st.fresh = false;
             st.step_ups = 0;
-            t.map(|t| t.issuer)
+            t
         };
-        let issuer = match issuer {
-            Some(i) => Some(i),
+        let issuer = match &in_memory {
+            Some(t) => Some(t.issuer.clone()),
             None => self.creds.last_issuer().await?,
         };
-        if let Some(issuer) = issuer {
-            let mut record = self.creds.load(&issuer).await?;
-            if record.tokens.take().is_some() {
-                self.creds.save(&issuer, &record).await?;
+        let mut record = match &issuer {
+            Some(i) => self.creds.load(i).await?,
+            None => Record::default(),
+        };
+        let stored = record.tokens.take();
+        let mut failed = Vec::new();
+        if self.cfg.revoke {
+            // The stored grant and the one in memory differ after a refresh nobody saved.
+            let mut seen = Vec::new();
+            for t in in_memory.iter().chain(stored.iter()) {
+                if !seen.contains(&&t.access_token) {
+                    seen.push(&t.access_token);
+                    let secret = self.secret_for(t, &record);
+                    failed.extend(revoke::revoke(&rec, t, secret.as_deref()).await);
+                }
             }
         }
-        Ok(())
+        if let (Some(issuer), Some(_)) = (&issuer, &stored) {
+            self.creds.save(issuer, &record).await?;
+        }
+        rec.step(format!(
+            "forgot the tokens for {} (profile {:?})",
+            self.cfg.server_url, self.cfg.profile
+        ));
+        Ok(failed)
+    }
+
+    /// The client secret a revocation of `tokens` authenticates with: the dynamic
+    /// registration's, the current client's, or `--client-secret` for that client id.
+    fn secret_for(&self, tokens: &Tokens, record: &Record) -> Option<String> {
+        let id = tokens.client_id.as_deref()?;
+        if let Some(c) = record.client.as_ref().filter(|c| c.client_id == id) {
+            return c.client_secret.clone();
+        }
+        if let Some(c) = self.st().client.as_ref().filter(|c| c.client_id == id) {
+            return c.client_secret.clone();
+        }
+        if self.cfg.client_id.as_deref() == Some(id) {
+            return self.cfg.client_secret.clone();
+        }
+        None
     }
 
     /// Once per provider: `--relogin` forgets stored tokens; `--use-stored-auth` loads them.
@@ -329,7 +370,13 @@ impl OAuthProvider {
             }
         };
         if self.cfg.relogin {
-            if record.tokens.take().is_some() {
+            if let Some(t) = record.tokens.take() {
+                if self.cfg.revoke {
+                    let secret = self.secret_for(&t, &record);
+                    for f in revoke::revoke(rec, &t, secret.as_deref()).await {
+                        (self.cfg.notify)(&format!("warning: --relogin: {f}"));
+                    }
+                }
                 let r = self.creds.save(&issuer, &record).await;
                 rec.step(format!(
                     "--relogin: forgot the stored tokens from {issuer}{}",

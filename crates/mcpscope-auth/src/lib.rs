@@ -37,6 +37,7 @@ pub mod discovery;
 mod flow;
 pub mod pkce;
 mod recorder;
+mod revoke;
 mod token;
 
 pub use authorize::{

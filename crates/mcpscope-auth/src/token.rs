@@ -75,6 +75,36 @@ pub(crate) fn basic_auth(id: &str, secret: &str) -> String {
     )
 }
 
+/// The headers of a form POST to the token (or revocation) endpoint, with the client
+/// authenticated by `method` (RFC 6749 §2.3.1): a Basic header, or `client_id` (and
+/// `client_secret`) added to `pairs`.
+pub(crate) fn authenticate<'a>(
+    pairs: &mut Vec<(&'a str, &'a str)>,
+    client_id: &'a str,
+    secret: Option<&'a str>,
+    method: &str,
+) -> Vec<(String, String)> {
+    let mut headers = vec![
+        (
+            "Content-Type".to_string(),
+            "application/x-www-form-urlencoded".to_string(),
+        ),
+        ("Accept".to_string(), "application/json".to_string()),
+    ];
+    let secret = secret.unwrap_or("");
+    match method {
+        "client_secret_basic" => {
+            headers.push(("Authorization".into(), basic_auth(client_id, secret)));
+        }
+        "client_secret_post" => {
+            pairs.push(("client_id", client_id));
+            pairs.push(("client_secret", secret));
+        }
+        _ => pairs.push(("client_id", client_id)),
+    }
+    headers
+}
+
 /// Make one token request. `scope` and `resource` go on the request; the answer's scope (else the
 /// requested one) is what the grant records.
 pub(crate) async fn request(
@@ -110,27 +140,12 @@ pub(crate) async fn request(
     if let Some(r) = resource {
         pairs.push(("resource", r));
     }
-    let mut headers = vec![
-        (
-            "Content-Type".to_string(),
-            "application/x-www-form-urlencoded".to_string(),
-        ),
-        ("Accept".to_string(), "application/json".to_string()),
-    ];
-    let secret = client.client_secret.as_deref().unwrap_or("");
-    match client.token_endpoint_auth_method.as_str() {
-        "client_secret_basic" => {
-            headers.push((
-                "Authorization".into(),
-                basic_auth(&client.client_id, secret),
-            ));
-        }
-        "client_secret_post" => {
-            pairs.push(("client_id", &client.client_id));
-            pairs.push(("client_secret", secret));
-        }
-        _ => pairs.push(("client_id", &client.client_id)),
-    }
+    let headers = authenticate(
+        &mut pairs,
+        &client.client_id,
+        client.client_secret.as_deref(),
+        &client.token_endpoint_auth_method,
+    );
     let a = rec
         .send(Request {
             step,
@@ -194,6 +209,9 @@ pub(crate) async fn request(
         issuer: server.key.clone(),
         resource: resource.map(str::to_string),
         obtained_at: now(),
+        client_id: Some(client.client_id.clone()),
+        client_auth_method: Some(client.token_endpoint_auth_method.clone()),
+        revocation_endpoint: server.revocation_endpoint.clone(),
     })
 }
 

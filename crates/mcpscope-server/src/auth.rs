@@ -244,6 +244,18 @@ impl FrameSink for QueueSink<'_> {
     }
 }
 
+/// Where OAuth frames go when the server is not connected: nowhere (the outcome is reported
+/// instead), with exchange numbers still taken so later ones do not repeat them.
+struct Unrecorded<'a>(&'a AtomicU64);
+
+impl FrameSink for Unrecorded<'_> {
+    fn next_exchange(&self) -> u64 {
+        self.0.fetch_add(1, Ordering::SeqCst)
+    }
+
+    fn frame(&self, _frame: Frame) {}
+}
+
 /// The login half that needs a person: publish the URL, wait for the callback.
 struct WebLogin {
     app: Weak<Inner>,
@@ -390,13 +402,34 @@ pub(crate) async fn forget(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
             "OAuth does not apply to {name:?} (stdio, or its entry sets its own Authorization header)"
         )));
     };
-    web.provider
-        .forget()
-        .await
-        .map_err(|e| ApiError::internal(format!("the tokens could not be forgotten: {e}")))?;
+    // Connected: the revocation requests go into the Traffic screen's OAuth source like every
+    // other step. Not connected there is no frame stream to put them in; what failed is still
+    // said, in the answer and as a warning.
+    let queue = slot.st().processor.clone();
+    let failed = match queue {
+        Some(queue) => {
+            let sink = QueueSink {
+                queue,
+                exchanges: &web.exchanges,
+            };
+            web.provider.forget(&sink).await
+        }
+        None => web.provider.forget(&Unrecorded(&web.exchanges)).await,
+    }
+    .map_err(|e| ApiError::internal(format!("the tokens could not be forgotten: {e}")))?;
+    for f in &failed {
+        app.events.publish(
+            "warning",
+            &json!({"server": name, "message": format!("Forget: {f}"), "frameSeq": null}),
+        );
+    }
     slot.auth().error = None;
     publish(app, &slot);
-    Ok(view(app, &slot, Some(&entry)))
+    let mut v = view(app, &slot, Some(&entry));
+    if let Value::Object(m) = &mut v {
+        m.insert("revocationFailures".into(), json!(failed));
+    }
+    Ok(v)
 }
 
 /// `GET /oauth/callback`: the authorization server sends the browser here. Only a `state` we

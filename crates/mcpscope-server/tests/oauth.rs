@@ -246,7 +246,25 @@ async fn login_in_the_browser_step_up_reauthorize_and_forget() {
         .await;
     assert_eq!(v.status, 200, "{}", v.text);
     assert!(v.body["summary"].is_null(), "{}", v.text);
+    assert_eq!(v.body["revocationFailures"], json!([]), "{}", v.text);
     assert_eq!(b.get("/api/servers/notes/auth/token").await.status, 404);
+    // ... and revoked at the authorization server (RFC 7009), visibly in Traffic's OAuth source.
+    assert_eq!(
+        fixture.stats().revoked_refresh_tokens,
+        1,
+        "{:?}",
+        fixture.stats()
+    );
+    let oauth = b
+        .get("/api/servers/notes/frames?limit=2000&source=oauth")
+        .await
+        .body;
+    assert!(
+        oauth
+            .to_string()
+            .contains("revocation of the refresh token"),
+        "{oauth}"
+    );
     b.stop().await;
 }
 

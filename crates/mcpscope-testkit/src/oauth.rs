@@ -14,6 +14,7 @@
 //! | `/.well-known/oauth-authorization-server/as` | AS metadata (issuer with a path) |
 //! | `/as/register`, `/as/authorize`, `/as/token` | RFC 7591 registration, authorization (approves at once, or shows a consent page), token |
 //! | `/as/consent` | the consent page's Approve / Deny ([`OAuthOptions::consent`]) |
+//! | `/as/revoke` | RFC 7009 revocation (a refresh token takes its client's access tokens with it) |
 //!
 //! Access tokens are opaque (`access-N`) unless [`OAuthOptions::jwt_access_tokens`] asks for
 //! RFC 9068-shaped JWTs (HS256 with a key only the fixture knows); either way the fixture checks
@@ -108,6 +109,10 @@ pub struct OAuthStats {
     pub consent_pages: u64,
     /// Authorizations a person denied on the consent page.
     pub denied: u64,
+    /// Tokens revoked (RFC 7009), by `token_type_hint`: refresh tokens.
+    pub revoked_refresh_tokens: u64,
+    /// Access tokens revoked.
+    pub revoked_access_tokens: u64,
 }
 
 struct Code {
@@ -216,6 +221,7 @@ impl OAuthFixture {
             .route("/as/authorize", get(authorize))
             .route("/as/consent", get(consent))
             .route("/as/token", post(token))
+            .route("/as/revoke", post(revoke))
             .with_state(shared.clone());
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
@@ -310,6 +316,7 @@ async fn as_metadata(State(s): State<Arc<Shared>>) -> Response {
             "authorization_endpoint": format!("{i}/authorize"),
             "token_endpoint": format!("{i}/token"),
             "registration_endpoint": format!("{i}/register"),
+            "revocation_endpoint": format!("{i}/revoke"),
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
             "code_challenge_methods_supported": ["S256"],
@@ -318,6 +325,51 @@ async fn as_metadata(State(s): State<Arc<Shared>>) -> Response {
             "authorization_response_iss_parameter_supported": true,
         }),
     )
+}
+
+/// `401 invalid_client` (counted) for a client this server does not know (any more).
+fn unknown_client(g: &mut Grants, client_id: &str) -> Option<Response> {
+    if g.clients.contains(client_id) {
+        return None;
+    }
+    g.stats.invalid_client += 1;
+    Some(oauth_error(
+        StatusCode::UNAUTHORIZED,
+        "invalid_client",
+        "unknown or revoked client",
+    ))
+}
+
+/// RFC 7009: revoke a token of the calling client. Unknown tokens are a success too (§2.2); an
+/// unknown client is not. A refresh token takes the client's access tokens with it, as §2.1
+/// says a server SHOULD for tokens of the same grant (this fixture has one grant per client).
+async fn revoke(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
+    let form: HashMap<String, String> = url::form_urlencoded::parse(&body).into_owned().collect();
+    let client_id = form.get("client_id").cloned().unwrap_or_default();
+    let token = form.get("token").cloned().unwrap_or_default();
+    let mut g = s.grants();
+    if let Some(refused) = unknown_client(&mut g, &client_id) {
+        return refused;
+    }
+    if token.is_empty() {
+        return oauth_error(StatusCode::BAD_REQUEST, "invalid_request", "no token");
+    }
+    if g.refresh
+        .get(&token)
+        .is_some_and(|r| r.client_id == client_id)
+    {
+        g.refresh.remove(&token);
+        g.access.retain(|_, a| a.client_id != client_id);
+        g.stats.revoked_refresh_tokens += 1;
+    } else if g
+        .access
+        .get(&token)
+        .is_some_and(|a| a.client_id == client_id)
+    {
+        g.access.remove(&token);
+        g.stats.revoked_access_tokens += 1;
+    }
+    StatusCode::OK.into_response()
 }
 
 async fn register(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
@@ -533,13 +585,8 @@ async fn token(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
     let get = |k: &str| form.get(k).cloned().unwrap_or_default();
     let client_id = get("client_id");
     let mut g = s.grants();
-    if !g.clients.contains(&client_id) {
-        g.stats.invalid_client += 1;
-        return oauth_error(
-            StatusCode::UNAUTHORIZED,
-            "invalid_client",
-            "unknown or revoked client",
-        );
+    if let Some(refused) = unknown_client(&mut g, &client_id) {
+        return refused;
     }
     let scope = match get("grant_type").as_str() {
         "authorization_code" => {

@@ -201,9 +201,13 @@ pub struct Args {
     /// OAuth: stored credentials only, never a login: exit 3 auth_required instead (for CI).
     #[arg(long, conflicts_with_all = ["relogin", "headless_auth", "print_auth_url"], help_heading = "OAuth")]
     pub stored_auth_only: bool,
-    /// OAuth: forget the stored tokens for this server and profile, and log in again.
+    /// OAuth: forget the stored tokens for this server and profile (revoking them at the
+    /// authorization server, RFC 7009), and log in again.
     #[arg(long, help_heading = "OAuth")]
     pub relogin: bool,
+    /// OAuth: with --relogin, forget the stored tokens without revoking them.
+    #[arg(long, requires = "relogin", help_heading = "OAuth")]
+    pub no_revoke: bool,
     /// OAuth: print the authorization URL instead of opening a browser, then wait for the login.
     #[arg(long, help_heading = "OAuth")]
     pub print_auth_url: bool,

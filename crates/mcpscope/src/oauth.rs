@@ -86,6 +86,7 @@ pub fn setup(args: &Args, resolved: &Resolved) -> Result<OAuthSetup, UsageError>
     cfg.callback_url = args.callback_url.clone();
     cfg.use_stored_first = args.use_stored_auth || args.stored_auth_only;
     cfg.relogin = args.relogin;
+    cfg.revoke = !args.no_revoke;
     cfg.login = if args.stored_auth_only {
         LoginMode::Never
     } else if args.headless_auth {

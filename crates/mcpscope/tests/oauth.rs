@@ -302,6 +302,84 @@ async fn stored_tokens_are_refreshed_and_an_expired_refresh_token_means_a_new_lo
     );
 }
 
+/// `--relogin` revokes the stored tokens at the authorization server (RFC 7009: the refresh
+/// token, then the access token, each a recorded exchange) before logging in again;
+/// `--no-revoke` only forgets them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn relogin_revokes_the_stored_tokens_unless_told_not_to() {
+    let f = OAuthFixture::spawn(OAuthOptions::default()).await.unwrap();
+    let dir = Scratch::new("oauth-relogin");
+    let url = f.mcp_url();
+    let login = mcpscope(
+        &dir.path(""),
+        &[&url, "--method", "tools/list", "--headless-auth"],
+    )
+    .await;
+    assert_eq!(login.code, 0, "{}", login.dump());
+
+    let relogin = mcpscope(
+        &dir.path(""),
+        &[
+            &url,
+            "--method",
+            "tools/list",
+            "--headless-auth",
+            "--relogin",
+        ],
+    )
+    .await;
+    assert_eq!(relogin.code, 0, "{}", relogin.dump());
+    assert_eq!(
+        relogin.oauth_requests()[..2],
+        [
+            "revocation of the refresh token (RFC 7009)",
+            "revocation of the access token (RFC 7009)"
+        ],
+        "{}",
+        relogin.dump()
+    );
+    assert!(
+        relogin.steps().contains("tokens revoked at"),
+        "{}",
+        relogin.dump()
+    );
+    let stats = f.stats();
+    assert_eq!(stats.revoked_refresh_tokens, 1, "{stats:?}");
+    assert_eq!(stats.authorizations, 2, "{stats:?}");
+
+    let kept = mcpscope(
+        &dir.path(""),
+        &[
+            &url,
+            "--method",
+            "tools/list",
+            "--headless-auth",
+            "--relogin",
+            "--no-revoke",
+        ],
+    )
+    .await;
+    assert_eq!(kept.code, 0, "{}", kept.dump());
+    assert!(
+        !kept
+            .oauth_requests()
+            .iter()
+            .any(|r| r.starts_with("revocation")),
+        "{}",
+        kept.dump()
+    );
+    let stats = f.stats();
+    assert_eq!(stats.revoked_refresh_tokens, 1, "{stats:?}");
+    assert_eq!(stats.authorizations, 3, "{stats:?}");
+    // Without --relogin, --no-revoke means nothing: a usage error, not a silent no-op.
+    let alone = mcpscope(
+        &dir.path(""),
+        &[&url, "--method", "tools/list", "--no-revoke"],
+    )
+    .await;
+    assert_eq!(alone.code, 1, "{}", alone.dump());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_revoked_client_is_registered_again() {
     for refresh_tokens in [true, false] {

@@ -400,7 +400,7 @@ export function AuthPanel({ server, view, actions }: AuthPanelProps) {
       <ConfirmModal
         opened={confirmForget}
         title="Forget tokens"
-        message={`Forget the tokens of "${name}" (here and in the secret store)? The client registration stays; the next request logs in again.`}
+        message={`Forget the tokens of "${name}" (here and in the secret store), revoking them at the authorization server where it offers revocation (RFC 7009)? The client registration stays; the next request logs in again.`}
         confirmLabel="Forget tokens"
         onConfirm={() => void forget()}
         onClose={() => setConfirmForget(false)}

@@ -1,0 +1,82 @@
+//! Token revocation (RFC 7009) when tokens are given up: `--relogin` and the web UI's Forget.
+//!
+//! Deleting a token from our store does not make it useless to whoever copied it; revoking it
+//! does. The refresh token goes first (an authorization server SHOULD then invalidate the access
+//! tokens of the same grant), then the access token, each with its `token_type_hint` and the
+//! client authenticated the way it was at the token endpoint. A failure is recorded and reported
+//! but never stops the forgetting: the person asked for the tokens to be gone from here.
+
+use crate::credentials::Tokens;
+use crate::recorder::{Recorder, Request, form};
+use crate::token::authenticate;
+
+/// Revoke `tokens` at their authorization server's `revocation_endpoint`. `secret` is the
+/// client's secret when it is a confidential client. Returns what could not be revoked, for the
+/// person to see (empty: everything was, or there was nothing to do).
+pub(crate) async fn revoke(
+    rec: &Recorder<'_>,
+    tokens: &Tokens,
+    secret: Option<&str>,
+) -> Vec<String> {
+    let Some(endpoint) = tokens.revocation_endpoint.as_deref() else {
+        rec.step(format!(
+            "{} has no revocation_endpoint (RFC 7009): the tokens are forgotten here but stay valid there until they expire",
+            tokens.issuer
+        ));
+        return Vec::new();
+    };
+    let Some(client_id) = tokens.client_id.as_deref() else {
+        rec.step(
+            "the stored grant predates revocation support (no client recorded with it): not revoked",
+        );
+        return Vec::new();
+    };
+    let method = tokens.client_auth_method.as_deref().unwrap_or("none");
+    let mut failed = Vec::new();
+    let mut each: Vec<(&str, &str)> = Vec::new();
+    if let Some(r) = tokens.refresh_token.as_deref() {
+        each.push(("refresh_token", r));
+    }
+    each.push(("access_token", &tokens.access_token));
+    for (hint, token) in each {
+        let mut pairs = vec![("token", token), ("token_type_hint", hint)];
+        let headers = authenticate(&mut pairs, client_id, secret, method);
+        let step = format!("revocation of the {} (RFC 7009)", hint.replace('_', " "));
+        let answer = rec
+            .send(Request {
+                step: &step,
+                method: "POST",
+                url: endpoint,
+                headers,
+                body: Some(form(&pairs)),
+            })
+            .await;
+        // RFC 7009 §2.2: 200 whether or not the token was still valid.
+        let problem = match answer {
+            Ok(a) if a.status == 200 => None,
+            Ok(a) => Some(match a.oauth_error() {
+                Some((error, description)) => format!(
+                    "HTTP {}, {error}{}",
+                    a.status,
+                    description.map(|d| format!(": {d}")).unwrap_or_default()
+                ),
+                None => format!("HTTP {}", a.status),
+            }),
+            Err(e) => Some(e),
+        };
+        if let Some(p) = problem {
+            failed.push(format!(
+                "the {} could not be revoked at {endpoint} ({p})",
+                hint.replace('_', " ")
+            ));
+        }
+    }
+    if failed.is_empty() {
+        rec.step(format!("tokens revoked at {endpoint}"));
+    } else {
+        for f in &failed {
+            rec.step(f.clone());
+        }
+    }
+    failed
+}
