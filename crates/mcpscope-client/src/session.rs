@@ -331,14 +331,13 @@ impl Session {
         &self,
         mut events: mcpscope_transport::Events,
         generation: u64,
-        credit: Option<Arc<tokio::sync::Semaphore>>,
+        credit: Arc<tokio::sync::Semaphore>,
     ) {
         let this = self.clone();
         tokio::spawn(async move {
             while let Some(ev) = events.recv().await {
-                // A stdout line handled gives its read-ahead credit back to the reader.
-                let stdout_line =
-                    matches!(&ev, TransportEvent::Frame(f) if f.kind == FrameKind::StdoutLine);
+                // A stdout line or SSE event handled gives its read-ahead credit back.
+                let credited = matches!(&ev, TransportEvent::Frame(f) if mcpscope_transport::takes_read_credit(f.kind));
                 if this.state().generation != generation {
                     // An abandoned connection (probe process, refused transport): record, don't act.
                     if let TransportEvent::Frame(f) = ev {
@@ -354,8 +353,8 @@ impl Session {
                 if let Some(wait) = this.shared.observer.ready() {
                     wait.await;
                 }
-                if stdout_line && let Some(c) = &credit {
-                    c.add_permits(1);
+                if credited {
+                    credit.add_permits(1);
                 }
             }
         });

@@ -51,6 +51,8 @@ pub(crate) struct Inner {
     closed: AtomicBool,
     /// `None` when there is no provider or the user set `Authorization` with `--header`.
     pub(crate) auth: Option<Arc<dyn AuthProvider>>,
+    /// Read-ahead credit shared by every SSE stream of the connection (one per event).
+    pub(crate) credit: Arc<tokio::sync::Semaphore>,
 }
 
 pub(crate) fn build_client(opts: &TransportOptions) -> Result<reqwest::Client, TransportError> {
@@ -89,8 +91,14 @@ impl HttpTransport {
                     .auth
                     .clone()
                     .filter(|_| !crate::auth::user_sets_authorization(headers)),
+                credit: crate::read_ahead_credit(),
             }),
         })
+    }
+
+    /// The read-ahead credit of this connection's SSE readers.
+    pub(crate) fn credit(&self) -> Arc<tokio::sync::Semaphore> {
+        self.inner.credit.clone()
     }
 
     pub(crate) async fn send(&self, out: Outgoing) -> Result<(), TransportError> {
@@ -766,6 +774,9 @@ pub(crate) async fn read_sse(
             Some(Ok(chunk)) => {
                 for ev in parser.feed(&chunk) {
                     let over = std::mem::take(&mut parser.overflow);
+                    if !crate::take_credit(&inner.credit).await {
+                        return outcome;
+                    }
                     handle(ev, None, &mut outcome, over);
                 }
             }
@@ -776,7 +787,9 @@ pub(crate) async fn read_sse(
             None => break,
         }
     }
-    if let Some(ev) = parser.finish() {
+    if let Some(ev) = parser.finish()
+        && crate::take_credit(&inner.credit).await
+    {
         let over = parser.overflow;
         handle(
             ev,

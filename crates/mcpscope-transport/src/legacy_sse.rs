@@ -30,6 +30,8 @@ pub struct SseTransport {
     stream: AbortHandle,
     /// `None` when there is no provider or the user set `Authorization` with `--header`.
     auth: Option<Arc<dyn AuthProvider>>,
+    /// Read-ahead credit of the event stream reader (one per event).
+    credit: Arc<tokio::sync::Semaphore>,
 }
 
 /// Records the auth provider's exchanges in this connection's event stream.
@@ -193,6 +195,8 @@ impl SseTransport {
         let max = opts.max_message_bytes;
         let ev_tx = events.clone();
         let base2 = base.clone();
+        let credit = crate::read_ahead_credit();
+        let reader_credit = credit.clone();
         let task = tokio::spawn(async move {
             let mut endpoint_tx = Some(endpoint_tx);
             let mut parser = SseParser::with_max(max);
@@ -209,6 +213,9 @@ impl SseTransport {
                 };
                 for ev in parser.feed(&chunk) {
                     let overflow = std::mem::take(&mut parser.overflow);
+                    if !crate::take_credit(&reader_credit).await {
+                        return;
+                    }
                     let is_endpoint = ev.event.as_deref() == Some("endpoint");
                     let is_message =
                         !ev.data.is_empty() && ev.event.as_deref().is_none_or(|e| e == "message");
@@ -270,7 +277,13 @@ impl SseTransport {
             exchange,
             stream: task.abort_handle(),
             auth,
+            credit,
         })
+    }
+
+    /// The read-ahead credit of the event stream reader.
+    pub(crate) fn credit(&self) -> Arc<tokio::sync::Semaphore> {
+        self.credit.clone()
     }
 
     pub(crate) async fn send(&self, out: Outgoing) -> Result<(), TransportError> {

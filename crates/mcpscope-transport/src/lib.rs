@@ -30,6 +30,33 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc;
 
+/// Messages a connection's readers may queue ahead of the engine (stdout lines, SSE events). Past
+/// it they stop reading, so a server flooding us blocks on its full pipe or TCP window instead
+/// of filling our memory; the engine gives one back for each it has handled.
+pub const READ_AHEAD: usize = 4096;
+
+/// A fresh read-ahead credit of [`READ_AHEAD`] permits.
+pub(crate) fn read_ahead_credit() -> Arc<tokio::sync::Semaphore> {
+    Arc::new(tokio::sync::Semaphore::new(READ_AHEAD))
+}
+
+/// Take one permit for good (the engine adds it back). False once the credit is closed.
+pub(crate) async fn take_credit(credit: &tokio::sync::Semaphore) -> bool {
+    match credit.acquire().await {
+        Ok(p) => {
+            p.forget();
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// True for the frames a reader took read-ahead credit for: whoever handles them must add one
+/// permit back to [`Connection::read_credit`].
+pub fn takes_read_credit(kind: FrameKind) -> bool {
+    matches!(kind, FrameKind::StdoutLine | FrameKind::SseEvent)
+}
+
 /// Where to connect.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Target {
@@ -275,13 +302,15 @@ impl Connection {
         }
     }
 
-    /// The read-ahead credit of a stdio server's stdout reader (`None` for HTTP): the engine adds
-    /// one permit for each stdout line it has handled, and the reader stops reading when none is
-    /// left — backpressure down to the server's pipe.
-    pub fn read_credit(&self) -> Option<Arc<tokio::sync::Semaphore>> {
+    /// The read-ahead credit of this connection's readers: each stdout line (stdio) and each SSE
+    /// event (HTTP, HTTP+SSE) takes one before it is handed on, the engine adds one back for each
+    /// it has handled ([`takes_read_credit`]), and a reader with none left stops
+    /// reading — backpressure down to the server's pipe or TCP window.
+    pub fn read_credit(&self) -> Arc<tokio::sync::Semaphore> {
         match self {
-            Connection::Stdio(t) => Some(t.credit()),
-            _ => None,
+            Connection::Stdio(t) => t.credit(),
+            Connection::Http(t) => t.credit(),
+            Connection::Sse(t) => t.credit(),
         }
     }
 

@@ -25,14 +25,9 @@ pub(crate) const ENV_ALLOWLIST: &[&str] = &["HOME", "LOGNAME", "PATH", "SHELL", 
 /// How many stderr lines to quote when the process dies.
 const STDERR_TAIL: usize = 10;
 
-/// Lines the stdout reader may queue ahead of the engine. Past it the reader stops reading, so a
-/// server flooding its stdout blocks on the full pipe instead of filling our memory; the engine
-/// gives one back ([`StdioTransport::credit`]) for each stdout line it has handled.
-pub(crate) const READ_AHEAD_LINES: usize = 4096;
-
 /// A running stdio server.
 pub struct StdioTransport {
-    /// Read-ahead credit of the stdout reader ([`READ_AHEAD_LINES`]).
+    /// Read-ahead credit of the stdout reader ([`crate::READ_AHEAD`]).
     credit: Arc<tokio::sync::Semaphore>,
     stdin_tx: Mutex<Option<mpsc::UnboundedSender<Bytes>>>,
     events: EventTx,
@@ -118,15 +113,14 @@ impl StdioTransport {
         let tail = Arc::new(Mutex::new(VecDeque::<String>::new()));
         let max = opts.max_message_bytes;
         let out_events = events.clone();
-        let credit = Arc::new(tokio::sync::Semaphore::new(READ_AHEAD_LINES));
+        let credit = crate::read_ahead_credit();
         let reader_credit = credit.clone();
         let stdout_task = tokio::spawn(async move {
             let mut reader = LineReader::new(stdout, max);
             loop {
                 // One credit per stdout line handed to the engine; it gives them back as it goes.
-                match reader_credit.acquire().await {
-                    Ok(p) => p.forget(),
-                    Err(_) => break,
+                if !crate::take_credit(&reader_credit).await {
+                    break;
                 }
                 match reader.next_line().await {
                     Ok(Some(Line::Complete { bytes, terminated })) => {
