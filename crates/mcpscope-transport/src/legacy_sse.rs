@@ -91,7 +91,7 @@ impl SseTransport {
         let base = url::Url::parse(url)
             .map_err(|e| TransportError::Other(format!("invalid URL {url:?}: {e}")))?;
         let client = crate::http::build_client(opts)?;
-        let exchange = Arc::new(AtomicU64::new(0));
+        let exchange = opts.exchanges.clone();
         let auth = opts
             .auth
             .clone()

@@ -111,6 +111,10 @@ pub struct TransportOptions {
     /// Supplies `Authorization` headers and answers `401`/`403` challenges (OAuth) on the HTTP
     /// transports. `None`: a challenge ends the request with [`TransportError::AuthRequired`].
     pub auth: Option<Arc<dyn AuthProvider>>,
+    /// The last HTTP exchange number given out. Shared by every connection opened with these
+    /// options, so a connection that replaces another (the HTTP+SSE fallback, a restart after
+    /// the Auto probe) goes on numbering instead of repeating exchange 1, 2, … in the trace.
+    pub exchanges: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Default for TransportOptions {
@@ -120,6 +124,7 @@ impl Default for TransportOptions {
             shutdown_grace: Duration::from_millis(2000),
             connect_timeout: Some(Duration::from_secs(15)),
             auth: None,
+            exchanges: Arc::default(),
         }
     }
 }

@@ -243,6 +243,17 @@ async fn a_legacy_sse_server_is_reached_by_fallback_and_directly() {
         "{:#?}",
         run.warnings()
     );
+    // The HTTP+SSE connection goes on numbering exchanges after the refused Streamable HTTP
+    // one: every request in the trace has its own number.
+    let mut numbers: Vec<u64> = run
+        .frames("http-request")
+        .iter()
+        .map(|f| f["meta"]["exchange"].as_u64().expect("exchange number"))
+        .collect();
+    let all = numbers.len();
+    numbers.sort_unstable();
+    numbers.dedup();
+    assert_eq!(numbers.len(), all, "exchange numbers repeat: {numbers:?}");
 
     // Forced: straight to the GET, no Streamable HTTP attempt.
     let run = echo("sse-direct", &server.entry_url(), &["--transport", "sse"]).await;
