@@ -17,7 +17,8 @@ use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use mcpscope_auth::{
-    AuthConfig, BoxFuture, CallbackReceived, ExternalLogin, LoginMode, LoginRequest, OAuthProvider,
+    AuthConfig, BoxFuture, CallbackReceived, CredentialStore, ExternalLogin, LoginMode,
+    LoginRequest, OAuthProvider,
 };
 use mcpscope_proto::Frame;
 use mcpscope_store::LazySecretStore;
@@ -332,7 +333,42 @@ pub(crate) async fn get_view(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
     // so the view can say which one is in use.
     let secrets = app.secrets.clone();
     let _ = tokio::task::spawn_blocking(move || secrets.get().map(|_| ())).await;
-    Ok(view(app, &slot, Some(&entry)))
+    let mut v = view(app, &slot, Some(&entry));
+    if v["summary"].is_null()
+        && let Some(stored) = stored_grant(app, &entry).await
+    {
+        v["stored"] = stored;
+    }
+    Ok(v)
+}
+
+/// What the secret store holds for `entry` (its URL and profile) before anything is loaded —
+/// the grant a connection will start with — without the tokens themselves.
+async fn stored_grant(app: &Inner, entry: &CatalogEntry) -> Option<Value> {
+    if !applies(entry) {
+        return None;
+    }
+    let (Target::Http { url, .. } | Target::Sse { url, .. }) = entry.connection(None).ok()?.0
+    else {
+        return None;
+    };
+    let profile = entry
+        .oauth
+        .as_ref()
+        .and_then(|o| o.profile.clone())
+        .unwrap_or_else(|| "default".into());
+    let creds = CredentialStore::new(app.secrets.clone(), &profile, &url);
+    let issuer = creds.last_issuer().await.ok()??;
+    let t = creds.load(&issuer).await.ok()?.tokens?;
+    Some(json!({
+        "issuer": t.issuer,
+        "scope": t.scope,
+        "expiresAt": t.expires_at,
+        "obtainedAt": t.obtained_at,
+        "refreshToken": t.refresh_token.is_some(),
+        "clientId": t.client_id,
+        "profile": profile,
+    }))
 }
 
 async fn entry(app: &Inner, name: &str) -> ApiResult<CatalogEntry> {

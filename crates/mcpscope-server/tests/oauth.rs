@@ -268,6 +268,64 @@ async fn login_in_the_browser_step_up_reauthorize_and_forget() {
     b.stop().await;
 }
 
+/// Tokens stored by an earlier run show in the Authorization panel before the server connects,
+/// and Forget works on them there too: revoked at the authorization server, gone from the store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stored_tokens_show_before_connecting_and_can_be_forgotten_there() {
+    let fixture = OAuthFixture::spawn(OAuthOptions::default()).await.unwrap();
+    let dir = TempDir::new("oauth-stored");
+    let servers = || {
+        vec![(
+            "notes".to_string(),
+            json!({"type": "http", "url": fixture.mcp_url(), "protocolEra": "legacy"}),
+        )]
+    };
+    let b = start(dir.path(), servers(), Options::default()).await;
+    let connect = b.spawn_post("/api/servers/notes/connect", json!({}));
+    let v = pending_login(&b, "notes").await;
+    let page = approve_in_browser(&b, v["pending"]["url"].as_str().unwrap()).await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    let (status, text) = connect.await.unwrap();
+    assert_eq!(status, 200, "{text}");
+    b.stop().await;
+
+    // A new launch: nothing loaded, but the store's grant is described (never its tokens).
+    let b = start(dir.path(), servers(), Options::default()).await;
+    let v = b.get("/api/servers/notes/auth").await.body;
+    assert!(v["summary"].is_null(), "{v}");
+    assert_eq!(v["stored"]["issuer"], fixture.issuer(), "{v}");
+    assert_eq!(v["stored"]["refreshToken"], true, "{v}");
+    assert_eq!(v["stored"]["profile"], "default", "{v}");
+    assert!(
+        !v.to_string().contains("access-"),
+        "no token in the view: {v}"
+    );
+
+    let forgot = b
+        .send(
+            b.http
+                .delete(b.url("/api/servers/notes/auth"))
+                .header(mcpscope_server::TOKEN_HEADER, format!("Bearer {}", b.token)),
+        )
+        .await;
+    assert_eq!(forgot.status, 200, "{}", forgot.text);
+    assert_eq!(
+        forgot.body["revocationFailures"],
+        json!([]),
+        "{}",
+        forgot.text
+    );
+    assert_eq!(
+        fixture.stats().revoked_refresh_tokens,
+        1,
+        "{:?}",
+        fixture.stats()
+    );
+    let v = b.get("/api/servers/notes/auth").await.body;
+    assert!(v["stored"].is_null(), "{v}");
+    b.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancelled_login_fails_the_connect_with_the_reason() {
     let fixture = OAuthFixture::spawn(OAuthOptions::default()).await.unwrap();

@@ -311,6 +311,20 @@ export interface AuthView {
   error: string | null;
   secretStore?: SecretStoreView | null;
   callbackUrl?: string | null;
+  /** `GET …/auth` only, while nothing is loaded: the grant the secret store holds for this
+   *  server and profile (used when it connects). */
+  stored?: AuthStored | null;
+}
+
+/** A stored grant, described without its tokens. */
+export interface AuthStored {
+  issuer: string;
+  scope: string | null;
+  expiresAt: number | null;
+  obtainedAt: number;
+  refreshToken: boolean;
+  clientId: string | null;
+  profile: string;
 }
 
 /** `GET /api/servers/:name/auth/token`. */

@@ -40,6 +40,18 @@ describe('AuthPanel', () => {
     expect(html).toContain('data-testid="auth-no-tokens"');
     expect(html).toContain('keyring locked');
   });
+  it('describes a stored grant before the server connects, and lets it be forgotten', () => {
+    const stored = { issuer: 'http://127.0.0.1:9/as', scope: 'mcp:read', expiresAt: null, obtainedAt: 1, refreshToken: true, clientId: 'client-1', profile: 'work' };
+    const html = render(
+      <AuthPanel server={server({ status: 'disconnected' })} view={view({ state: 'none', summary: null, stored })} actions={actions} />,
+    );
+    expect(html).toContain('data-testid="auth-stored"');
+    expect(html).toContain('profile work; scope mcp:read');
+    expect(html).toContain('with a refresh token');
+    expect(html).not.toContain('data-testid="auth-no-tokens"');
+    const forget = html.match(/<button[^>]*data-testid="auth-forget"[^>]*>/)?.[0] ?? '';
+    expect(forget).not.toContain('disabled');
+  });
   it('says why OAuth does not apply', () => {
     expect(render(<AuthPanel server={server({ transport: 'stdio', entry: { command: 'x' } })} view={null} actions={actions} />)).toContain('stdio');
     const own = server({ entry: { url: 'http://x/mcp', headers: { Authorization: 'Bearer t' } } });

@@ -190,6 +190,8 @@ export function AuthPanel({ server, view, actions }: AuthPanelProps) {
   const granted = scopeList(s?.scope);
   const exp = expiry(s?.expiresAt, Date.now());
   const store = view?.secretStore ?? null;
+  const stored = view?.stored ?? null;
+  const storedExp = stored ? expiry(stored.expiresAt, Date.now()) : null;
   const applies = view ? view.applies : reason === null;
 
   return (
@@ -241,7 +243,16 @@ export function AuthPanel({ server, view, actions }: AuthPanelProps) {
               </Text>
             </Alert>
           )}
-          {!s && (
+          {!s && stored && (
+            <Text size="sm" data-testid="auth-stored" data-issuer={stored.issuer}>
+              Stored tokens from <Text span ff="monospace">{stored.issuer}</Text>
+              {` (profile ${stored.profile}; scope ${stored.scope ?? 'not stated'}; `}
+              {storedExp ? (storedExp.expired ? `access token ${storedExp.relative}` : `access token expires ${storedExp.relative}`) : 'no expiry stated'}
+              {stored.refreshToken ? '; with a refresh token' : '; no refresh token'}
+              {'): sent when the server connects.'}
+            </Text>
+          )}
+          {!s && !stored && (
             <Text size="sm" c="dimmed" data-testid="auth-no-tokens">
               {server.status === 'connected'
                 ? `No tokens${st === 'none' ? ': the next request the server refuses starts a login.' : '.'}`
@@ -371,7 +382,7 @@ export function AuthPanel({ server, view, actions }: AuthPanelProps) {
             <Button size="xs" variant="default" onClick={() => void decode()} disabled={!s} loading={busy === 'decode'} data-testid="auth-decode">
               {decoded ? 'Hide decoder' : 'Decode token'}
             </Button>
-            <Button size="xs" variant="default" color="red" onClick={() => setConfirmForget(true)} disabled={!s} loading={busy === 'forget'} data-testid="auth-forget">
+            <Button size="xs" variant="default" color="red" onClick={() => setConfirmForget(true)} disabled={!s && !stored} loading={busy === 'forget'} data-testid="auth-forget">
               Forget tokens
             </Button>
           </Group>
