@@ -148,6 +148,9 @@ struct State {
     /// A legacy HTTP session that expired on a message that was not a request (a notification's
     /// 404): the next request must start a new session first.
     session_lost: Option<String>,
+    /// A modern `server/discover` result that arrived after the Auto probe had timed out: if the
+    /// legacy handshake it fell back to is then refused, the server is modern after all.
+    late_modern: Option<Value>,
     /// Connection generation; events of older connections are ignored.
     generation: u64,
     closed: Option<String>,
@@ -207,6 +210,7 @@ impl Session {
                     stderr_tail: VecDeque::new(),
                     discarded: None,
                     session_lost: None,
+                    late_modern: None,
                     generation: 0,
                     closed: None,
                     stage: "starting".into(),
@@ -570,6 +574,7 @@ impl Session {
                         ": the server speaks the modern era but answered the Auto probe too slowly; \
                          rerun with --protocol-era modern or a larger --probe-timeout",
                     );
+                    self.state().late_modern = Some(r.clone());
                 }
                 self.warn(msg, Some(seq));
             }
@@ -1630,7 +1635,26 @@ impl Session {
                         notes.push("restarted the server process after the probe".into());
                         self.replace_connection(target).await?;
                     }
-                    return self.initialize_with_fallback(notes).await;
+                    let legacy = self.initialize_with_fallback(notes).await;
+                    let late = self.state().late_modern.take();
+                    return match (legacy, late) {
+                        // A slow-starting modern server (npx, a loaded machine): it answered the
+                        // probe late and refuses initialize, so the probe's verdict was wrong.
+                        (Err(e @ ClientError::Rpc { .. }), Some(result)) => {
+                            notes.push(format!(
+                                "Auto: initialize was refused ({e}) and the server had answered server/discover as a modern server after the probe timeout: speaking modern"
+                            ));
+                            self.warn(notes.last().cloned().unwrap_or_default(), None);
+                            {
+                                let mut st = self.state();
+                                st.era = Era::Modern;
+                                st.version = Some(era::MODERN_VERSION.to_string());
+                            }
+                            self.finish_modern(result, notes);
+                            Ok(())
+                        }
+                        (legacy, _) => legacy,
+                    };
                 }
                 ProbeVerdict::NotEvidence { .. } => {
                     return Err(outcome

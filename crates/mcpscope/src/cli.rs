@@ -229,7 +229,13 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
         Ok(s) => s,
         Err(e) => {
             observer.finish();
-            let mut f = failure(&e, &method);
+            // The handshake failed, not the method asked for: a refused initialize or
+            // server/discover is a failed connection (exit 4), never a tool error.
+            let mut f = failure(&e, "initialize");
+            if matches!(e, ClientError::Rpc { .. }) {
+                f.exit = exit::UNREACHABLE;
+                f.code = "handshake_refused";
+            }
             f.message = format!("cannot connect to {}: {}", resolved.label, f.message);
             return Err(f);
         }

@@ -230,6 +230,51 @@ fn auto_treats_a_silent_stdio_server_as_legacy_after_the_probe_timeout() {
     );
 }
 
+/// A modern-only server that starts slowly (as one launched through npx does): the probe times
+/// out, so Auto falls back to initialize — which the server refuses, after answering the probe
+/// late as a modern server. The verdict is corrected and the call goes through in the modern era.
+#[test]
+fn auto_corrects_itself_for_a_slow_starting_modern_server() {
+    let started = format!(
+        "sleep 0.6; exec {} modern",
+        crate::misbehaving_support::testkit()
+    );
+    let run = cli(
+        "auto-slow-modern",
+        &[
+            "--protocol-era",
+            "auto",
+            "--probe-timeout",
+            "200",
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "echo",
+            "--tool-arg",
+            "text=hi",
+            "--format",
+            "json",
+            "--",
+            "sh",
+            "-c",
+            &started,
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.dump());
+    assert_eq!(run.json()["result"]["content"][0]["text"], "hi");
+    assert!(
+        run.warnings().iter().any(|w| w.contains("speaking modern")),
+        "{:#?}",
+        run.warnings()
+    );
+    assert_eq!(run.sent("initialize").len(), 1);
+    let call = &run.sent("tools/call")[0];
+    assert_eq!(
+        call["params"]["_meta"][VERSION_KEY], "2026-07-28",
+        "the call went out in the modern era: {call}"
+    );
+}
+
 /// A modern server on stdio ends a `subscriptions/listen` with `notifications/cancelled` naming
 /// it: the CLI reports a normal end with what arrived, at once, instead of waiting out
 /// `--duration`.
@@ -281,4 +326,18 @@ fn a_subscription_the_server_cancels_ends_at_once_with_its_notifications() {
         "{}",
         run.dump()
     );
+}
+
+/// A modern-only server spoken to in the legacy era refuses `initialize`: a failed connection
+/// (exit 4, `handshake_refused`), not a tool error, whatever method was asked for.
+#[test]
+fn a_refused_handshake_is_a_failed_connection() {
+    let run = run(
+        "legacy-to-modern-only",
+        &["--method", "tools/call", "--tool-name", "echo"],
+        &StdioMode::Modern,
+    );
+    assert_eq!(run.code, 4, "{}", run.dump());
+    assert_eq!(run.error()["code"], "handshake_refused", "{}", run.dump());
+    assert!(run.message().contains("server/discover"), "{}", run.dump());
 }
