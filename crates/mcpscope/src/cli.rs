@@ -270,8 +270,13 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     let outcome = outcome.map_err(|f| explain_unserved(f, &session, &method));
     // Legacy HTTP servers may send a request's logs on the GET stream, after its response on the
     // POST stream: give them a moment so the user sees them (a quiet wire ends this at once).
+    // Only where logs can come — a server with the logging capability, a method that does work —
+    // so a one-shot list or ping does not pay 50 ms for nothing.
     if session.era() == mcpscope_proto::era::Era::Legacy
-        && session.server_info().is_some_and(|i| i.transport == "http")
+        && session
+            .server_info()
+            .is_some_and(|i| i.transport == "http" && i.capabilities.get("logging").is_some())
+        && may_log(&method)
     {
         session
             .settle(Duration::from_millis(50), Duration::from_millis(500))
@@ -789,6 +794,12 @@ async fn call_tool(
     })
 }
 
+/// Whether a server may log about `method` while doing it: not the lists, the handshake, `ping`
+/// or a log level change, which answer from what the server already has.
+fn may_log(method: &str) -> bool {
+    !(method.ends_with("/list") || matches!(method, "ping" | "initialize" | "logging/setLevel"))
+}
+
 /// `subscriptions/listen` (modern) or `resources/subscribe` (legacy): collect notifications for
 /// `--duration` ms, then end the subscription the era's way.
 async fn listen(
@@ -857,6 +868,21 @@ mod tests {
     fn params(argv: &[&str]) -> Result<Map<String, Value>, UsageError> {
         let args = Args::parse_from(std::iter::once("mcpscope").chain(argv.iter().copied()));
         build_params(&args, args.method.as_deref().unwrap())
+    }
+
+    #[test]
+    fn only_methods_that_do_work_wait_for_late_logs() {
+        for m in [
+            "tools/list",
+            "resources/templates/list",
+            "ping",
+            "initialize",
+        ] {
+            assert!(!may_log(m), "{m}");
+        }
+        for m in ["tools/call", "resources/read", "prompts/get", "x/custom"] {
+            assert!(may_log(m), "{m}");
+        }
     }
 
     #[test]
