@@ -127,6 +127,54 @@ struct Index {
     issuer: Option<String>,
 }
 
+/// The key of the list of every (profile, server) with stored credentials: keyrings cannot be
+/// enumerated, so `--list-stored-auth` reads this.
+const DIRECTORY_KEY: &str = "mcpscope-oauth-directory";
+
+async fn directory(store: &Arc<LazySecretStore>) -> Result<Vec<(String, String)>, String> {
+    let store = store.clone();
+    let text = tokio::task::spawn_blocking(move || store.get()?.get(DIRECTORY_KEY))
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+    match text {
+        Some(t) => serde_json::from_str(&t)
+            .map_err(|e| format!("the list of stored credentials does not parse ({e})")),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// What is stored for one profile and server, described without any token or secret
+/// (`--list-stored-auth`).
+pub async fn stored_grants(store: &Arc<LazySecretStore>) -> Result<Vec<serde_json::Value>, String> {
+    let mut out = Vec::new();
+    for (profile, server) in directory(store).await? {
+        let creds = CredentialStore::new(store.clone(), &profile, &server);
+        let Some(issuer) = creds.last_issuer().await? else {
+            continue;
+        };
+        let record = creds.load(&issuer).await?;
+        let tokens = record.tokens.as_ref().map(|t| {
+            serde_json::json!({
+                "scope": t.scope,
+                "expiresAt": t.expires_at,
+                "expired": t.expired(),
+                "obtainedAt": t.obtained_at,
+                "refreshToken": t.refresh_token.is_some(),
+                "clientId": t.client_id,
+            })
+        });
+        out.push(serde_json::json!({
+            "profile": profile,
+            "server": server,
+            "issuer": issuer,
+            "tokens": tokens,
+            "registeredClient": record.client.as_ref().map(|c| c.client_id.clone()),
+        }));
+    }
+    Ok(out)
+}
+
 /// Unix seconds, now.
 pub fn now() -> u64 {
     std::time::SystemTime::now()
@@ -207,13 +255,22 @@ impl CredentialStore {
         self.set(self.record_key(issuer), value).await
     }
 
-    /// Remember that the latest tokens came from `issuer`.
+    /// Remember that the latest tokens came from `issuer` (and that this profile and server
+    /// have credentials at all, for [`stored_grants`]).
     pub async fn set_last_issuer(&self, issuer: &str) -> Result<(), String> {
         let v = serde_json::to_string(&Index {
             issuer: Some(issuer.to_string()),
         })
         .expect("serializable index");
-        self.set(self.index_key(), Some(v)).await
+        self.set(self.index_key(), Some(v)).await?;
+        let mut directory = directory(&self.store).await?;
+        let entry = (self.profile.clone(), self.server.clone());
+        if !directory.contains(&entry) {
+            directory.push(entry);
+            let v = serde_json::to_string(&directory).expect("serializable directory");
+            self.set(DIRECTORY_KEY.into(), Some(v)).await?;
+        }
+        Ok(())
     }
 
     /// The authorization server the latest tokens came from.

@@ -43,5 +43,7 @@ mod token;
 pub use authorize::{
     BoxFuture, CallbackReceived, ExternalLogin, LoginMode, LoginRequest, validate_callback_url,
 };
-pub use credentials::{ClientRegistration, ClientSource, CredentialStore, Record, Tokens};
+pub use credentials::{
+    ClientRegistration, ClientSource, CredentialStore, Record, Tokens, stored_grants,
+};
 pub use flow::{AuthConfig, DEFAULT_CALLBACK_URL, OAuthProvider};

@@ -215,6 +215,10 @@ pub struct Args {
     /// its redirect and take code and iss from its Location (no browser, no listener).
     #[arg(long, conflicts_with = "print_auth_url", help_heading = "OAuth")]
     pub headless_auth: bool,
+    /// OAuth: list what the secret store holds — every profile, server and authorization server
+    /// with its scopes and expiry, never a token — and exit (no server is contacted).
+    #[arg(long, help_heading = "OAuth")]
+    pub list_stored_auth: bool,
     /// OAuth: the credentials profile; each profile keeps its own tokens for a server.
     #[arg(
         long,

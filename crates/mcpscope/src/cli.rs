@@ -152,6 +152,9 @@ pub async fn run(args: Args) -> i32 {
 }
 
 async fn run_inner(args: Args) -> Result<i32, Failure> {
+    if args.list_stored_auth {
+        return list_stored_auth(&args).await;
+    }
     let Some(method) = args.method.clone() else {
         return Err(
             UsageError("--cli needs --method (for example --method tools/list)".into()).into(),
@@ -415,6 +418,55 @@ fn report_lint(findings: &[crate::observer::FrameFinding]) {
             f.message
         );
     }
+}
+
+/// `--list-stored-auth`: one JSON document, or a line per stored grant.
+async fn list_stored_auth(args: &Args) -> Result<i32, Failure> {
+    let doc = crate::oauth::stored_auth()
+        .await
+        .map_err(|e| Failure::new(exit::USAGE, "secret_store", e))?;
+    let mut out = std::io::stdout().lock();
+    let r = if args.format == FormatArg::Json {
+        writeln!(out, "{doc}")
+    } else {
+        let grants = doc["storedAuth"].as_array().cloned().unwrap_or_default();
+        let mut text = String::new();
+        if grants.is_empty() {
+            text.push_str("no stored OAuth credentials\n");
+        }
+        for g in &grants {
+            let t = &g["tokens"];
+            let what = if t.is_null() {
+                "no tokens (client registration only)".to_string()
+            } else {
+                let expires = match t["expiresAt"].as_u64() {
+                    Some(at) if t["expired"] == json!(true) => {
+                        format!("expired {}", mcpscope_proto::rfc3339(at * 1_000_000))
+                    }
+                    Some(at) => format!("expires {}", mcpscope_proto::rfc3339(at * 1_000_000)),
+                    None => "no expiry stated".into(),
+                };
+                format!(
+                    "scope {}; {expires}; {}",
+                    t["scope"].as_str().unwrap_or("not stated"),
+                    if t["refreshToken"] == json!(true) {
+                        "refresh token"
+                    } else {
+                        "no refresh token"
+                    }
+                )
+            };
+            text.push_str(&format!(
+                "{}  {}  (issuer {})  {what}\n",
+                g["profile"].as_str().unwrap_or_default(),
+                g["server"].as_str().unwrap_or_default(),
+                g["issuer"].as_str().unwrap_or_default(),
+            ));
+        }
+        out.write_all(text.as_bytes())
+    };
+    r.map_err(|e| Failure::new(exit::USAGE, "output", format!("cannot write the list: {e}")))?;
+    Ok(exit::OK)
 }
 
 fn print_result(

@@ -127,6 +127,25 @@ impl OAuthSetup {
     }
 }
 
+/// `--list-stored-auth`: what the secret store holds (never a token), and which store it is.
+pub async fn stored_auth() -> Result<serde_json::Value, String> {
+    let config = secret_config().map_err(|e| e.to_string())?;
+    let store = Arc::new(LazySecretStore::new(config));
+    let info = {
+        let store = store.clone();
+        tokio::task::spawn_blocking(move || {
+            store
+                .get()
+                .map(|s| serde_json::to_value(s.info()).unwrap_or_default())
+        })
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?
+    };
+    let grants = mcpscope_auth::stored_grants(&store).await?;
+    Ok(serde_json::json!({"storedAuth": grants, "secretStore": info}))
+}
+
 /// The secret store as the environment says, with a terminal prompt for the passphrase of a
 /// passphrase-protected file when mcpscope runs in a terminal (never in CI: there the error says
 /// to set `MCPSCOPE_SECRET_PASSPHRASE`).

@@ -564,6 +564,34 @@ async fn two_profiles_for_one_server_keep_their_own_tokens() {
     .await;
     assert_eq!(carol.code, 3, "{}", carol.dump());
     assert!(carol.message().contains("\"carol\""), "{}", carol.message());
+
+    // --list-stored-auth names both, with their authorization server and scope, never a token.
+    let list = mcpscope(&dir.path(""), &["--list-stored-auth", "--format", "json"]).await;
+    assert_eq!(list.code, 0, "{}", list.dump());
+    let doc: Value = serde_json::from_str(&list.stdout).expect("one JSON document");
+    let grants = doc["storedAuth"].as_array().unwrap();
+    let profiles: Vec<&str> = grants
+        .iter()
+        .map(|g| g["profile"].as_str().unwrap())
+        .collect();
+    assert_eq!(profiles, ["alice", "bob"], "{doc}");
+    for g in grants {
+        assert_eq!(g["server"], url, "{doc}");
+        assert_eq!(g["issuer"], f.issuer(), "{doc}");
+        assert_eq!(g["tokens"]["refreshToken"], true, "{doc}");
+    }
+    assert_eq!(doc["secretStore"]["kind"], "file", "{doc}");
+    for token in &tokens {
+        let bare = token.trim_start_matches("Bearer ");
+        assert!(!list.stdout.contains(bare), "a token was listed: {doc}");
+    }
+    let text = mcpscope(&dir.path(""), &["--list-stored-auth"]).await;
+    assert_eq!(text.code, 0, "{}", text.dump());
+    assert!(
+        text.stdout.lines().filter(|l| l.contains(&url)).count() == 2,
+        "{}",
+        text.stdout
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
