@@ -180,6 +180,8 @@ const OAUTH_SECRETS: &[&str] = &[
     "code",
     "code_verifier",
     "registration_access_token",
+    // RFC 7009 revocation requests carry the token being revoked.
+    "token",
 ];
 
 fn redacted(v: &str) -> String {

@@ -265,6 +265,19 @@ async fn login_in_the_browser_step_up_reauthorize_and_forget() {
             .contains("revocation of the refresh token"),
         "{oauth}"
     );
+    // The revocation requests carried the tokens; what the page and the database keep must not.
+    let mut bodies = oauth.to_string();
+    for f in oauth["frames"].as_array().unwrap() {
+        let body = b
+            .get(&format!("/api/servers/notes/frames/{}/body", f["seq"]))
+            .await;
+        bodies.push_str(&body.text);
+    }
+    assert!(bodies.contains("token_type_hint=refresh_token"), "{bodies}");
+    assert!(
+        !bodies.contains(newest.as_str()),
+        "the revoked access token is in the OAuth frames"
+    );
     b.stop().await;
 }
 
