@@ -50,8 +50,8 @@ pub enum ClientError {
         /// Why.
         reason: String,
     },
-    /// The server gave up the request itself with `notifications/cancelled` (how a modern server
-    /// ends a `subscriptions/listen` on stdio; any server may abandon a request this way).
+    /// The server ended the request itself with `notifications/cancelled`: how a modern server
+    /// ends a `subscriptions/listen` on stdio (the only request it may end this way).
     #[error("the server cancelled {method}: {reason}")]
     ServerCancelled {
         /// The request's method.

@@ -626,12 +626,27 @@ impl Session {
                 // that request's stream only); they do not reset timeouts, progress does.
             }
             "notifications/cancelled" => {
-                // The server abandons one of our requests: fail it now rather than wait forever.
+                // 2026-07-28: a server sends it (on stdio) solely to end a subscriptions/listen
+                // of ours; fail that request now rather than wait forever. 2025-11-25: its id
+                // names one of the server's own requests (ids overlap with ours), so it withdraws
+                // that request and never touches ours.
                 let id = params
                     .as_ref()
                     .and_then(|p| p.get("requestId"))
                     .and_then(RequestId::from_value);
-                let pending = id.and_then(|id| self.state().pending.remove(&id));
+                let pending = id.and_then(|id| {
+                    let mut st = self.state();
+                    let listens = st.era == Era::Modern
+                        && st
+                            .pending
+                            .get(&id)
+                            .is_some_and(|p| p.method == "subscriptions/listen");
+                    if listens {
+                        st.pending.remove(&id)
+                    } else {
+                        None
+                    }
+                });
                 if let Some(p) = pending {
                     let reason = params
                         .as_ref()

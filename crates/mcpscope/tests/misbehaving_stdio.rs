@@ -608,3 +608,38 @@ fn a_request_without_progress_times_out_and_is_cancelled_on_the_wire() {
         "no {ack:?} on the server's stderr"
     );
 }
+
+/// In 2025-11-25 a server's `notifications/cancelled` names one of its own requests, whose ids
+/// overlap with ours: it must never cancel the request of ours with the same id.
+#[test]
+fn a_legacy_servers_cancellation_does_not_touch_our_request_with_the_same_id() {
+    const SERVER: &str = r#"
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if "id" not in m:
+        continue
+    if m["method"] == "initialize":
+        r = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "c", "version": "1"}}
+    else:
+        # Withdraw "our" request id first (it is the id of a request of this server's own).
+        print(json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": m["id"], "reason": "timed out"}}), flush=True)
+        r = {"tools": []}
+    print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}), flush=True)
+"#;
+    let run = cli(
+        "legacy-cancelled",
+        &[
+            "--method",
+            "tools/list",
+            "--format",
+            "json",
+            "--",
+            "python3",
+            "-c",
+            SERVER,
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.dump());
+    assert_eq!(run.json()["result"]["tools"], json!([]));
+}
