@@ -263,6 +263,10 @@ impl CredentialStore {
         })
         .expect("serializable index");
         self.set(self.index_key(), Some(v)).await?;
+        // One read-modify-write at a time in this process (two servers' logins ending together
+        // in the web UI must not drop each other's entry).
+        static DIRECTORY_LOCK: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+        let _one_at_a_time = DIRECTORY_LOCK.lock().await;
         let mut directory = directory(&self.store).await?;
         let entry = (self.profile.clone(), self.server.clone());
         if !directory.contains(&entry) {

@@ -372,6 +372,10 @@ impl OAuthProvider {
         if self.cfg.relogin {
             if let Some(t) = record.tokens.take() {
                 if self.cfg.revoke {
+                    // Talking to the authorization server before the first request: the
+                    // session's probe and connect timeouts must not count it against the server.
+                    self.authorizing.fetch_add(1, Ordering::SeqCst);
+                    let _busy = Busy(&self.authorizing);
                     let secret = self.secret_for(&t, &record);
                     for f in revoke::revoke(rec, &t, secret.as_deref()).await {
                         (self.cfg.notify)(&format!("warning: --relogin: {f}"));

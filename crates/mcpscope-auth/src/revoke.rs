@@ -32,7 +32,15 @@ pub(crate) async fn revoke(
         return Vec::new();
     };
     let method = tokens.client_auth_method.as_deref().unwrap_or("none");
+    if method != "none" && secret.is_none() {
+        let note = format!(
+            "the tokens could not be revoked at {endpoint}: client {client_id} authenticates with {method} and its secret is not known here (pass --client-secret)"
+        );
+        rec.step(note.clone());
+        return vec![note];
+    }
     let mut failed = Vec::new();
+    let mut refresh_revoked = false;
     let mut each: Vec<(&str, &str)> = Vec::new();
     if let Some(r) = tokens.refresh_token.as_deref() {
         each.push(("refresh_token", r));
@@ -51,9 +59,22 @@ pub(crate) async fn revoke(
                 body: Some(form(&pairs)),
             })
             .await;
-        // RFC 7009 §2.2: 200 whether or not the token was still valid.
+        // RFC 7009 §2.2: 200 whether or not the token was still valid (some servers say 204).
         let problem = match answer {
-            Ok(a) if a.status == 200 => None,
+            Ok(a) if a.ok() => {
+                refresh_revoked |= hint == "refresh_token";
+                None
+            }
+            // §2.2.1: a server that cannot revoke access tokens on their own; revoking the
+            // refresh token already invalidated the grant's access tokens (§2.1 SHOULD).
+            Ok(a)
+                if refresh_revoked
+                    && a.oauth_error()
+                        .is_some_and(|(e, _)| e == "unsupported_token_type") =>
+            {
+                rec.step("the server revokes refresh tokens only; the access token went with it");
+                None
+            }
             Ok(a) => Some(match a.oauth_error() {
                 Some((error, description)) => format!(
                     "HTTP {}, {error}{}",

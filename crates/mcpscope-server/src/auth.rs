@@ -460,11 +460,14 @@ pub(crate) async fn forget(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
         );
     }
     slot.auth().error = None;
-    publish(app, &slot);
+    // `stored: null`: nothing is stored any more (the page keeps a stored grant it was shown
+    // until a view says otherwise).
+    let mut event = view(app, &slot, None);
+    event["stored"] = Value::Null;
+    app.events.publish("auth", &event);
     let mut v = view(app, &slot, Some(&entry));
-    if let Value::Object(m) = &mut v {
-        m.insert("revocationFailures".into(), json!(failed));
-    }
+    v["stored"] = Value::Null;
+    v["revocationFailures"] = json!(failed);
     Ok(v)
 }
 

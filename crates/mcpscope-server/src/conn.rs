@@ -945,9 +945,12 @@ async fn pinger(
     }
 }
 
-/// How many times a modern server may end the list-changed subscription before we stop asking
-/// again (a server that ends every listen at once must not be flooded with new ones).
+/// How many times in a row a modern server may end the list-changed subscription quickly
+/// before we stop asking again (a server that ends every listen at once must not be flooded
+/// with new ones).
 const LISTEN_RESTARTS: u32 = 5;
+/// A subscription that ends sooner than this counts towards [`LISTEN_RESTARTS`].
+const LISTEN_QUICK_END: Duration = Duration::from_secs(10);
 
 /// The `subscriptions/listen` filter that asks for every list change `capabilities` promises.
 fn list_changed_filter(capabilities: &Value) -> Map<String, Value> {
@@ -986,36 +989,56 @@ async fn listener(app: Arc<Inner>, slot: Arc<Slot>, session: Session, generation
             &json!({"server": slot.name, "message": message, "frameSeq": null}),
         );
     };
-    for attempt in 1..=LISTEN_RESTARTS {
+    let mut quick_ends = 0u32;
+    loop {
         let opts = RequestOptions {
             timeout: Some(None),
             ..Default::default()
         };
         let params = json!({"notifications": filter});
+        let started = Instant::now();
         let r = session
             .request_with("subscriptions/listen", Some(params), &opts)
             .await;
         if !still_ours() {
             return;
         }
-        match r {
+        let why = match r {
             // A result or a notifications/cancelled: the server ended the subscription.
-            Ok(_) | Err(ClientError::ServerCancelled { .. }) if attempt < LISTEN_RESTARTS => {
-                warn(format!(
-                    "the server ended the list-changed subscription (subscriptions/listen); listening again ({attempt} of {LISTEN_RESTARTS})"
-                ));
-                tokio::time::sleep(Duration::from_secs(1)).await;
+            Ok(_) | Err(ClientError::ServerCancelled { .. }) => {
+                "the server ended the list-changed subscription (subscriptions/listen)".to_string()
             }
-            Ok(_) | Err(ClientError::ServerCancelled { .. }) => warn(format!(
-                "the server ended the list-changed subscription {LISTEN_RESTARTS} times; list changes will not be shown until you reconnect"
-            )),
-            Err(e) if e.is_connection_failure() => return,
+            // The connection itself is going: the disconnect says so.
+            Err(ClientError::Closed(_) | ClientError::Cancelled { .. }) => return,
+            // On modern HTTP the listen has a stream of its own, which a proxy or a 5xx can end
+            // while the connection lives on.
+            Err(e) if e.is_connection_failure() => {
+                format!("the list-changed subscription (subscriptions/listen) broke: {e}")
+            }
             Err(e) => {
                 warn(format!(
                     "subscriptions/listen failed, so list changes will not be shown: {e}"
                 ));
                 return;
             }
+        };
+        // Only ends in quick succession count: a subscription that lived a while is not a
+        // server refusing to keep one.
+        if started.elapsed() >= LISTEN_QUICK_END {
+            quick_ends = 0;
+        }
+        quick_ends += 1;
+        if quick_ends > LISTEN_RESTARTS {
+            warn(format!(
+                "{why} {LISTEN_RESTARTS} times in a row within {} s each; list changes will not be shown until you reconnect",
+                LISTEN_QUICK_END.as_secs()
+            ));
+            return;
+        }
+        warn(format!("{why}; listening again"));
+        tokio::time::sleep(Duration::from_secs(u64::from(quick_ends))).await;
+        if !still_ours() {
+            return;
         }
     }
 }

@@ -432,7 +432,10 @@ async fn list_stored_auth(args: &Args) -> Result<i32, Failure> {
         let grants = doc["storedAuth"].as_array().cloned().unwrap_or_default();
         let mut text = String::new();
         if grants.is_empty() {
-            text.push_str("no stored OAuth credentials\n");
+            text.push_str(
+                "no stored OAuth credentials recorded (grants stored by an mcpscope older than \
+                 --list-stored-auth appear after their next login or refresh)\n",
+            );
         }
         for g in &grants {
             let t = &g["tokens"];

@@ -235,8 +235,9 @@ fn auto_treats_a_silent_stdio_server_as_legacy_after_the_probe_timeout() {
 /// late as a modern server. The verdict is corrected and the call goes through in the modern era.
 #[test]
 fn auto_corrects_itself_for_a_slow_starting_modern_server() {
+    // Two seconds against a 200 ms probe: late by a wide margin even on a loaded machine.
     let started = format!(
-        "sleep 0.6; exec {} modern",
+        "sleep 2; exec {} modern",
         crate::misbehaving_support::testkit()
     );
     let run = cli(

@@ -24,6 +24,16 @@ describe('applyEvent', () => {
     expect(s.auth.notes).toBeUndefined();
   });
 
+  it('keeps a stored grant shown until tokens load or Forget says none is left', () => {
+    const stored = { issuer: 'https://as', scope: null, expiresAt: null, obtainedAt: 1, refreshToken: true, clientId: null, profile: 'default' };
+    const v = { server: 'notes', applies: true, state: 'none' as const, summary: null, error: null, pending: null };
+    let s = applyEvent(initialState(), 'auth', { ...v, stored });
+    s = applyEvent(s, 'auth', { ...v, state: 'failed', error: 'x' });
+    expect(s.auth.notes.stored?.issuer).toBe('https://as');
+    s = applyEvent(s, 'auth', { ...v, stored: null });
+    expect(s.auth.notes.stored).toBeNull();
+  });
+
   it('tracks server status', () => {
     let s = applyEvent(initialState(), 'catalog', { servers: [sv('demo', 'disconnected')] });
     s = applyEvent(s, 'status', sv('demo', 'connected'));

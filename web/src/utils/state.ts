@@ -95,9 +95,13 @@ function upsertServer(list: ServerView[], s: ServerView): ServerView[] {
   return copy;
 }
 
-/** `state` with a server's authorization view replaced. */
+/** `state` with a server's authorization view replaced. `stored` comes only from `GET …/auth`:
+ *  an `auth` event without the key keeps the stored grant already shown, until tokens are
+ *  loaded (`summary`) or the view says `stored: null` (Forget). */
 export function setAuth(state: State, view: AuthView): State {
-  return { ...state, auth: { ...state.auth, [view.server]: view } };
+  const prev = state.auth[view.server];
+  const next = !('stored' in view) && !view.summary && prev?.stored ? { ...view, stored: prev.stored } : view;
+  return { ...state, auth: { ...state.auth, [view.server]: next } };
 }
 
 /** Apply a batch of frames (batched by the hook so 100,000 frames stay cheap). */
