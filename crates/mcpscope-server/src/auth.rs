@@ -334,10 +334,10 @@ pub(crate) async fn get_view(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
     let secrets = app.secrets.clone();
     let _ = tokio::task::spawn_blocking(move || secrets.get().map(|_| ())).await;
     let mut v = view(app, &slot, Some(&entry));
-    if v["summary"].is_null()
-        && let Some(stored) = stored_grant(app, &entry).await
-    {
-        v["stored"] = stored;
+    // Always said while nothing is loaded (null: nothing stored), so a page that showed a
+    // grant which has since gone (refresh refused, profile edited, --relogin) drops it.
+    if v["summary"].is_null() {
+        v["stored"] = stored_grant(app, &entry).await.unwrap_or(Value::Null);
     }
     Ok(v)
 }

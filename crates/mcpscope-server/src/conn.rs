@@ -1028,7 +1028,7 @@ async fn listener(app: Arc<Inner>, slot: Arc<Slot>, session: Session, generation
             quick_ends = 0;
         }
         quick_ends += 1;
-        if quick_ends > LISTEN_RESTARTS {
+        if quick_ends >= LISTEN_RESTARTS {
             warn(format!(
                 "{why} {LISTEN_RESTARTS} times in a row within {} s each; list changes will not be shown until you reconnect",
                 LISTEN_QUICK_END.as_secs()
