@@ -102,6 +102,19 @@ impl Tokens {
         })
     }
 
+    /// The grant described for a person — scope, expiry, whether it can be refreshed, the
+    /// client — never a token.
+    pub fn description(&self) -> serde_json::Value {
+        serde_json::json!({
+            "scope": self.scope,
+            "expiresAt": self.expires_at,
+            "expired": self.expired(),
+            "obtainedAt": self.obtained_at,
+            "refreshToken": self.refresh_token.is_some(),
+            "clientId": self.client_id,
+        })
+    }
+
     /// The `Authorization` header value.
     pub fn header(&self) -> String {
         format!("Bearer {}", self.access_token)
@@ -150,25 +163,14 @@ pub async fn stored_grants(store: &Arc<LazySecretStore>) -> Result<Vec<serde_jso
     let mut out = Vec::new();
     for (profile, server) in directory(store).await? {
         let creds = CredentialStore::new(store.clone(), &profile, &server);
-        let Some(issuer) = creds.last_issuer().await? else {
+        let Some((issuer, record)) = creds.latest().await? else {
             continue;
         };
-        let record = creds.load(&issuer).await?;
-        let tokens = record.tokens.as_ref().map(|t| {
-            serde_json::json!({
-                "scope": t.scope,
-                "expiresAt": t.expires_at,
-                "expired": t.expired(),
-                "obtainedAt": t.obtained_at,
-                "refreshToken": t.refresh_token.is_some(),
-                "clientId": t.client_id,
-            })
-        });
         out.push(serde_json::json!({
             "profile": profile,
             "server": server,
             "issuer": issuer,
-            "tokens": tokens,
+            "tokens": record.tokens.as_ref().map(Tokens::description),
             "registeredClient": record.client.as_ref().map(|c| c.client_id.clone()),
         }));
     }
@@ -275,6 +277,17 @@ impl CredentialStore {
             self.set(DIRECTORY_KEY.into(), Some(v)).await?;
         }
         Ok(())
+    }
+
+    /// The record of the authorization server the latest tokens came from, with its issuer.
+    pub async fn latest(&self) -> Result<Option<(String, Record)>, String> {
+        match self.last_issuer().await? {
+            Some(issuer) => {
+                let record = self.load(&issuer).await?;
+                Ok(Some((issuer, record)))
+            }
+            None => Ok(None),
+        }
     }
 
     /// The authorization server the latest tokens came from.

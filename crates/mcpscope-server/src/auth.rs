@@ -75,6 +75,15 @@ fn applies(entry: &CatalogEntry) -> bool {
             .any(|k| k.eq_ignore_ascii_case("authorization"))
 }
 
+/// The credentials profile of `entry` (`oauth.profile`, else `default`).
+fn profile_of(entry: &CatalogEntry) -> String {
+    entry
+        .oauth
+        .as_ref()
+        .and_then(|o| o.profile.clone())
+        .unwrap_or_else(|| "default".into())
+}
+
 /// The provider for `slot`'s server (made, or re-used while the entry's URL and OAuth settings
 /// stay the same), or `None` when OAuth does not apply.
 pub(crate) fn provider_for(
@@ -96,7 +105,7 @@ pub(crate) fn provider_for(
     }
     let oauth = entry.oauth.clone().unwrap_or_default();
     let mut cfg = AuthConfig::new(&url);
-    cfg.profile = oauth.profile.unwrap_or_else(|| "default".into());
+    cfg.profile = profile_of(entry);
     cfg.client_id = oauth.client_id;
     cfg.client_metadata_url = oauth.client_metadata_url;
     cfg.scope = oauth.scope;
@@ -352,23 +361,14 @@ async fn stored_grant(app: &Inner, entry: &CatalogEntry) -> Option<Value> {
     else {
         return None;
     };
-    let profile = entry
-        .oauth
-        .as_ref()
-        .and_then(|o| o.profile.clone())
-        .unwrap_or_else(|| "default".into());
+    let profile = profile_of(entry);
     let creds = CredentialStore::new(app.secrets.clone(), &profile, &url);
-    let issuer = creds.last_issuer().await.ok()??;
-    let t = creds.load(&issuer).await.ok()?.tokens?;
-    Some(json!({
-        "issuer": t.issuer,
-        "scope": t.scope,
-        "expiresAt": t.expires_at,
-        "obtainedAt": t.obtained_at,
-        "refreshToken": t.refresh_token.is_some(),
-        "clientId": t.client_id,
-        "profile": profile,
-    }))
+    let (_, record) = creds.latest().await.ok()??;
+    let t = record.tokens?;
+    let mut v = t.description();
+    v["issuer"] = json!(t.issuer);
+    v["profile"] = json!(profile);
+    Some(v)
 }
 
 async fn entry(app: &Inner, name: &str) -> ApiResult<CatalogEntry> {

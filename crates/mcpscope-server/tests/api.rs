@@ -2,7 +2,7 @@
 //! with progress and cancel, the history entry and its children, pins across a restart, header
 //! verdicts on a modern connection, frame paging, and the event stream.
 
-use crate::support::{Options, TempDir, demo, http_entry, start};
+use crate::support::{Options, TempDir, both_eras, demo, http_entry, start};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -498,15 +498,7 @@ async fn the_event_stream_replays_from_last_event_id() {
 async fn server_requests_are_declined_visibly_in_both_eras() {
     let dir = TempDir::new("declines");
     let d = demo().await;
-    let b = start(
-        dir.path(),
-        vec![
-            ("legacy".to_string(), http_entry(&d.url, "legacy")),
-            ("modern".to_string(), http_entry(&d.url, "modern")),
-        ],
-        Options::default(),
-    )
-    .await;
+    let b = start(dir.path(), both_eras(&d.url), Options::default()).await;
     let events = b.events(None).await;
     for server in ["legacy", "modern"] {
         b.ok(&format!("/api/servers/{server}/connect"), json!({}))
@@ -633,15 +625,7 @@ async fn failures_count_up_and_the_era_and_log_level_can_change() {
 async fn list_changes_reach_the_page_in_both_eras() {
     let dir = TempDir::new("list-changed");
     let d = demo().await;
-    let b = start(
-        dir.path(),
-        vec![
-            ("legacy".to_string(), http_entry(&d.url, "legacy")),
-            ("modern".to_string(), http_entry(&d.url, "modern")),
-        ],
-        Options::default(),
-    )
-    .await;
+    let b = start(dir.path(), both_eras(&d.url), Options::default()).await;
     let events = b.events(None).await;
     for server in ["legacy", "modern"] {
         b.ok(&format!("/api/servers/{server}/connect"), json!({}))

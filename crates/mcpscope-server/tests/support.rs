@@ -322,6 +322,14 @@ impl Events {
     }
 }
 
+/// A catalog of the demo over HTTP twice: `legacy` and `modern`, each pinned to its era.
+pub(crate) fn both_eras(url: &str) -> Vec<(String, Value)> {
+    vec![
+        ("legacy".to_string(), http_entry(url, "legacy")),
+        ("modern".to_string(), http_entry(url, "modern")),
+    ]
+}
+
 /// A catalog entry for the demo over HTTP in one era.
 pub(crate) fn http_entry(url: &str, era: &str) -> Value {
     json!({"type": "http", "url": url, "protocolEra": era})

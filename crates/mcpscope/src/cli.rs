@@ -443,10 +443,15 @@ async fn list_stored_auth(args: &Args) -> Result<i32, Failure> {
                 "no tokens (client registration only)".to_string()
             } else {
                 let expires = match t["expiresAt"].as_u64() {
-                    Some(at) if t["expired"] == json!(true) => {
-                        format!("expired {}", mcpscope_proto::rfc3339(at * 1_000_000))
-                    }
-                    Some(at) => format!("expires {}", mcpscope_proto::rfc3339(at * 1_000_000)),
+                    Some(at) => format!(
+                        "{} {}",
+                        if t["expired"] == json!(true) {
+                            "expired"
+                        } else {
+                            "expires"
+                        },
+                        mcpscope_proto::rfc3339(at * 1_000_000)
+                    ),
                     None => "no expiry stated".into(),
                 };
                 format!(
