@@ -8,6 +8,7 @@
 #   node22     node@22.23.3 (the npm package that ships the Node binary)   -> .peers/node22
 #   peers      server-everything, conformance suite, TS SDK v2 server+node -> .peers/peers
 #   inspector  the official Inspector 2.12.0 (benchmarks only)             -> .peers/inspector
+#   python     the Python SDK (mcp) and FastMCP in a venv (pip, pinned)     -> .peers/python
 #
 # Idempotent: a component whose lock file hash matches the stamp left by the last successful
 # install is skipped, so a second run takes well under a second. Concurrent runs serialise on a
@@ -17,10 +18,10 @@ set -euo pipefail
 # shellcheck source=lib.sh
 . "$(cd "$(dirname "$0")" && pwd)/lib.sh"
 
-ALL=(node22 peers inspector)
+ALL=(node22 peers inspector python)
 if [ $# -eq 0 ]; then set -- "${ALL[@]}"; fi
 for c in "$@"; do
-  case "$c" in node22 | peers | inspector) ;; *) testenv_die "unknown component '$c' (want: ${ALL[*]})" ;; esac
+  case "$c" in node22 | peers | inspector | python) ;; *) testenv_die "unknown component '$c' (want: ${ALL[*]})" ;; esac
 done
 # Everything else runs on Node 22, and npm itself runs on it too (no EBADENGINE noise).
 want_node22=0
@@ -38,7 +39,28 @@ now() { echo "${EPOCHREALTIME/,/.}"; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 t_all=$(now)
 
-stamp_of() { cat "$TESTENV/npm/$1/package.json" "$TESTENV/npm/$1/package-lock.json" | sha256sum | cut -d' ' -f1; }
+stamp_of() {
+  if [ "$1" = python ]; then cat "$TESTENV/python/requirements.txt"; else cat "$TESTENV/npm/$1/package.json" "$TESTENV/npm/$1/package-lock.json"; fi |
+    sha256sum | cut -d' ' -f1
+}
+
+# The Python peers: a venv of its own (never the machine's site-packages), every pin exact.
+install_python() {
+  local dst="$PEERS_DIR/python" want have t0
+  want=$(stamp_of python)
+  have=$(cat "$dst/.installed" 2>/dev/null || true)
+  if [ "$want" = "$have" ] && [ -x "$PYTHON_PEERS" ] && [ "${MCPSCOPE_TESTENV_FORCE:-0}" != 1 ]; then
+    printf 'testenv: %-9s up to date (%s)\n' python "$dst"
+    return
+  fi
+  t0=$(now)
+  command -v python3 >/dev/null || testenv_die "python3 not found on PATH"
+  rm -rf "$dst"
+  python3 -m venv "$dst"
+  "$dst/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$TESTENV/python/requirements.txt"
+  echo "$want" >"$dst/.installed"
+  printf 'testenv: %-9s installed in %ss (%s, %s)\n' python "$(secs "$t0" "$(now)")" "$(du -sh "$dst" | cut -f1)" "$dst"
+}
 
 install_component() {
   local c="$1" src="$TESTENV/npm/$1" dst="$PEERS_DIR/$1" t0 want have
@@ -62,7 +84,7 @@ install_component() {
 }
 
 for c in "$@"; do
-  install_component "$c"
+  if [ "$c" = python ]; then install_python; else install_component "$c"; fi
   case "$c" in
     node22)
       v=$("$NODE22" -v) || testenv_die "Node 22 does not run: $NODE22"
@@ -71,6 +93,7 @@ for c in "$@"; do
     peers) testenv_need "$EVERYTHING_JS" "$CONFORMANCE_JS" \
       "$PEERS_NM/@modelcontextprotocol/server/package.json" "$PEERS_NM/@modelcontextprotocol/node/package.json" ;;
     inspector) testenv_need "$INSPECTOR_JS" ;;
+    python) "$PYTHON_PEERS" -c 'import mcp, fastmcp' || testenv_die "the Python peers do not import" ;;
   esac
 done
 printf 'testenv: done in %ss; node: %s\n' "$(secs "$t_all" "$(now)")" "$NODE22"

@@ -10,6 +10,7 @@
 #   INSPECTOR_NM $PEERS_DIR/inspector/node_modules
 #   EVERYTHING_JS, CONFORMANCE_JS, INSPECTOR_JS   entry points of those packages
 #   LOOPBACK_PRELOAD  the --require preload that pins listen() to 127.0.0.1
+#   PYTHON_PEERS $PEERS_DIR/python/bin/python   the venv with the Python SDK and FastMCP
 
 TESTENV="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$TESTENV/.." && pwd)"
@@ -21,6 +22,7 @@ EVERYTHING_JS="$PEERS_NM/@modelcontextprotocol/server-everything/dist/index.js"
 CONFORMANCE_JS="$PEERS_NM/@modelcontextprotocol/conformance/dist/index.js"
 INSPECTOR_JS="$INSPECTOR_NM/@modelcontextprotocol/inspector/clients/launcher/build/index.js"
 LOOPBACK_PRELOAD="$TESTENV/peers/loopback-only.cjs"
+PYTHON_PEERS="$PEERS_DIR/python/bin/python"
 
 testenv_die() { echo "testenv: $*" >&2; exit 2; }
 
