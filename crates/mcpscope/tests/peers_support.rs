@@ -1,4 +1,4 @@
-//! Plumbing for the real-peer tests: find the npm peers `testenv/install.sh` puts in `.peers/`,
+//! Plumbing for the real-peer tests: find the npm and Python peers `testenv/install.sh` puts in `.peers/`,
 //! start their HTTP servers on free loopback ports, and hand the CLI their stdio commands.
 //!
 //! Without `.peers/` these tests fail and say how to install it, so a CI that forgot the step
@@ -41,6 +41,7 @@ impl Peers {
             "peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
             "peers/node_modules/@modelcontextprotocol/server/package.json",
             "peers/node_modules/@modelcontextprotocol/node/package.json",
+            "python/bin/python",
         ];
         let missing: Vec<String> = needed
             .iter()
@@ -51,8 +52,8 @@ impl Peers {
         assert!(
             missing.is_empty(),
             "{test}: the real-peer tests need the npm peers, and these are missing:\n  {}\n\
-             Run `bash testenv/install.sh` (once; it installs Node 22, server-everything and the \
-             TypeScript SDK v2 into .peers/), or set MCPSCOPE_SKIP_PEERS=1 to skip these tests.",
+             Run `bash testenv/install.sh` (once; it installs Node 22, server-everything, the \
+             TypeScript SDK and, in a venv, the Python SDK and FastMCP into .peers/), or set MCPSCOPE_SKIP_PEERS=1 to skip these tests.",
             missing.join("\n  ")
         );
         Some(Peers {
