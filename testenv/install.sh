@@ -6,7 +6,8 @@
 #
 # Components (each pinned by testenv/npm/<component>/package{,-lock}.json):
 #   node22     node@22.23.3 (the npm package that ships the Node binary)   -> .peers/node22
-#   peers      server-everything, conformance suite, TS SDK v2 server+node -> .peers/peers
+#   peers      server-everything/-filesystem/-memory, conformance suite,
+#              TS SDK v1, TS SDK v2 server+node                            -> .peers/peers
 #   inspector  the official Inspector 2.12.0 (benchmarks only)             -> .peers/inspector
 #   python     the Python SDK (mcp) and FastMCP in a venv (pip, pinned)     -> .peers/python
 #
@@ -91,7 +92,9 @@ for c in "$@"; do
       [ "$v" = v22.23.3 ] || testenv_die "expected Node v22.23.3, got $v"
       ;;
     peers) testenv_need "$EVERYTHING_JS" "$CONFORMANCE_JS" \
-      "$PEERS_NM/@modelcontextprotocol/server/package.json" "$PEERS_NM/@modelcontextprotocol/node/package.json" ;;
+      "$PEERS_NM/@modelcontextprotocol/server/package.json" "$PEERS_NM/@modelcontextprotocol/node/package.json" \
+      "$PEERS_NM/@modelcontextprotocol/sdk/package.json" \
+      "$PEERS_NM/@modelcontextprotocol/server-filesystem/dist/index.js" "$PEERS_NM/@modelcontextprotocol/server-memory/dist/index.js" ;;
     inspector) testenv_need "$INSPECTOR_JS" ;;
     python) "$PYTHON_PEERS" -c 'import mcp, fastmcp' || testenv_die "the Python peers do not import" ;;
   esac

@@ -41,6 +41,9 @@ impl Peers {
             "peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
             "peers/node_modules/@modelcontextprotocol/server/package.json",
             "peers/node_modules/@modelcontextprotocol/node/package.json",
+            "peers/node_modules/@modelcontextprotocol/sdk/package.json",
+            "peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
+            "peers/node_modules/@modelcontextprotocol/server-memory/dist/index.js",
             "python/bin/python",
         ];
         let missing: Vec<String> = needed
