@@ -6,6 +6,7 @@
 //! - [`headers`]: `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` mirroring and `x-mcp-header` validation.
 //! - [`form`]: the form a view draws for a JSON Schema (tools, prompts, templates, elicitation).
 //! - [`lint`] (feature `lint`): each message checked against the official `schema.json` of its revision.
+//! - [`redact`]: credentials and secret values kept out of what is shown and stored.
 //!
 //! ```
 //! use mcpscope_proto::{classify, Classified};
@@ -20,6 +21,7 @@ pub mod headers;
 mod jsonrpc;
 #[cfg(feature = "lint")]
 pub mod lint;
+pub mod redact;
 
 pub use frame::{Direction, Frame, FrameKind, FrameMeta, now_us, rfc3339};
 pub use jsonrpc::{
