@@ -87,6 +87,36 @@ impl Peers {
         ]
     }
 
+    /// CLI arguments that run an npm package's entry point (`entry`, under the peers'
+    /// `node_modules`) on Node 22 as a stdio server, with `env` set and `args` after it.
+    pub(crate) fn node_stdio(
+        &self,
+        entry: &str,
+        env: &[(&str, &str)],
+        args: &[&str],
+    ) -> Vec<String> {
+        let mut all = Vec::new();
+        for (k, v) in env {
+            all.extend(["-e".to_owned(), format!("{k}={v}")]);
+        }
+        all.push("--".to_owned());
+        all.push(
+            self.peers_dir
+                .join("node22/node_modules/.bin/node")
+                .display()
+                .to_string(),
+        );
+        all.push(
+            self.peers_dir
+                .join("peers/node_modules")
+                .join(entry)
+                .display()
+                .to_string(),
+        );
+        all.extend(args.iter().map(|a| (*a).to_owned()));
+        all
+    }
+
     /// Starts `script mode 0` and waits for it to say where it listens.
     pub(crate) async fn serve(&self, script: &str, mode: &str) -> PeerServer {
         let mut child = tokio::process::Command::new(self.script(script))
@@ -115,11 +145,18 @@ impl Peers {
             }
             seen.push(line);
         };
-        // Keep draining stderr so a chatty peer never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        // Keep draining stderr so a chatty peer never blocks on a full pipe, and keep the lines
+        // for tests that check what the server did (`PeerServer::wait_for_stderr`).
+        let (stderr, kept) = tokio::sync::watch::channel(Vec::<String>::new());
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                stderr.send_modify(|all| all.push(line));
+            }
+        });
         assert!(base.starts_with("http://127.0.0.1:"), "{base}");
         PeerServer {
             base,
+            stderr: kept,
             _child: child,
         }
     }
@@ -129,5 +166,24 @@ impl Peers {
 pub(crate) struct PeerServer {
     /// `http://127.0.0.1:PORT`.
     pub(crate) base: String,
+    /// Its stderr lines after the listening line, so far.
+    stderr: tokio::sync::watch::Receiver<Vec<String>>,
     _child: tokio::process::Child,
+}
+
+impl PeerServer {
+    /// Waits (generously: the machine may be loaded) until the server prints `line` on stderr.
+    pub(crate) async fn wait_for_stderr(&self, line: &str) {
+        let mut stderr = self.stderr.clone();
+        let seen = tokio::time::timeout(
+            Duration::from_secs(30),
+            stderr.wait_for(|all| all.iter().any(|l| l == line)),
+        )
+        .await;
+        assert!(
+            matches!(seen, Ok(Ok(_))),
+            "the server never printed {line:?}; its stderr: {:?}",
+            *self.stderr.borrow()
+        );
+    }
 }

@@ -33,6 +33,8 @@ mod oauth;
 mod peers_everything;
 mod peers_support;
 mod peers_ts_sdk;
+// The TypeScript SDK v1 over all its transports; server-filesystem (roots) and server-memory.
+mod peers_npm_servers;
 // The web UI as `mcpscope` starts it: token URL, seeded demo catalog, a call over stdio, pins
 // across a process restart, the refused wildcard bind, a read-only --config.
 mod web_ui;
