@@ -4,20 +4,20 @@
 use crate::catalog::CatalogEntry;
 use crate::conn::{self, Call, RESULT_CAP};
 use crate::error::{ApiError, ApiResult, Json};
+use crate::extract::{OptionalJson, Path, Query};
 use crate::frames::VIEW_BODY_CAP;
 use crate::import::{self, RegistryChoice};
 use crate::state::{AppState, Inner, Status};
 use crate::time::parse_time_us;
 use crate::views;
 use axum::Router;
-use axum::body::{Body, Bytes};
-use axum::extract::{Path, Query, State};
+use axum::body::Body;
+use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use mcpscope_store::{FrameQuery, HistoryQuery};
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -63,15 +63,6 @@ pub(crate) fn router() -> Router<AppState> {
 
 async fn api_not_found(uri: axum::http::Uri) -> ApiError {
     ApiError::not_found(format!("no API route {}; see docs/web-api.md", uri.path()))
-}
-
-/// A JSON body that may be empty (`POST /connect` with no body).
-fn optional_body<T: DeserializeOwned + Default>(body: &Bytes) -> ApiResult<T> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok(T::default());
-    }
-    serde_json::from_slice(body)
-        .map_err(|e| ApiError::usage(format!("the request body is not the JSON expected: {e}")))
 }
 
 async fn blocking<T: Send + 'static>(
@@ -278,9 +269,8 @@ struct ConnectBody {
 async fn connect(
     State(s): State<AppState>,
     Path(name): Path<String>,
-    body: Bytes,
+    OptionalJson(b): OptionalJson<ConnectBody>,
 ) -> ApiResult<Json<Value>> {
-    let b: ConnectBody = optional_body(&body)?;
     Ok(Json(conn::connect(app(&s), &name, b.protocol_era).await?))
 }
 
@@ -811,9 +801,8 @@ struct PinBody {
 async fn pin(
     State(s): State<AppState>,
     Path(id): Path<i64>,
-    body: Bytes,
+    OptionalJson(b): OptionalJson<PinBody>,
 ) -> ApiResult<Json<Value>> {
-    let b: PinBody = optional_body(&body)?;
     let label = b.label.filter(|l| !l.trim().is_empty());
     let e = blocking(app(&s), move |st| st.pin(id, label.as_deref()))
         .await?
@@ -907,9 +896,8 @@ struct ReauthorizeBody {
 async fn reauthorize(
     State(s): State<AppState>,
     Path(name): Path<String>,
-    body: Bytes,
+    OptionalJson(b): OptionalJson<ReauthorizeBody>,
 ) -> ApiResult<Json<Value>> {
-    let b: ReauthorizeBody = optional_body(&body)?;
     let scopes = b
         .scopes
         .iter()

@@ -26,6 +26,11 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsa
 pub(crate) async fn spa(State(sec): State<Arc<Security>>, req: Request) -> Response {
     let path = req.uri().path().to_string();
     if let Some(token) = query_token(req.uri().query()) {
+        if !sec.token_matches(&token)
+            && let Some(slowed) = sec.wrong_token().await
+        {
+            return slowed;
+        }
         return launch(&sec, &path, req.uri().query().unwrap_or(""), &token);
     }
     let file = path.trim_start_matches('/');
@@ -94,7 +99,9 @@ fn query_token(query: Option<&str>) -> Option<String> {
         .map(|(_, v)| v.into_owned())
 }
 
-/// `/?token=…`: set the cookie and redirect to the same path without the token.
+/// `/?token=…`: set the cookie and redirect to the same path without the token. The path is
+/// kept to one leading slash: `//evil.example/` (or `/\evil.example/`) as a Location would be
+/// another site, an open redirect from our own launch URL.
 fn launch(sec: &Security, path: &str, query: &str, token: &str) -> Response {
     if !sec.token_matches(token) {
         return (
@@ -108,7 +115,7 @@ fn launch(sec: &Security, path: &str, query: &str, token: &str) -> Response {
         .filter(|(k, _)| k != "token")
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
-    let mut location = path.to_string();
+    let mut location = format!("/{}", path.trim_start_matches(['/', '\\']));
     if !rest.is_empty() {
         location.push('?');
         location.push_str(

@@ -2,10 +2,13 @@
 //! (`{"mcpServers": {name: entry}}`, the format of Claude Desktop, Cursor and the official
 //! Inspector), so users can bring their configs and take ours elsewhere.
 //!
-//! Writes are atomic (a temporary file in the same directory, synced, then renamed over the old
-//! one), so a crash never leaves half a catalog. Unknown fields of entries and of the document are
-//! kept as they were. A catalog opened with `--config` is read-only: edits are refused with a
-//! message saying how to get an editable one.
+//! Writes are atomic (a temporary file in the same directory, owner-only, synced, then renamed
+//! over the old one), so a crash never leaves half a catalog; a temporary file a crash left
+//! behind is removed at the next load. Every edit re-reads the file first and applies itself to
+//! what is there now, so a change made meanwhile in a text editor (or by another program) is kept,
+//! not overwritten. Unknown fields of entries and of the document are kept as they were. A
+//! catalog opened with `--config` is read-only: edits are refused with a message saying how to
+//! get an editable one.
 
 use crate::error::{ApiError, ApiResult};
 use mcpscope_client::ClientOptions;
@@ -243,8 +246,12 @@ impl Catalog {
         }
     }
 
-    /// Load `path`. A missing file is an empty catalog (created on the first write).
+    /// Load `path`. A missing file is an empty catalog (created on the first write). An editable
+    /// catalog's stale temporary files (a crash between write and rename) are removed.
     pub fn load(path: &Path, read_only: bool) -> Result<Catalog, String> {
+        if !read_only {
+            remove_stale_temps(path);
+        }
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !read_only => String::new(),
@@ -307,17 +314,24 @@ impl Catalog {
         self.servers.iter().find(|(n, _)| n == name).map(|(_, e)| e)
     }
 
-    fn writable(&self) -> ApiResult<()> {
+    /// Refuse an edit of a read-only catalog; else re-read the file, so the edit applies to what
+    /// it holds now (an edit made in a text editor since we read it stays).
+    fn writable(&mut self) -> ApiResult<()> {
+        let Some(path) = self.path.clone() else {
+            return Ok(());
+        };
         if self.read_only {
-            let path = self
-                .path
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default();
+            let path = path.display();
             return Err(ApiError::conflict(format!(
                 "the catalog {path} was opened read-only (--config); start mcpscope with --catalog {path} to edit it"
             )));
         }
+        let now = Catalog::load(&path, false).map_err(|e| {
+            ApiError::conflict(format!(
+                "{e}; it changed since mcpscope read it, so mcpscope did not write over it"
+            ))
+        })?;
+        *self = now;
         Ok(())
     }
 
@@ -417,21 +431,59 @@ fn check_name(name: &str) -> ApiResult<()> {
     Ok(())
 }
 
-/// Write `bytes` to `path` atomically: a temporary file beside it, synced, renamed over it.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
+/// The directory of `path` and the prefix of its temporary files (`.mcp.json.`).
+fn temp_prefix(path: &Path) -> (&Path, String) {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "catalog".into());
-    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    (dir, format!(".{file_name}."))
+}
+
+/// A temporary file older than this was left by a crash: a write takes milliseconds. Age, not the
+/// pid in the name, because pids are reused.
+const STALE_TEMP: Duration = Duration::from_secs(60);
+
+/// Remove the temporary files of `path` (`.mcp.json.<pid>.tmp`) a crash left behind.
+fn remove_stale_temps(path: &Path) {
+    let (dir, prefix) = temp_prefix(path);
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = name
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > STALE_TEMP);
+        if ours && stale && std::fs::remove_file(entry.path()).is_ok() {
+            eprintln!(
+                "mcpscope: removed {}, a temporary catalog file left by a crash",
+                entry.path().display()
+            );
+        }
+    }
+}
+
+/// Write `bytes` to `path` atomically: a temporary file beside it (readable by its owner only),
+/// synced, renamed over it.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let (dir, prefix) = temp_prefix(path);
+    std::fs::create_dir_all(dir)?;
+    let tmp = dir.join(format!("{prefix}{}.tmp", std::process::id()));
     let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
+        let mut f = crate::datadir::create_private(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         drop(f);
@@ -516,6 +568,49 @@ mod tests {
                 .code,
             "conflict"
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_temporary_file_left_by_a_crash_is_removed_at_load_and_a_fresh_one_kept() {
+        let dir = std::env::temp_dir().join(format!("mcpscope-catalog-tmp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("mcp.json");
+        let old = dir.join(".mcp.json.4242.tmp");
+        let fresh = dir.join(".mcp.json.4243.tmp");
+        let other = dir.join(".other.json.4242.tmp");
+        for f in [&old, &fresh, &other] {
+            std::fs::write(f, "{").unwrap();
+        }
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        for f in [&old, &other] {
+            std::fs::File::options()
+                .write(true)
+                .open(f)
+                .unwrap()
+                .set_modified(hour_ago)
+                .unwrap();
+        }
+        Catalog::load(&path, true).unwrap_err();
+        assert!(old.exists(), "a read-only load changes nothing");
+        Catalog::load(&path, false).unwrap();
+        assert!(!old.exists(), "left by a crash an hour ago");
+        assert!(fresh.exists(), "may be another writer's, mid-write");
+        assert!(other.exists(), "not this catalog's");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_catalog_is_written_owner_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir =
+            std::env::temp_dir().join(format!("mcpscope-catalog-mode-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("mcp.json");
+        write_atomically(&path, b"{}").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

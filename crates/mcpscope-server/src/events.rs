@@ -7,7 +7,8 @@
 //! A new page starts from now. Subscribers read the ring directly and wait on a watch channel for
 //! the next id, so a slow page never blocks the engine and never drops events silently.
 
-use axum::extract::{Query, State};
+use crate::extract::Query;
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::Stream;

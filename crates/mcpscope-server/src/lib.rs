@@ -28,8 +28,10 @@ mod assets;
 mod auth;
 mod catalog;
 mod conn;
+mod datadir;
 mod error;
 mod events;
+mod extract;
 mod frames;
 mod import;
 mod secrets;
@@ -40,10 +42,11 @@ mod verdicts;
 mod views;
 
 pub use catalog::{Catalog, CatalogEntry, OAuthEntry, write_atomically};
+pub use datadir::{DataDirLock, LOCK_FILE, make_private, precreate_private};
 pub use error::ApiError;
 pub use events::{EventBus, RING_BYTES, RING_EVENTS};
 pub use frames::{VIEW_BODY_CAP, WINDOW_BYTES, WINDOW_FRAMES};
-pub use security::{Security, TOKEN_COOKIE, TOKEN_HEADER, new_token};
+pub use security::{FREE_GUESSES, Security, TOKEN_COOKIE, TOKEN_HEADER, new_token};
 pub use state::{AppState, ServerOptions};
 
 use axum::Router;

@@ -8,7 +8,17 @@
 //! 2. **`Sec-Fetch-Site: cross-site`** (403): the browser says another site started the request.
 //! 3. **Origin allowlist** (403) when the request carries an `Origin`: only our own page.
 //! 4. **Token** (401) on `/api/*`: `x-mcp-remote-auth: Bearer <token>` or the `mcpscope_token`
-//!    cookie, compared in constant time (`subtle`), unless auth was disabled on purpose.
+//!    cookie, compared in constant time (`subtle`), unless auth was disabled on purpose. After
+//!    [`FREE_GUESSES`] wrong tokens in this process, each further wrong one is answered 429 after
+//!    a growing wait (up to a second, one at a time), so a fixed short token cannot be guessed at
+//!    thousands per second; the right token is never slowed.
+//! 5. **Content-Type** (415) on `/api/*` writes: a body, or a Content-Type, must be
+//!    `application/json`. A cross-origin HTML form can only send `text/plain`, form-encoded or
+//!    multipart bodies, so this holds even if the Origin check ever failed.
+//!
+//! Before all of them, a request with more than one `Host`, `Origin`, `Sec-Fetch-Site` or
+//! `x-mcp-remote-auth` is refused (400): the checks read one value, and a second one that a proxy
+//! or a later reader might prefer must not slip past them.
 //!
 //! The token reaches the page only through the launch URL (`/?token=…`), which sets an HttpOnly
 //! SameSite=Strict cookie and redirects to `/` so the token leaves the address bar. `GET /`
@@ -20,6 +30,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 use subtle::ConstantTimeEq;
 
 /// The cookie that carries the token after the launch URL was opened.
@@ -27,6 +39,12 @@ pub const TOKEN_COOKIE: &str = "mcpscope_token";
 
 /// The header that carries the token (the official Inspector's name).
 pub const TOKEN_HEADER: &str = "x-mcp-remote-auth";
+
+/// Wrong tokens answered at once; after these, each wrong one waits (see [`Guesses`]).
+pub const FREE_GUESSES: u32 = 5;
+
+/// The headers the guard reads one value of, so a request must carry at most one of each.
+const SINGLE_HEADERS: [&str; 4] = ["host", "origin", "sec-fetch-site", TOKEN_HEADER];
 
 /// Who may talk to the backend.
 #[derive(Debug, Clone)]
@@ -37,6 +55,33 @@ pub struct Security {
     pub allowed_origins: Vec<String>,
     /// Accepted `Host` values (`host:port`, lowercase).
     pub allowed_hosts: Vec<String>,
+    /// Wrong tokens seen by this process (shared by clones).
+    guesses: Arc<Guesses>,
+}
+
+/// Wrong-token guesses, counted per process (every client is on loopback, so per address would
+/// count nothing). Past [`FREE_GUESSES`], each wrong guess waits 100 ms more than the last, up to
+/// a second, and the waits are served one at a time: many parallel guesses cannot share one wait.
+#[derive(Debug, Default)]
+struct Guesses {
+    wrong: AtomicU32,
+    queue: tokio::sync::Mutex<()>,
+}
+
+impl Guesses {
+    /// Count a wrong guess; true when it was held back (and is to be answered 429).
+    async fn wrong(&self) -> bool {
+        let n = self.wrong.fetch_add(1, Ordering::Relaxed).saturating_add(1);
+        if n <= FREE_GUESSES {
+            return false;
+        }
+        let delay = Duration::from_millis(100)
+            .saturating_mul(n - FREE_GUESSES)
+            .min(Duration::from_secs(1));
+        let _turn = self.queue.lock().await;
+        tokio::time::sleep(delay).await;
+        true
+    }
 }
 
 impl Security {
@@ -72,6 +117,7 @@ impl Security {
             token,
             allowed_origins,
             allowed_hosts,
+            guesses: Arc::default(),
         }
     }
 
@@ -101,6 +147,14 @@ impl Security {
     /// the authorization server's page navigates to by design and which acts only on a `state`
     /// we are waiting for.
     fn refuse(&self, headers: &HeaderMap, cross_site_ok: bool) -> Option<ApiError> {
+        if let Some(name) = SINGLE_HEADERS
+            .iter()
+            .find(|name| headers.get_all(**name).iter().nth(1).is_some())
+        {
+            return Some(ApiError::usage(format!(
+                "the request carries more than one {name} header; mcpscope checks exactly one, so it answers none"
+            )));
+        }
         let host = headers
             .get(header::HOST)
             .and_then(|v| v.to_str().ok())
@@ -159,6 +213,26 @@ impl Security {
             None => true,
             Some(_) => Self::presented(headers).is_some_and(|t| self.token_matches(&t)),
         }
+    }
+
+    /// Count a wrong token (the header, the cookie or the launch URL's). Past [`FREE_GUESSES`]
+    /// this waits, then returns the 429 (with `Retry-After`) to answer instead of the usual
+    /// refusal.
+    pub(crate) async fn wrong_token(&self) -> Option<Response> {
+        if !self.guesses.wrong().await {
+            return None;
+        }
+        let e = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "unauthorized",
+            format!(
+                "the token is wrong, and more than {FREE_GUESSES} wrong tokens were tried since mcpscope started, so each further one waits; open the URL mcpscope printed when it started"
+            ),
+        );
+        let mut resp = e.into_response();
+        resp.headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+        Some(resp)
     }
 }
 
@@ -219,7 +293,43 @@ pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
         .map(|(_, v)| v.to_string())
 }
 
-/// The middleware: Host, Sec-Fetch-Site and Origin on every request; the token on `/api/*`.
+/// Why a write's body is refused: with a body or a Content-Type, it must be `application/json`
+/// (parameters such as `charset` allowed). Reads and bodiless writes without one pass.
+fn not_json(req: &Request) -> Option<ApiError> {
+    use axum::http::Method;
+    if matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        return None;
+    }
+    let h = req.headers();
+    let has_body = h.contains_key(header::TRANSFER_ENCODING)
+        || h.get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim() != "0");
+    let content_type = h.get(header::CONTENT_TYPE);
+    if !has_body && content_type.is_none() {
+        return None;
+    }
+    let json = content_type
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"));
+    (!json).then(|| {
+        ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "usage",
+            format!(
+                "the request body must be JSON with Content-Type: application/json (got {})",
+                content_type
+                    .and_then(|v| v.to_str().ok())
+                    .map(|v| format!("{v:?}"))
+                    .unwrap_or_else(|| "no Content-Type".into())
+            ),
+        )
+    })
+}
+
+/// The middleware: duplicate guarded headers, Host, Sec-Fetch-Site and Origin on every request;
+/// the token and the Content-Type rule on `/api/*`.
 pub(crate) async fn guard(State(sec): State<Arc<Security>>, req: Request, next: Next) -> Response {
     let path = req.uri().path();
     let callback = path == "/oauth/callback" && req.method() == axum::http::Method::GET;
@@ -228,12 +338,19 @@ pub(crate) async fn guard(State(sec): State<Arc<Security>>, req: Request, next: 
     }
     let is_api = path == "/api" || path.starts_with("/api/");
     if is_api && !sec.authenticated(req.headers()) {
-        let message = if Security::presented(req.headers()).is_some() {
+        let presented = Security::presented(req.headers()).is_some();
+        if presented && let Some(slowed) = sec.wrong_token().await {
+            return slowed;
+        }
+        let message = if presented {
             "the token is wrong; open the URL mcpscope printed when it started (it carries this launch's token)"
         } else {
             "no token; open the URL mcpscope printed when it started (it carries this launch's token), or send x-mcp-remote-auth: Bearer <token>"
         };
         return ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", message).into_response();
+    }
+    if is_api && let Some(refusal) = not_json(&req) {
+        return refusal.into_response();
     }
     let mut resp = next.run(req).await;
     // Nothing of ours may be framed by another page or sniffed into another type.

@@ -72,6 +72,8 @@ pub(crate) struct Options {
     pub token: Option<String>,
     pub ping: Option<Duration>,
     pub window_frames: usize,
+    /// Load the catalog from this `mcp.json` (editable) instead of keeping `servers` in memory.
+    pub catalog_file: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -80,6 +82,7 @@ impl Default for Options {
             token: Some("test-token-0123456789".into()),
             ping: None,
             window_frames: mcpscope_server::WINDOW_FRAMES,
+            catalog_file: None,
         }
     }
 }
@@ -88,15 +91,18 @@ impl Default for Options {
 pub(crate) async fn start(dir: &Path, servers: Vec<(String, Value)>, opts: Options) -> Backend {
     let store = HistoryStore::open(&dir.join("history.sqlite"), Retention::default())
         .expect("history database");
-    let catalog = Catalog::in_memory(
-        servers
-            .into_iter()
-            .map(|(n, e)| {
-                let entry: CatalogEntry = serde_json::from_value(e).expect("entry");
-                (n, entry.normalized())
-            })
-            .collect(),
-    );
+    let catalog = match &opts.catalog_file {
+        Some(path) => Catalog::load(path, false).expect("catalog file"),
+        None => Catalog::in_memory(
+            servers
+                .into_iter()
+                .map(|(n, e)| {
+                    let entry: CatalogEntry = serde_json::from_value(e).expect("entry");
+                    (n, entry.normalized())
+                })
+                .collect(),
+        ),
+    };
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind backend");

@@ -8,5 +8,8 @@ mod security;
 // Catalog and imports; connect, lists, progress and cancel, history, pins across a restart,
 // header verdicts, frame paging, event replay.
 mod api;
+// The real world: one Content-Type rule, duplicate guarded headers, wrong tokens slowed, no open
+// redirect, JSON errors everywhere, catalog edits that keep a text editor's changes.
+mod hardening;
 // OAuth: the login in the browser, the callback, step-up, Re-authorize, Forget, redaction.
 mod oauth;

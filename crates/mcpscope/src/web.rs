@@ -8,16 +8,24 @@
 //! built-in demo server, so a newcomer has something to connect to. History lives beside it in
 //! `history.sqlite`.
 //!
+//! One web UI per data directory: it holds `mcpscope.lock` there from before it opens the history
+//! until it exits, and a second one says which process holds it and exits 4 without touching the
+//! first one's files. The directory is made 0700 and its files 0600 (looser ones are tightened,
+//! with a warning).
+//!
 //! Safety switches, named as in the official Inspector and loud when used:
 //! `DANGEROUSLY_OMIT_AUTH=true|1` (no token), `DANGEROUSLY_BIND_ALL_INTERFACES=true|1` (a
 //! non-loopback `HOST`), `ALLOWED_ORIGINS` (replaces the default Origin allowlist).
 
 use crate::args::Args;
 use crate::cli::exit;
-use mcpscope_server::{AppState, Catalog, CatalogEntry, Security, ServerOptions};
+use mcpscope_server::{AppState, Catalog, CatalogEntry, DataDirLock, Security, ServerOptions};
 use mcpscope_store::{HistoryStore, Retention};
 use std::net::IpAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// A fixed token shorter than this is reported: it could be guessed (ours have 64 hex digits).
+const SHORT_TOKEN: usize = 32;
 
 /// The default port (the official Inspector's).
 pub const DEFAULT_PORT: u16 = 6274;
@@ -84,7 +92,16 @@ pub async fn run(args: Args) -> i32 {
         );
         None
     } else {
-        Some(env_text("MCP_INSPECTOR_API_TOKEN").unwrap_or_else(mcpscope_server::new_token))
+        let fixed = env_text("MCP_INSPECTOR_API_TOKEN");
+        if let Some(t) = &fixed
+            && t.chars().count() < SHORT_TOKEN
+        {
+            eprintln!(
+                "mcpscope: WARNING: MCP_INSPECTOR_API_TOKEN has {} characters; a token shorter than {SHORT_TOKEN} can be guessed. Use a random one (e.g. openssl rand -hex 32), or unset it for a fresh 256-bit token per launch",
+                t.chars().count()
+            );
+        }
+        Some(fixed.unwrap_or_else(mcpscope_server::new_token))
     };
     let origins = env_text("ALLOWED_ORIGINS").map(|v| {
         v.split(',')
@@ -105,6 +122,14 @@ pub async fn run(args: Args) -> i32 {
                 );
             }
         },
+    };
+    let history_path = match &data_dir {
+        Some(d) => d.join("history.sqlite"),
+        None => catalog_path.with_file_name("history.sqlite"),
+    };
+    let mut lock = match lock_data_dir(data_dir.as_deref(), &history_path) {
+        Ok(l) => l,
+        Err(code) => return code,
     };
     if !read_only && !catalog_path.exists() {
         let seeded = match seed_catalog() {
@@ -128,12 +153,14 @@ pub async fn run(args: Args) -> i32 {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
-    let history_path = match &data_dir {
-        Some(d) => d.join("history.sqlite"),
-        None => catalog_path.with_file_name("history.sqlite"),
-    };
     let store = match tokio::task::spawn_blocking(move || {
-        HistoryStore::open(&history_path, Retention::default())
+        mcpscope_server::precreate_private(&history_path).map_err(|e| {
+            format!(
+                "cannot create the history database {}: {e}",
+                history_path.display()
+            )
+        })?;
+        HistoryStore::open(&history_path, Retention::default()).map_err(|e| e.to_string())
     })
     .await
     {
@@ -182,6 +209,7 @@ pub async fn run(args: Args) -> i32 {
             ..ServerOptions::for_port(port)
         },
     );
+    lock.announce(Some(&format!("http://{shown_host}:{port}")));
     println!("mcpscope web UI: {url}");
     eprintln!(
         "mcpscope: catalog {}{}; history {}",
@@ -200,13 +228,46 @@ pub async fn run(args: Args) -> i32 {
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    match mcpscope_server::serve(listener, state, shutdown).await {
+    let served = mcpscope_server::serve(listener, state, shutdown).await;
+    // Held until every connection is closed and the history is written.
+    drop(lock);
+    match served {
         Ok(()) => exit::OK,
         Err(e) => {
             eprintln!("mcpscope: the web UI stopped: {e}");
             exit::UNREACHABLE
         }
     }
+}
+
+/// Make the data directory private (saying what was tightened) and lock the directory of the
+/// history for this process. `Err` is the exit code: 4 when another web UI holds it.
+fn lock_data_dir(data_dir: Option<&Path>, history_path: &Path) -> Result<DataDirLock, i32> {
+    if let Some(d) = data_dir {
+        match mcpscope_server::make_private(d) {
+            Ok(tightened) if !tightened.is_empty() => eprintln!(
+                "mcpscope: WARNING: others could read mcpscope's files; tightened to owner-only (700 for the directory, 600 for files): {}",
+                tightened.join(", ")
+            ),
+            Ok(_) => {}
+            Err(e) => {
+                return Err(fail(format!(
+                    "cannot create the data directory {} ({e}); set MCPSCOPE_DATA_DIR to a writable directory",
+                    d.display()
+                )));
+            }
+        }
+    }
+    // Without a data directory the history sits beside the catalog; that directory is locked.
+    let dir = history_path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let _ = std::fs::create_dir_all(dir);
+    DataDirLock::acquire(dir).map_err(|message| {
+        eprintln!("mcpscope: {message}");
+        exit::UNREACHABLE
+    })
 }
 
 #[cfg(test)]
