@@ -22,6 +22,7 @@ use mcpscope_client::{
 };
 use mcpscope_proto::era::{self, Era};
 use mcpscope_proto::lint::{LintContext, Revision};
+use mcpscope_proto::redact::{self, Secrets};
 use mcpscope_proto::{Classified, Direction, Frame, FrameKind, RequestId, RpcError, now_us};
 use mcpscope_store::{Child, NewEntry};
 use serde_json::{Map, Value, json};
@@ -99,6 +100,8 @@ const QUEUE_LOW: usize = 512;
 pub(crate) struct Queue {
     tx: mpsc::UnboundedSender<Item>,
     gauge: Arc<Gauge>,
+    /// The connection's secret values, kept out of results and history as well as frames.
+    secrets: Arc<Secrets>,
 }
 
 /// How far behind the processor is; shared by the senders and the processor (which must not
@@ -123,12 +126,13 @@ impl Gauge {
 }
 
 impl Queue {
-    fn new() -> (Queue, mpsc::UnboundedReceiver<Item>) {
+    fn new(secrets: Arc<Secrets>) -> (Queue, mpsc::UnboundedReceiver<Item>) {
         let (tx, rx) = mpsc::unbounded_channel();
         (
             Queue {
                 tx,
                 gauge: Arc::default(),
+                secrets,
             },
             rx,
         )
@@ -243,6 +247,8 @@ struct Processor {
     current: Option<i64>,
     /// Engine seq → our seq, for warnings that name a frame.
     seq_map: VecDeque<(u64, u64)>,
+    /// Values of this connection that never reach the view or SQLite (see [`redact`]).
+    secrets: Arc<Secrets>,
 }
 
 impl Processor {
@@ -268,10 +274,16 @@ impl Processor {
                 Item::Finish {
                     hist,
                     status,
-                    result,
-                    error,
+                    mut result,
+                    mut error,
                     ack,
                 } => {
+                    if let Some(r) = result.as_mut().and_then(|r| self.secrets.text(r)) {
+                        result = Some(r);
+                    }
+                    if let Some(e) = error.as_mut() {
+                        self.secrets.value(e);
+                    }
                     let frames = match self.active.iter().position(|a| a.hist == hist) {
                         Some(i) => {
                             let a = self.active.remove(i);
@@ -309,7 +321,8 @@ impl Processor {
         method: Option<String>,
         version: Option<String>,
     ) {
-        frames::redact_oauth(frame.kind, &mut frame.meta, &mut frame.body);
+        // Before anything reads the frame: lint messages and verdicts quote what they check.
+        redact::frame(frame.kind, &mut frame.meta, &mut frame.body, &self.secrets);
         let seq = self.slot.frames().take_seq();
         if self.seq_map.len() == 1024 {
             self.seq_map.pop_front();
@@ -470,12 +483,9 @@ impl Processor {
             {
                 schemas.insert(name.to_string(), schema);
             }
-            let mut redacted = frame.meta.clone();
-            frames::redact(&mut redacted);
-            headers = verdicts::judge(&redacted.headers, m, &schemas);
+            headers = verdicts::judge(&frame.meta.headers, m, &schemas);
         }
 
-        frames::redact(&mut frame.meta);
         let sources = frames::sources(frame.kind, frame.carries_message, exchange.is_some());
         let head = FrameHead {
             seq,
@@ -587,8 +597,28 @@ impl Processor {
         let _ = tokio::task::spawn_blocking(move || store.add_child(hist, &child)).await;
     }
 
-    async fn event(&mut self, e: SessionEvent) {
+    async fn event(&mut self, mut e: SessionEvent) {
         let server = self.slot.name.clone();
+        // A server may echo a secret in a log or notification (an env secret printed back).
+        match &mut e {
+            SessionEvent::Progress { message, .. } => {
+                if let Some(m) = message.as_mut().and_then(|m| self.secrets.text(m)) {
+                    *message = Some(m);
+                }
+            }
+            SessionEvent::Log { data, .. } => self.secrets.value(data),
+            SessionEvent::Notification { params, .. } => {
+                if let Some(p) = params {
+                    self.secrets.value(p);
+                }
+            }
+            SessionEvent::Warning { message, .. } => {
+                if let Some(m) = self.secrets.text(message) {
+                    *message = m;
+                }
+            }
+            SessionEvent::ServerRequest { .. } => {}
+        }
         match e {
             SessionEvent::Progress {
                 request,
@@ -670,10 +700,11 @@ impl Processor {
     async fn answered(
         &mut self,
         method: String,
-        params: Value,
+        mut params: Value,
         origin: RequestOrigin,
         answer: Value,
     ) {
+        self.secrets.value(&mut params);
         let hist = match &origin {
             RequestOrigin::Legacy { id } => self.asked_by.remove(id),
             RequestOrigin::InputRequired { for_method, .. } => {
@@ -794,13 +825,15 @@ pub(crate) async fn connect(
         }
     }
     disconnect_locked(app, &slot).await;
-    // Secret env and header values come from the secret store, for this connection only.
-    let entry = crate::secrets::unseal(app, &entry).await?;
+    // Secret env and header values come from the secret store, for this connection only; the
+    // values it resolved are redacted from everything this connection shows and stores.
+    let (entry, secrets) = crate::secrets::unseal(app, &entry).await?;
+    let secrets = Arc::new(secrets);
     let (target, mut opts) = entry.connection(era_override.as_deref())?;
     if let Some(auth) = crate::auth::provider_for(app, &slot, &entry, &target)? {
         opts.transport.auth = Some(auth as Arc<dyn mcpscope_transport::AuthProvider>);
     }
-    let (tx, rx) = Queue::new();
+    let (tx, rx) = Queue::new(secrets.clone());
     let generation = {
         let mut st = slot.st();
         st.generation += 1;
@@ -824,6 +857,7 @@ pub(crate) async fn connect(
             verdicts: HashMap::new(),
             current: None,
             seq_map: VecDeque::new(),
+            secrets,
         }
         .run(rx, tx.gauge.clone()),
     );
@@ -1109,7 +1143,11 @@ pub(crate) async fn call(app: &Arc<Inner>, name: &str, c: Call) -> ApiResult<Cal
     let new = NewEntry {
         server: name.to_string(),
         method: c.method.clone(),
-        params: c.params.as_ref().map(Value::to_string),
+        params: c.params.as_ref().map(|p| {
+            let mut p = p.clone();
+            tx.secrets.value(&mut p);
+            p.to_string()
+        }),
         started_at_us: started_us,
         era: Some(era.to_string()),
         parent_id: None,
@@ -1155,9 +1193,19 @@ pub(crate) async fn call(app: &Arc<Inner>, name: &str, c: Call) -> ApiResult<Cal
     };
     let excluded_tools = (c.method == "tools/list").then(|| session.excluded_tools());
     let (status, result_text, error, result) = match outcome {
-        Ok(v) => ("ok", Some(v.to_string()), None, Ok(v)),
+        Ok(mut v) => {
+            // The view gets the result as SQLite keeps it: without the connection's secrets.
+            tx.secrets.value(&mut v);
+            ("ok", Some(v.to_string()), None, Ok(v))
+        }
         Err(e) => {
-            let err = ApiError::from_client(&e).with("historyId", hist);
+            let mut err = ApiError::from_client(&e).with("historyId", hist);
+            if let Some(m) = tx.secrets.text(&err.message) {
+                err.message = m;
+            }
+            for x in err.extra.values_mut() {
+                tx.secrets.value(x);
+            }
             let status = if err.code == "cancelled" {
                 "cancelled"
             } else {

@@ -10,6 +10,7 @@
 use crate::catalog::CatalogEntry;
 use crate::error::{ApiError, ApiResult};
 use crate::state::Inner;
+use mcpscope_proto::redact::{self, Secrets};
 use mcpscope_store::LazySecretStore;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -80,15 +81,26 @@ pub(crate) async fn seal(app: &Inner, mut entry: CatalogEntry) -> ApiResult<Cata
     Ok(entry)
 }
 
-/// `entry` with its `{"secretRef": …}` values replaced by the stored values, for connecting.
-pub(crate) async fn unseal(app: &Inner, entry: &CatalogEntry) -> ApiResult<CatalogEntry> {
+/// `entry` with its `{"secretRef": …}` values replaced by the stored values, for connecting,
+/// and the values the connection must never show or store: every resolved one, and the value of
+/// a credential header (`Authorization`, …) however it was given, in case a server echoes it.
+pub(crate) async fn unseal(
+    app: &Inner,
+    entry: &CatalogEntry,
+) -> ApiResult<(CatalogEntry, Secrets)> {
     let mut entry = entry.clone();
+    let mut secrets = Secrets::default();
+    for (name, v) in &entry.headers {
+        if let Some(value) = v.as_str().filter(|_| redact::is_credential_header(name)) {
+            secrets.add(name, value);
+        }
+    }
     let refs: Vec<String> = [&entry.env, &entry.headers]
         .iter()
         .flat_map(|m| m.values().filter_map(reference).map(str::to_string))
         .collect();
     if refs.is_empty() {
-        return Ok(entry);
+        return Ok((entry, secrets));
     }
     let values = blocking(&app.secrets, move |s| {
         refs.into_iter()
@@ -102,7 +114,10 @@ pub(crate) async fn unseal(app: &Inner, entry: &CatalogEntry) -> ApiResult<Catal
                 continue;
             };
             match values.iter().find(|(k, _)| *k == key) {
-                Some((_, Some(value))) => *v = Value::String(value.clone()),
+                Some((_, Some(value))) => {
+                    secrets.add(name, value);
+                    *v = Value::String(value.clone());
+                }
                 _ => {
                     return Err(ApiError::usage(format!(
                         "the secret value of {name:?} is not in the secret store ({key}); edit the server and enter it again"
@@ -111,7 +126,7 @@ pub(crate) async fn unseal(app: &Inner, entry: &CatalogEntry) -> ApiResult<Catal
             }
         }
     }
-    Ok(entry)
+    Ok((entry, secrets))
 }
 
 /// Delete the stored values `old` refers to and `new` no longer does (a server removed, or a

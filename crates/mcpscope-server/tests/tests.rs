@@ -13,3 +13,5 @@ mod api;
 mod hardening;
 // OAuth: the login in the browser, the callback, step-up, Re-authorize, Forget, redaction.
 mod oauth;
+// Secret header and env values: never in frames, history, SQLite (file and WAL) or exports.
+mod secrets_redaction;
