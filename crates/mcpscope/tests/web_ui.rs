@@ -1,8 +1,9 @@
 //! `mcpscope` with no arguments: the web UI, as a user starts it. The real binary on a free
 //! loopback port with its own data directory: the printed URL and token, the seeded catalog with
 //! the demo server (launched over stdio as our own executable), a tool call with progress, a pin
-//! that survives a restart of the process, the refusals of a non-loopback bind, and the
-//! read-only `--config` catalog.
+//! that survives a restart of the process, the refusals of a non-loopback bind, the read-only
+//! `--config` catalog, one web UI per data directory (a second start exits 4 naming the holder and
+//! leaves its history alone), the warning for a short fixed token, and owner-only files.
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -257,5 +258,185 @@ async fn a_fixed_token_and_a_read_only_config() {
         !dir.0.join("mcp.json").exists(),
         "no catalog seeded beside a --config"
     );
+    assert_eq!(ui.stop().await, 0);
+}
+
+/// The lines `mcpscope` wrote to stderr up to its `catalog … history …` line, which follows the
+/// URL, so every startup warning is among them.
+async fn startup_stderr(ui: &mut Ui) -> Vec<String> {
+    let stderr = ui.child.stderr.take().expect("stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let mut seen = Vec::new();
+    loop {
+        let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+            .await
+            .expect("the startup lines within 30 s")
+            .expect("read stderr")
+            .unwrap_or_else(|| panic!("stderr ended before the catalog line: {seen:?}"));
+        let last = line.starts_with("mcpscope: catalog ");
+        seen.push(line);
+        if last {
+            return seen;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_second_web_ui_on_the_same_data_directory_says_who_holds_it_and_leaves_its_history_alone()
+{
+    let dir = TempDir::new("lock");
+    let ui = launch(&dir.0, &[], &["--no-open"]).await;
+    let pid = ui.child.id().expect("pid");
+    let port = ui.base.rsplit(':').next().unwrap().to_string();
+    ui.post(
+        "/api/servers/demo/connect",
+        json!({"protocolEra": "legacy"}),
+    )
+    .await;
+    // A call that stays in flight while the second start happens.
+    let held = ui
+        .http
+        .post(format!("{}/api/servers/demo/request", ui.base))
+        .header("x-mcp-remote-auth", format!("Bearer {}", ui.token))
+        .header("content-type", "application/json")
+        .body(
+            json!({"method": "tools/call", "requestId": "held-1",
+                   "params": {"name": "slow", "arguments": {"durationMs": 600000, "steps": 1}}})
+            .to_string(),
+        )
+        .send();
+    let held = tokio::spawn(held);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let id = loop {
+        let pending = ui.get("/api/history?status=pending").await;
+        if let Some(id) = pending["entries"][0]["id"].as_i64() {
+            break id;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no pending entry: {pending}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+
+    // The same port too: the lock is checked before the port, so the message names the holder.
+    for port_env in ["0", port.as_str()] {
+        let out = command(&dir.0, &[("CLIENT_PORT", port_env)], &["--no-open"])
+            .output()
+            .await
+            .expect("run a second mcpscope");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{err}");
+        assert!(out.stdout.is_empty(), "no URL printed");
+        assert!(
+            err.contains(&format!("held by pid {pid} (http://127.0.0.1:{port})")),
+            "{err}"
+        );
+        assert!(err.contains("MCPSCOPE_DATA_DIR"), "{err}");
+    }
+    let entry = ui.get(&format!("/api/history/{id}")).await;
+    assert_eq!(entry["status"], "pending", "{entry}");
+
+    ui.post("/api/requests/held-1/cancel", json!({})).await;
+    let _ = tokio::time::timeout(Duration::from_secs(30), held).await;
+    assert_eq!(ui.stop().await, 0);
+    // The lock went with the process: the next start works.
+    let ui = launch(&dir.0, &[], &["--no-open"]).await;
+    assert_eq!(ui.stop().await, 0);
+}
+
+#[tokio::test]
+async fn a_short_fixed_token_is_warned_about() {
+    let dir = TempDir::new("short-token");
+    let mut ui = launch(
+        &dir.0,
+        &[("MCP_INSPECTOR_API_TOKEN", "letmein")],
+        &["--no-open"],
+    )
+    .await;
+    let lines = startup_stderr(&mut ui).await;
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("WARNING: MCP_INSPECTOR_API_TOKEN has 7 characters")),
+        "{lines:?}"
+    );
+    assert_eq!(ui.stop().await, 0);
+    let long = "a".repeat(32);
+    let mut ui = launch(
+        &dir.0,
+        &[("MCP_INSPECTOR_API_TOKEN", long.as_str())],
+        &["--no-open"],
+    )
+    .await;
+    let lines = startup_stderr(&mut ui).await;
+    assert!(
+        !lines.iter().any(|l| l.contains("MCP_INSPECTOR_API_TOKEN")),
+        "{lines:?}"
+    );
+    assert_eq!(ui.stop().await, 0);
+}
+
+#[cfg(unix)]
+fn mode(p: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).expect("stat").permissions().mode() & 0o777
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn the_data_directory_and_every_file_in_it_are_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let parent = TempDir::new("private");
+    // A fresh directory is created private.
+    let fresh = parent.0.join("new").join("mcpscope");
+    let ui = launch(&fresh, &[], &["--no-open"]).await;
+    assert_eq!(mode(&fresh), 0o700);
+    assert_eq!(ui.stop().await, 0);
+
+    // An existing one that others can read is tightened, and says so.
+    let dir = parent.0.join("old");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::copy(fresh.join("mcp.json"), dir.join("mcp.json")).unwrap();
+    std::fs::set_permissions(dir.join("mcp.json"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut ui = launch(&dir, &[], &["--no-open"]).await;
+    let lines = startup_stderr(&mut ui).await;
+    let warning = lines
+        .iter()
+        .find(|l| l.contains("WARNING") && l.contains("owner-only"))
+        .unwrap_or_else(|| panic!("no warning: {lines:?}"));
+    assert!(warning.contains("mcp.json (was 644)"), "{warning}");
+    assert!(warning.contains("(was 755)"), "{warning}");
+    // Writes reach every file SQLite keeps (the WAL and its index) and the catalog.
+    ui.post(
+        "/api/servers/demo/connect",
+        json!({"protocolEra": "legacy"}),
+    )
+    .await;
+    ui.post("/api/servers/demo/request", json!({"method": "tools/list"}))
+        .await;
+    ui.post(
+        "/api/servers",
+        json!({"name": "other", "entry": {"command": "true"}}),
+    )
+    .await;
+    for d in [&fresh, &dir] {
+        assert_eq!(mode(d), 0o700, "{}", d.display());
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(d).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            assert_eq!(mode(&entry.path()), 0o600, "{name} in {}", d.display());
+            names.push(name);
+        }
+        for f in ["mcp.json", "history.sqlite", "mcpscope.lock"] {
+            assert!(names.iter().any(|n| n == f), "{f} in {names:?}");
+        }
+        if d == &dir {
+            for f in ["history.sqlite-wal", "history.sqlite-shm"] {
+                assert!(names.iter().any(|n| n == f), "{f} in {names:?}");
+            }
+        }
+    }
     assert_eq!(ui.stop().await, 0);
 }
