@@ -1506,7 +1506,13 @@ impl Session {
             st.version = Some(era::MODERN_VERSION.to_string());
         }
         self.set_stage("waiting for the answer to server/discover");
-        let result = match self.request("server/discover", None).await {
+        // The handshake is the connect timeout's, as `initialize` is: a slow-starting server
+        // must not fail `--request-timeout`, which is for the request the user asked for.
+        let handshake = RequestOptions {
+            timeout: Some(None),
+            ..Default::default()
+        };
+        let result = match self.request_with("server/discover", None, &handshake).await {
             Ok(r) => r,
             Err(ClientError::Rpc { error, .. }) if error.code == era::METHOD_NOT_FOUND => {
                 return Err(ClientError::Protocol(format!(
