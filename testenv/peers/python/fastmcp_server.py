@@ -73,10 +73,15 @@ def echo(text: str) -> str:
     return text
 
 
+@dataclass
+class Sum:
+    sum: int
+
+
 @mcp.tool
-def add(a: int, b: int) -> dict[str, int]:
+def add(a: int, b: int) -> Sum:
     """Add two integers; the sum is also structured content."""
-    return {"sum": a + b}
+    return Sum(sum=a + b)
 
 
 @mcp.tool
