@@ -3,6 +3,10 @@
 //! the server accepts them), a registration stored from an earlier run, dynamic registration
 //! (RFC 7591, with `application_type: native`). And how it authenticates at the token endpoint:
 //! the one method the server supports.
+//!
+//! A registration names the scopes the client will ask for (`scope`, RFC 7591 §2): servers on
+//! the official Python SDK and FastMCP refuse an authorization request for a scope the client
+//! was not registered with (`invalid_scope: Client was not registered with scope …`).
 
 use crate::credentials::{ClientRegistration, ClientSource, now};
 use crate::discovery::AuthServer;
@@ -50,12 +54,14 @@ fn registration_method(supported: Option<&[String]>) -> &'static str {
     }
 }
 
-/// The client to use at `server`; `stored` is a registration kept from an earlier run.
+/// The client to use at `server`; `stored` is a registration kept from an earlier run, `scopes`
+/// what the authorization request will ask for (a new registration covers them).
 pub(crate) async fn identify(
     rec: &Recorder<'_>,
     cfg: &ClientConfig,
     server: &AuthServer,
     stored: Option<&ClientRegistration>,
+    scopes: &[String],
 ) -> Result<ClientRegistration, FlowError> {
     let methods = server.token_endpoint_auth_methods.as_deref();
     if let Some(id) = &cfg.client_id {
@@ -112,7 +118,20 @@ pub(crate) async fn identify(
             cfg.redirect_uri
         )));
     };
-    register(rec, cfg, server, endpoint).await
+    register(rec, cfg, server, endpoint, scopes).await
+}
+
+/// The `scope` of a registration: every scope the authorization server lists (so a later
+/// step-up stays within the registration), else the ones about to be requested; `None` when
+/// neither is known.
+fn registration_scope(server: &AuthServer, requested: &[String]) -> Option<String> {
+    let mut all: Vec<String> = server.scopes_supported.clone().unwrap_or_default();
+    for s in requested {
+        if !all.contains(s) {
+            all.push(s.clone());
+        }
+    }
+    (!all.is_empty()).then(|| all.join(" "))
 }
 
 /// RFC 7591 dynamic registration.
@@ -121,9 +140,10 @@ async fn register(
     cfg: &ClientConfig,
     server: &AuthServer,
     endpoint: &str,
+    scopes: &[String],
 ) -> Result<ClientRegistration, FlowError> {
     let requested = registration_method(server.token_endpoint_auth_methods.as_deref());
-    let body = json!({
+    let mut body = json!({
         "client_name": cfg.client_name,
         "redirect_uris": [cfg.redirect_uri],
         "grant_types": ["authorization_code", "refresh_token"],
@@ -135,6 +155,9 @@ async fn register(
         "software_id": "mcpscope",
         "software_version": env!("CARGO_PKG_VERSION"),
     });
+    if let Some(scope) = registration_scope(server, scopes) {
+        body["scope"] = Value::String(scope);
+    }
     let a = rec
         .send(Request {
             step: "dynamic client registration (RFC 7591)",

@@ -718,6 +718,7 @@ impl OAuthProvider {
                     &self.client_cfg,
                     ctx.server,
                     record.client.as_ref(),
+                    &split_scopes(old.requested_scope.as_deref()),
                 )
                 .await?
             }
@@ -749,7 +750,9 @@ impl OAuthProvider {
     }
 
     /// A full authorization: client identity, the authorization request, the response's checks
-    /// and the token request. A stored registration the server no longer knows is replaced once.
+    /// and the token request. A stored registration the server no longer knows is replaced once;
+    /// a client identified just now (registered, or configured) that is refused ends the flow —
+    /// registering again would only ask the person for a second login, for the same refusal.
     async fn authorize(
         &self,
         ctx: &Ctx<'_>,
@@ -762,12 +765,19 @@ impl OAuthProvider {
                 &self.client_cfg,
                 ctx.server,
                 record.client.as_ref(),
+                &scopes,
             )
             .await
             .map_err(FlowError::message)?;
-            match self.authorize_with(ctx, &client, &scopes).await {
+            let stored = record.client.as_ref() == Some(&client);
+            match self
+                .authorize_with(ctx, client.clone(), &scopes, stored)
+                .await
+            {
                 Err(FlowError::InvalidClient(m))
-                    if attempt == 0 && client.source == ClientSource::DynamicRegistration =>
+                    if attempt == 0
+                        && stored
+                        && client.source == ClientSource::DynamicRegistration =>
                 {
                     ctx.rec.step(format!(
                         "{m}: the authorization server no longer knows the client {:?}; registering again",
@@ -783,11 +793,13 @@ impl OAuthProvider {
         Err("the authorization server refused the new registration too".into())
     }
 
+    /// One login with `client`; `stored`: its registration is one kept from an earlier run.
     async fn authorize_with(
         &self,
         ctx: &Ctx<'_>,
-        client: &ClientRegistration,
+        client: ClientRegistration,
         scopes: &[String],
+        stored: bool,
     ) -> Result<(), FlowError> {
         let req = authorize::build(
             ctx.server,
@@ -841,20 +853,15 @@ impl OAuthProvider {
         };
         let code = authorize::check(ctx.rec, &cb, &req, ctx.server)?;
         let requested = (!scopes.is_empty()).then(|| scopes.join(" "));
-        let tokens = token::request(
-            ctx.rec,
-            ctx.server,
-            client,
-            Grant::Code {
-                code: &code,
-                verifier: &req.pkce.verifier,
-                redirect_uri: &req.redirect_uri,
-            },
-            requested.as_deref(),
-            ctx.resource,
-        )
-        .await
-        .map_err(|e| e.into_flow("token request"))?;
+        let grant = Grant::Code {
+            code: &code,
+            verifier: &req.pkce.verifier,
+            redirect_uri: &req.redirect_uri,
+        };
+        let (tokens, client) = self
+            .redeem(ctx, client, grant, requested.as_deref(), stored)
+            .await?;
+        let client = &client;
         ctx.rec.step(format!(
             "authorized by {}: scope {}, {}{}",
             ctx.server.key,
@@ -870,6 +877,86 @@ impl OAuthProvider {
             .await;
         self.adopt(tokens, ctx.server, client, true);
         Ok(())
+    }
+}
+
+impl OAuthProvider {
+    /// The token request for a code. A client that has never obtained a token here (`!stored`)
+    /// and is refused `invalid_client` tries the other secret-based method the server lists,
+    /// once, and keeps the one that works; refused again, or with nothing else to try, the flow
+    /// ends with the step, the methods and the server's words.
+    async fn redeem(
+        &self,
+        ctx: &Ctx<'_>,
+        mut client: ClientRegistration,
+        grant: Grant<'_>,
+        requested: Option<&str>,
+        stored: bool,
+    ) -> Result<(Tokens, ClientRegistration), FlowError> {
+        const STEP: &str = "token request (authorization code)";
+        let first = match token::request(
+            ctx.rec,
+            ctx.server,
+            &client,
+            grant,
+            requested,
+            ctx.resource,
+        )
+        .await
+        {
+            Ok(t) => return Ok((t, client)),
+            Err(e) if stored || !e.invalid_client() => return Err(e.into_flow(STAGE_TOKEN)),
+            Err(e) => e,
+        };
+        let mut tried = vec![format!(
+            "with {} ({})",
+            method_name(&client),
+            first.detail()
+        )];
+        if let Some(other) = token::other_method(&client, ctx.server) {
+            ctx.rec.step(format!(
+                "the {STEP} with {} was refused ({}); {} also lists {other}: trying it once",
+                method_name(&client),
+                first.detail(),
+                ctx.server.key
+            ));
+            client.token_endpoint_auth_method = other.to_string();
+            match token::request(ctx.rec, ctx.server, &client, grant, requested, ctx.resource).await
+            {
+                Ok(t) => {
+                    ctx.rec.step(format!(
+                        "client {:?}: token endpoint authentication {other} works; kept",
+                        client.client_id
+                    ));
+                    return Ok((t, client));
+                }
+                Err(e) if !e.invalid_client() => return Err(e.into_flow(STAGE_TOKEN)),
+                Err(e) => tried.push(format!("with {other} ({})", e.detail())),
+            }
+        }
+        let hint = if client.source == ClientSource::DynamicRegistration {
+            "the authorization server refuses the client it has just registered: report it to its operator, or register mcpscope there by hand and pass --client-id and --client-secret"
+        } else {
+            "check --client-id, --client-secret and the token endpoint authentication method the client is registered with"
+        };
+        Err(FlowError::Failed(format!(
+            "the {STEP} at {} was refused for the client {:?} ({}, identified just now) {}; the flow stops here, with no new registration and no second login: {hint}",
+            ctx.server.token_endpoint,
+            client.client_id,
+            client.source.label(),
+            tried.join(", then "),
+        )))
+    }
+}
+
+/// What the flow calls the token request in its messages.
+const STAGE_TOKEN: &str = "token request";
+
+/// A client's token endpoint authentication method, as the messages name it.
+fn method_name(c: &ClientRegistration) -> &str {
+    match c.token_endpoint_auth_method.as_str() {
+        "" => "none",
+        m => m,
     }
 }
 

@@ -1,5 +1,10 @@
 //! Token requests: redeeming the authorization code (with the PKCE verifier) and refreshing, both
 //! with the `resource` indicator (RFC 8707) and the client's one authentication method.
+//!
+//! With `client_secret_basic` the body names the client too (`client_id`): RFC 6749 allows the
+//! parameter alongside the header, and servers built on the official Python SDK (FastMCP too)
+//! read the client from the body only, refusing a Basic-only request `401 invalid_client
+//! "Missing client_id"`.
 
 use crate::credentials::{ClientRegistration, Tokens, now};
 use crate::discovery::AuthServer;
@@ -10,6 +15,7 @@ use base64::engine::general_purpose::STANDARD as B64;
 use serde_json::Value;
 
 /// What a grant needs besides the client.
+#[derive(Clone, Copy)]
 pub(crate) enum Grant<'a> {
     /// `authorization_code`.
     Code {
@@ -37,12 +43,20 @@ pub(crate) enum TokenError {
 impl TokenError {
     pub(crate) fn message(&self, what: &str) -> String {
         match self {
+            TokenError::Rejected { .. } => format!("the {what} was refused ({})", self.detail()),
+            TokenError::Other(m) => m.clone(),
+        }
+    }
+
+    /// The server's answer in its own words: `HTTP 401, invalid_client: Missing client_id`.
+    pub(crate) fn detail(&self) -> String {
+        match self {
             TokenError::Rejected {
                 status,
                 error,
                 description,
             } => format!(
-                "the {what} was refused (HTTP {status}, {error}{})",
+                "HTTP {status}, {error}{}",
                 description
                     .as_deref()
                     .map(|d| format!(": {d}"))
@@ -76,8 +90,8 @@ pub(crate) fn basic_auth(id: &str, secret: &str) -> String {
 }
 
 /// The headers of a form POST to the token (or revocation) endpoint, with the client
-/// authenticated by `method` (RFC 6749 §2.3.1): a Basic header, or `client_id` (and
-/// `client_secret`) added to `pairs`.
+/// authenticated by `method` (RFC 6749 §2.3.1): a Basic header, or `client_secret` added to
+/// `pairs`. `client_id` goes in `pairs` whatever the method (see the module doc).
 pub(crate) fn authenticate<'a>(
     pairs: &mut Vec<(&'a str, &'a str)>,
     client_id: &'a str,
@@ -95,6 +109,7 @@ pub(crate) fn authenticate<'a>(
     match method {
         "client_secret_basic" => {
             headers.push(("Authorization".into(), basic_auth(client_id, secret)));
+            pairs.push(("client_id", client_id));
         }
         "client_secret_post" => {
             pairs.push(("client_id", client_id));
@@ -103,6 +118,27 @@ pub(crate) fn authenticate<'a>(
         _ => pairs.push(("client_id", client_id)),
     }
     headers
+}
+
+/// The other secret-based method `server` lists, to try once when a client that has not yet
+/// obtained a token is refused `invalid_client` with `client`'s: servers that list both do not
+/// always accept both (the Python SDK accepts only the one the client registered with).
+pub(crate) fn other_method(
+    client: &ClientRegistration,
+    server: &AuthServer,
+) -> Option<&'static str> {
+    client.client_secret.as_ref()?;
+    let other = match client.token_endpoint_auth_method.as_str() {
+        "client_secret_basic" => "client_secret_post",
+        "client_secret_post" => "client_secret_basic",
+        _ => return None,
+    };
+    server
+        .token_endpoint_auth_methods
+        .as_deref()?
+        .iter()
+        .any(|m| m == other)
+        .then_some(other)
 }
 
 /// Make one token request. `scope` and `resource` go on the request; the answer's scope (else the

@@ -29,19 +29,14 @@ mod demo_interaction;
 mod demo_utilities;
 // OAuth against the testkit's authorization server: login, storage, refresh, revocation, limits.
 mod oauth;
+// OAuth against the Python SDK's and FastMCP's own authorization servers (testenv/peers/python).
+mod oauth_python;
 // Real peers from npm (testenv/install.sh): server-everything and a TypeScript SDK v2 server.
 mod peers_everything;
 mod peers_support;
 mod peers_ts_sdk;
 // The TypeScript SDK v1 over all its transports; server-filesystem (roots) and server-memory.
 mod peers_npm_servers;
-// Python peers (testenv/peers/python): the SDK's MCPServer and low-level Server, and FastMCP,
-// over stdio, Streamable HTTP (stateful/stateless × SSE/JSON) and HTTP+SSE, both eras.
-mod peers_fastmcp;
-mod peers_python;
 // The web UI as `mcpscope` starts it: token URL, seeded demo catalog, a call over stdio, pins
 // across a process restart, the refused wildcard bind, a read-only --config.
 mod web_ui;
-// --trace: redaction of credentials and secret-store values, --trace-secrets, and a trace that
-// survives SIGTERM and SIGKILL.
-mod trace;
