@@ -37,6 +37,13 @@ mod peers_support;
 mod peers_ts_sdk;
 // The TypeScript SDK v1 over all its transports; server-filesystem (roots) and server-memory.
 mod peers_npm_servers;
+// Python peers (testenv/peers/python): the SDK's MCPServer and low-level Server, and FastMCP,
+// over stdio, Streamable HTTP (stateful/stateless × SSE/JSON) and HTTP+SSE, both eras.
+mod peers_fastmcp;
+mod peers_python;
 // The web UI as `mcpscope` starts it: token URL, seeded demo catalog, a call over stdio, pins
 // across a process restart, the refused wildcard bind, a read-only --config.
 mod web_ui;
+// --trace: redaction of credentials and secret-store values, --trace-secrets, and a trace that
+// survives SIGTERM and SIGKILL.
+mod trace;
