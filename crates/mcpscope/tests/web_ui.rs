@@ -319,11 +319,13 @@ async fn a_second_web_ui_on_the_same_data_directory_says_who_holds_it_and_leaves
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
 
-    // The same port too: the lock is checked before the port, so the message names the holder.
-    for port_env in ["0", port.as_str()] {
-        let out = command(&dir.0, &[("CLIENT_PORT", port_env)], &["--no-open"])
-            .output()
+    // The same port: the lock is checked before the port, so the message names the holder.
+    // And another port: without the lock it would start and share the directory.
+    for port_env in [port.as_str(), "0"] {
+        let run = command(&dir.0, &[("CLIENT_PORT", port_env)], &["--no-open"]).output();
+        let out = tokio::time::timeout(Duration::from_secs(60), run)
             .await
+            .expect("a second web UI on the same data directory exits")
             .expect("run a second mcpscope");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(4), "{err}");
