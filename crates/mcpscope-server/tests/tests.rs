@@ -13,5 +13,7 @@ mod api;
 mod hardening;
 // OAuth: the login in the browser, the callback, step-up, Re-authorize, Forget, redaction.
 mod oauth;
+// OAuth against the Python SDK's own authorization server (testenv/peers/python), and no loop.
+mod oauth_python;
 // Secret header and env values: never in frames, history, SQLite (file and WAL) or exports.
 mod secrets_redaction;
