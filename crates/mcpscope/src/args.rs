@@ -172,9 +172,15 @@ pub struct Args {
     /// Write the result to this file instead of stdout.
     #[arg(long, value_name = "PATH")]
     pub output: Option<String>,
-    /// Write every frame to this file as NDJSON (time, direction, kind, transport metadata, bytes).
+    /// Write every frame to this file as NDJSON (time, direction, kind, transport metadata, bytes),
+    /// one flushed line per frame, so a killed run keeps every frame up to the kill. Credentials
+    /// and secret-store values are redacted unless --trace-secrets is given.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<String>,
+    /// Keep the --trace byte-exact: Authorization, Cookie, OAuth tokens and the values read from
+    /// the secret store are written in clear.
+    #[arg(long, requires = "trace")]
+    pub trace_secrets: bool,
     /// Check every frame against the official schema of the negotiated revision; exit 6 on findings.
     #[arg(long)]
     pub lint: bool,

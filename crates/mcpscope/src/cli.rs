@@ -189,6 +189,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     );
     let observer = Arc::new(CliObserver::new(
         trace,
+        (!args.trace_secrets).then(|| resolved.secrets.clone()),
         args.lint,
         format_text(&args) && !args.quiet,
         args.show_stderr,

@@ -1,12 +1,20 @@
 //! What the CLI does with traffic: write the `--trace` file, lint frames, and show progress,
 //! logs and warnings on stderr (text mode) or collect them for the JSON document.
+//!
+//! The trace is what is left when a run goes wrong, often because it was killed (a CI job's
+//! timeout: SIGTERM, then SIGKILL), so each frame is one line written and flushed at once: a kill
+//! at any moment leaves every frame up to it. Credentials and secret values are redacted with the
+//! rule the web backend uses ([`mcpscope_proto::redact`]) unless `--trace-secrets` asks for the
+//! bytes as they were.
 
 use base64::Engine as _;
 use mcpscope_client::{Observer, Recorded, SessionEvent};
 use mcpscope_proto::lint::{LintContext, Linter, Revision};
-use mcpscope_proto::{Direction, FrameKind};
+use mcpscope_proto::redact::{self, Secrets};
+use mcpscope_proto::{Direction, Frame, FrameKind};
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::borrow::Cow;
 use std::io::Write;
 use std::sync::Mutex;
 
@@ -33,6 +41,8 @@ pub struct FrameFinding {
 /// The CLI observer.
 pub struct CliObserver {
     trace: Option<Mutex<std::io::BufWriter<std::fs::File>>>,
+    /// What the trace redacts; `None` with `--trace-secrets` (byte-exact).
+    trace_redact: Option<Secrets>,
     linter: Option<Linter>,
     /// Print progress, logs and warnings on stderr.
     pub print: bool,
@@ -46,22 +56,22 @@ pub struct CliObserver {
     /// Collect notifications (listen/subscribe).
     pub collect: bool,
     trace_error: Mutex<Option<String>>,
-    /// Set by `finish`: frames recorded after it (a late HTTP answer) are flushed one by one,
-    /// since nobody will flush the buffer again before the process exits.
-    finished: std::sync::atomic::AtomicBool,
 }
 
 impl CliObserver {
-    /// A new observer.
+    /// A new observer; `trace_redact` is what the trace keeps out (`None`: nothing, byte-exact).
     pub fn new(
         trace: Option<std::fs::File>,
+        trace_redact: Option<Secrets>,
         lint: bool,
         print: bool,
         show_stderr: bool,
         collect: bool,
     ) -> CliObserver {
         CliObserver {
+            // Buffered so a frame is one write, flushed after each frame.
             trace: trace.map(|f| Mutex::new(std::io::BufWriter::with_capacity(1 << 16, f))),
+            trace_redact,
             linter: lint.then(Linter::new),
             print,
             show_stderr,
@@ -70,14 +80,11 @@ impl CliObserver {
             notifications: Mutex::new(vec![]),
             collect,
             trace_error: Mutex::new(None),
-            finished: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
     /// Flush the trace file; returns a write error if one happened.
     pub fn finish(&self) -> Option<String> {
-        self.finished
-            .store(true, std::sync::atomic::Ordering::SeqCst);
         if let Some(t) = &self.trace
             && let Err(e) = t.lock().expect("trace lock").flush()
         {
@@ -111,6 +118,13 @@ struct TraceLine<'a> {
 
 fn is_default_meta(m: &&mcpscope_proto::FrameMeta) -> bool {
     **m == mcpscope_proto::FrameMeta::default()
+}
+
+/// A copy of `f` as the trace shows it by default.
+fn redacted(f: &Frame, secrets: &Secrets) -> Frame {
+    let mut f = f.clone();
+    redact::frame(f.kind, &mut f.meta, &mut f.body, secrets);
+    f
 }
 
 impl Observer for CliObserver {
@@ -164,6 +178,15 @@ impl Observer for CliObserver {
             eprintln!("server stderr: {}", String::from_utf8_lossy(&f.body));
         }
         if let Some(trace) = &self.trace {
+            let f = match &self.trace_redact {
+                Some(secrets) => {
+                    if let Some(l) = lint_value.as_mut() {
+                        secrets.value(l);
+                    }
+                    Cow::Owned(redacted(f, secrets))
+                }
+                None => Cow::Borrowed(f),
+            };
             let text = f.text();
             let line = TraceLine {
                 seq: f.seq,
@@ -183,11 +206,11 @@ impl Observer for CliObserver {
                 lint: lint_value,
             };
             let mut w = trace.lock().expect("trace lock");
-            let late = self.finished.load(std::sync::atomic::Ordering::SeqCst);
+            // Flushed per frame: the file must hold every frame up to a kill.
             let r = serde_json::to_writer(&mut *w, &line)
                 .map_err(std::io::Error::from)
                 .and_then(|_| w.write_all(b"\n"))
-                .and_then(|_| if late { w.flush() } else { Ok(()) });
+                .and_then(|_| w.flush());
             if let Err(e) = r {
                 *self.trace_error.lock().expect("trace error lock") =
                     Some(format!("writing the trace failed: {e}"));

@@ -5,6 +5,7 @@
 use crate::args::{Args, TransportArg};
 use mcpscope_client::ClientOptions;
 use mcpscope_proto::era::EraPreference;
+use mcpscope_proto::redact::{self, Secrets};
 use mcpscope_transport::Target;
 use serde_json::{Map, Value};
 use std::time::Duration;
@@ -31,6 +32,10 @@ pub struct Resolved {
     pub options: ClientOptions,
     /// A label for messages (server name, command or URL).
     pub label: String,
+    /// Values `--trace` redacts: every secret of the config entry (`{"secretRef": …}` read from
+    /// the secret store, `{"secret": …}`) and every credential header (`--header
+    /// "Authorization: …"`, the file's), by the name they were given as.
+    pub secrets: Secrets,
 }
 
 /// One server entry from a config file.
@@ -43,6 +48,8 @@ struct ServerEntry {
     cwd: Option<String>,
     url: Option<String>,
     headers: Vec<(String, String)>,
+    /// (name, value) of every value given as a secret.
+    secrets: Vec<(String, String)>,
     protocol_era: Option<String>,
     connection_timeout: Option<u64>,
     request_timeout: Option<u64>,
@@ -124,6 +131,11 @@ fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), U
     // Values the web UI keeps in the secret store (`{"secretRef": key}`) are read from it, opened
     // only when the entry has one.
     let store = std::cell::OnceCell::new();
+    let secrets = std::cell::RefCell::new(Vec::new());
+    let secret = |name: &str, v: String| {
+        secrets.borrow_mut().push((name.to_string(), v.clone()));
+        v
+    };
     let value = |name: &str, v: &Value| -> Result<String, UsageError> {
         if let Some(key) = v.get("secretRef").and_then(Value::as_str) {
             let s = store
@@ -139,7 +151,7 @@ fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), U
                     ))
                 })?;
             return match s.get(key) {
-                Ok(Some(v)) => Ok(v),
+                Ok(Some(v)) => Ok(secret(name, v)),
                 Ok(None) => Err(UsageError(format!(
                     "{name} is kept in the secret store under {key}, but the store has no such value (another machine or profile?)"
                 ))),
@@ -148,11 +160,12 @@ fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), U
                 ))),
             };
         }
-        if let Some(secret) = v.get("secret") {
-            return Ok(secret
+        if let Some(s) = v.get("secret") {
+            let plain = s
                 .as_str()
                 .map(str::to_string)
-                .unwrap_or_else(|| secret.to_string()));
+                .unwrap_or_else(|| s.to_string());
+            return Ok(secret(name, plain));
         }
         Ok(v.as_str()
             .map(str::to_string)
@@ -169,9 +182,12 @@ fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), U
             })
             .unwrap_or_else(|| Ok(Vec::new()))
     };
+    let env = pairs("env")?;
+    let headers = pairs("headers")?;
     Ok((
         name,
         ServerEntry {
+            secrets: secrets.take(),
             kind: s("type").or_else(|| s("transport")),
             command: s("command"),
             args: entry
@@ -187,10 +203,10 @@ fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), U
                         .collect()
                 })
                 .unwrap_or_default(),
-            env: pairs("env")?,
+            env,
             cwd: s("cwd"),
             url: s("url").or_else(|| s("serverUrl")),
-            headers: pairs("headers")?,
+            headers,
             protocol_era: s("protocolEra"),
             connection_timeout: entry.get("connectionTimeout").and_then(Value::as_u64),
             request_timeout: entry.get("requestTimeout").and_then(Value::as_u64),
@@ -228,6 +244,7 @@ pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
         .iter()
         .map(|e| key_value(e, "-e"))
         .collect::<Result<Vec<_>, _>>()?;
+    let mut secrets = Secrets::default();
     let mut cwd = args.cwd.clone();
     let mut era_text = args.protocol_era.clone();
     let mut connect_ms = args.connect_timeout;
@@ -281,6 +298,9 @@ pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
                 _ => None,
             };
         }
+        for (name, value) in &e.secrets {
+            secrets.add(name, value);
+        }
         // Command-line values win over the file's.
         let mut file_env = e.env;
         file_env.extend(env);
@@ -310,6 +330,12 @@ pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
         };
     }
 
+    for (name, value) in headers
+        .iter()
+        .filter(|(n, _)| redact::is_credential_header(n))
+    {
+        secrets.add(name, value);
+    }
     let mut options = ClientOptions::default();
     let target = match (url, kind) {
         (Some(u), Some(TransportArg::Stdio)) => {
@@ -378,6 +404,7 @@ pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
         target,
         options,
         label,
+        secrets,
     })
 }
 

@@ -97,6 +97,8 @@ async fn mcpscope(store: &Path, args: &[&str]) -> Out {
     cmd.arg("--cli")
         .arg("--trace")
         .arg(&trace)
+        // These tests compare the tokens on the wire with the stored ones: a byte-exact trace.
+        .arg("--trace-secrets")
         .args(args)
         .env("MCPSCOPE_SECRET_STORE", "file")
         .env("MCPSCOPE_DATA_DIR", store)
