@@ -393,14 +393,16 @@ async fn secret_env_values_live_in_the_secret_store_and_reach_the_process() {
     // The store is the encrypted file: the value is not readable in it.
     let file = std::fs::read(dir.path().join("secrets.enc")).unwrap();
     assert!(!file.windows(12).any(|w| w == b"s3cr3t-value"));
-    // Connecting gives the process the value (it prints it on stderr, a frame of its own).
+    // Connecting gives the process the value (it prints it on stderr, a frame of its own, where
+    // the value shows as the secret it is: the marker replaces exactly the value it was given).
     let r = b.post("/api/servers/envy/connect", json!({})).await;
     assert_ne!(r.status, 200, "sh is no MCP server: {}", r.text);
     let stderr = b.get("/api/servers/envy/frames?source=stderr").await.text;
     assert!(
-        stderr.contains("token=s3cr3t-value plain=visible"),
+        stderr.contains("token=«secret MY_SECRET» plain=visible"),
         "{stderr}"
     );
+    assert!(!stderr.contains("s3cr3t-value"), "{stderr}");
     // Editing with the reference keeps the value; removing the server forgets it.
     let edited = b
         .put(
