@@ -8,9 +8,9 @@
 //! Each test is one family over one transport; inside it the CLI runs overlap (`tokio::join!`),
 //! so a family's whole grid costs a few Python start-ups, not one per check.
 
-use crate::demo_harness::{cli, header, reserved_meta_keys, Era, Run};
+use crate::demo_harness::{Era, Run, cli, header, reserved_meta_keys};
 use crate::peers_support::{PeerServer, Peers};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// How many CLI runs against Python peers may be in flight at once, across these tests.
 static RUNS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(6);
@@ -66,10 +66,6 @@ pub(crate) enum Wire {
 }
 
 impl Wire {
-    fn is_http(self) -> bool {
-        self != Wire::Stdio
-    }
-
     /// A stateless server keeps no session, so it has no way to receive our answer to a
     /// request of its own.
     fn stateless(self) -> bool {
@@ -150,7 +146,7 @@ impl Target {
             Era::Modern => {
                 assert_eq!(first["method"], "server/discover", "{}", run.dump());
                 for message in sent.iter().filter(|m| m.get("id").is_some()) {
-                    assert_eq!(reserved_meta_keys(message).len() >= 3, true, "{message}");
+                    assert!(reserved_meta_keys(message).len() >= 3, "{message}");
                 }
                 // The `Mcp-*` headers are Streamable HTTP's; HTTP+SSE POSTs carry none.
                 if let Wire::Http(_) = self.wire {
@@ -379,7 +375,9 @@ async fn features(target: &Target) {
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
     assert_eq!(
         names,
-        ["echo", "add", "slow", "ask_name", "open_url", "sample", "roots"],
+        [
+            "echo", "add", "slow", "ask_name", "open_url", "sample", "roots"
+        ],
         "{}",
         list.dump()
     );
