@@ -35,7 +35,8 @@
 //
 // Server->client requests and notifications travel on the POST's own SSE stream (relatedRequestId)
 // — except in http-json mode, where SDK v1 silently drops anything related to a request that is
-// answered with plain JSON, so there they go unrelated, on the session's standalone GET stream.
+// answered with plain JSON, so there they go unrelated, on the session's standalone GET stream
+// (and `slow`/`log-levels` end with a ping there, so their notifications precede the result).
 
 import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
@@ -75,6 +76,15 @@ function log(...args) {
 /** Options that keep a server->client message on the request's own stream (see the header). */
 function related(extra) {
   return mode === 'http-json' ? {} : { relatedRequestId: extra.requestId };
+}
+
+/**
+ * In http-json mode our notifications travel on the GET stream while the result goes back on the
+ * POST, so a client could see the result first. A ping on the GET stream, answered only after the
+ * client has read everything before it there, keeps the order: notifications, then the result.
+ */
+async function flush(server) {
+  if (mode === 'http-json') await server.ping();
 }
 
 function text(t) {
@@ -140,6 +150,7 @@ function makeServer() {
         }
         throw e;
       }
+      await flush(low);
       return text(`slow: done after ${steps} steps`);
     },
   );
@@ -151,6 +162,7 @@ function makeServer() {
       for (const level of ['debug', 'info', 'warning', 'error']) {
         await notifyLog(extra, level, `this is the ${level} message`);
       }
+      await flush(low);
       return text('logged');
     },
   );

@@ -37,6 +37,7 @@ mod peers_support;
 mod peers_ts_sdk;
 // The TypeScript SDK v1 over all its transports; server-filesystem (roots) and server-memory.
 mod peers_npm_servers;
+mod peers_ts_sdk_v1;
 // Python peers (testenv/peers/python): the SDK's MCPServer and low-level Server, and FastMCP,
 // over stdio, Streamable HTTP (stateful/stateless × SSE/JSON) and HTTP+SSE, both eras.
 mod peers_fastmcp;
