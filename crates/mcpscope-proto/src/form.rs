@@ -226,10 +226,15 @@ fn json_kind(reason: impl Into<String>) -> FieldKind {
 /// `s` as quoted in a reason: cut at `MAX_QUOTE` bytes, so a megabyte-long `$ref` is not copied
 /// into every field that refers to it.
 fn quote(s: &str) -> String {
-    if s.len() <= MAX_QUOTE {
+    shorten(s, MAX_QUOTE)
+}
+
+/// `s` cut to at most `max` bytes on a character boundary, with `…` when cut.
+pub(crate) fn shorten(s: &str, max: usize) -> String {
+    if s.len() <= max {
         return s.to_string();
     }
-    let mut cut = MAX_QUOTE;
+    let mut cut = max;
     while !s.is_char_boundary(cut) {
         cut -= 1;
     }
@@ -861,8 +866,11 @@ pub struct FieldError {
 
 /// Validate a value against a schema (JSON Schema 2020-12 unless `$schema` says otherwise).
 /// Network `$ref`s are never fetched: such a schema cannot be compiled, and the error says so.
+///
+/// A schema the validator could not get through is refused first (see [`check_expansion`]).
 #[cfg(feature = "lint")]
 pub fn validate(schema: &Value, value: &Value) -> Result<Vec<FieldError>, String> {
+    check_expansion(schema)?;
     let validator = jsonschema::options()
         .build(schema)
         .map_err(|e| format!("the schema cannot be used for validation: {e}"))?;
@@ -873,6 +881,95 @@ pub fn validate(schema: &Value, value: &Value) -> Result<Vec<FieldError>, String
             message: e.to_string(),
         })
         .collect())
+}
+
+/// Most subschemas a schema may expand to (each `$ref` and `allOf`/`anyOf` member counted as
+/// often as it is reached, a cycle once) before validating with it is refused.
+pub const MAX_EXPANSION: u64 = 100_000;
+
+/// Deepest nesting of subschemas (`$ref`s followed) a schema may have to be validated with.
+const MAX_VALIDATION_DEPTH: usize = 64;
+
+/// Refuse a schema the validator would spend exponential time in (`$ref`s fanned out through
+/// `allOf`/`anyOf` level after level: every member is evaluated, whatever the value) or recurse
+/// too deeply for a thread's stack. Linear in the schema: each subschema's expansion is
+/// computed once.
+pub fn check_expansion(schema: &Value) -> Result<(), String> {
+    let mut walk = Expansion {
+        root: schema,
+        done: HashMap::new(),
+        open: HashSet::new(),
+    };
+    walk.size(schema, 0).map(|_| ())
+}
+
+struct Expansion<'a> {
+    root: &'a Value,
+    done: HashMap<*const Value, u64>,
+    open: HashSet<*const Value>,
+}
+
+impl<'a> Expansion<'a> {
+    fn size(&mut self, s: &'a Value, depth: usize) -> Result<u64, String> {
+        let p: *const Value = s;
+        if let Some(n) = self.done.get(&p) {
+            return Ok(*n);
+        }
+        if depth > MAX_VALIDATION_DEPTH {
+            return Err(format!(
+                "the schema nests subschemas more than {MAX_VALIDATION_DEPTH} deep; it is not validated here"
+            ));
+        }
+        // A cycle: the validator follows it only as far as the value goes.
+        if !self.open.insert(p) {
+            return Ok(1);
+        }
+        let mut n: u64 = 1;
+        for (k, child) in s.as_object().into_iter().flatten() {
+            let children: Vec<&'a Value> = match k.as_str() {
+                "$ref" => child
+                    .as_str()
+                    .and_then(|r| r.strip_prefix('#'))
+                    .and_then(|ptr| self.root.pointer(ptr))
+                    .into_iter()
+                    .collect(),
+                "properties" | "patternProperties" | "dependentSchemas" => child
+                    .as_object()
+                    .into_iter()
+                    .flat_map(|o| o.values())
+                    .collect(),
+                "allOf" | "anyOf" | "oneOf" | "prefixItems" | "items" => match child {
+                    Value::Array(a) => a.iter().collect(),
+                    other => vec![other],
+                },
+                "not"
+                | "if"
+                | "then"
+                | "else"
+                | "additionalProperties"
+                | "additionalItems"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+                | "contains"
+                | "propertyNames" => {
+                    vec![child]
+                }
+                _ => continue,
+            };
+            for c in children {
+                n = n.saturating_add(self.size(c, depth + 1)?);
+                if n > MAX_EXPANSION {
+                    return Err(format!(
+                        "the schema expands to more than {MAX_EXPANSION} subschemas ($refs fanned \
+                         out); it is not validated here, the server will validate the arguments"
+                    ));
+                }
+            }
+        }
+        self.open.remove(&p);
+        self.done.insert(p, n);
+        Ok(n)
+    }
 }
 
 #[cfg(test)]
@@ -1250,5 +1347,26 @@ mod tests {
         ] {
             let _ = validate(&cyclic, &json!({"x": 1}));
         }
+    }
+
+    /// Found by the fuzzer: `allOf` members fanned out level after level made validation take
+    /// 7^13 steps (a hang); such a schema is now refused for validation, with the reason.
+    #[test]
+    fn validation_refuses_fanned_out_and_too_deep_schemas() {
+        let mut defs = Map::new();
+        for level in 0..13 {
+            let r = json!({"$ref": format!("#/$defs/d{}", level + 1)});
+            defs.insert(format!("d{level}"), json!({"allOf": vec![r; 7]}));
+        }
+        defs.insert("d13".into(), json!({"type": "string"}));
+        let schema = json!({"$defs": defs, "$ref": "#/$defs/d0"});
+        let err = validate(&schema, &json!(5)).unwrap_err();
+        assert!(err.contains("expands to more than"), "{err}");
+        let mut deep = json!({"type": "string"});
+        for _ in 0..100 {
+            deep = json!({"anyOf": [deep, {"type": "null"}]});
+        }
+        let err = validate(&deep, &json!(5)).unwrap_err();
+        assert!(err.contains("more than 64 deep"), "{err}");
     }
 }

@@ -79,6 +79,10 @@ pub struct LintContext<'a> {
 /// Largest number of findings reported per message.
 const MAX_FINDINGS: usize = 20;
 
+/// Longest finding message. The validator quotes the offending value, which for a wrong 100 MB
+/// result would be a copy of it in every finding (and in every view and history row).
+const MAX_MESSAGE: usize = 1024;
+
 /// A compiled definition, or `None` when the schema has no such definition.
 type CachedValidator = Option<Arc<jsonschema::Validator>>;
 
@@ -158,7 +162,7 @@ impl Linter {
             }
             out.push(Finding {
                 path: format!("{prefix}{}", e.instance_path()),
-                message: e.to_string(),
+                message: crate::form::shorten(&e.to_string(), MAX_MESSAGE),
             });
         }
     }
@@ -450,5 +454,23 @@ mod tests {
             .filter(|f| f.message.contains("resultType"))
             .collect();
         assert_eq!(missing.len(), 1, "{:?}", r.findings);
+    }
+
+    /// A wrong value is quoted in the message; a big one is quoted short.
+    #[test]
+    fn a_big_wrong_value_is_quoted_short() {
+        let l = Linter::new();
+        let big = "x".repeat(1 << 20);
+        let r = l.lint(
+            Revision::Legacy20251125,
+            &json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": big}}),
+            LintContext {
+                request_method: Some("tools/list"),
+            },
+        );
+        assert!(!r.findings.is_empty());
+        for f in &r.findings {
+            assert!(f.message.len() <= MAX_MESSAGE + 3, "{}", f.message.len());
+        }
     }
 }
