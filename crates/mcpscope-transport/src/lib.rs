@@ -21,6 +21,9 @@ mod legacy_sse;
 mod lines;
 pub mod sse;
 mod stdio;
+// Property tests of the stdio line splitter and the SSE parser.
+#[cfg(test)]
+mod fuzz;
 
 pub use auth::{AuthChallenge, AuthProvider, FrameSink};
 use mcpscope_proto::RequestId;

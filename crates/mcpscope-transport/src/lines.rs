@@ -5,6 +5,10 @@
 //! Linux, not copies), and a long line that starts at the front of the buffer is handed over
 //! without copying. A line longer than the configured maximum is cut short: its first bytes are
 //! kept for display, the rest is skipped up to the next newline, and reading goes on.
+//!
+//! What comes out depends on the bytes only, never on how the reads cut them: a line of `n`
+//! bytes is `Complete` when `n <= max`, else `TooLong` with its first `min(n, 64 KiB)` bytes.
+//! The buffer holds at most `max(max, 64 KiB)` bytes of a line plus one read before skipping.
 
 use bytes::Bytes;
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -62,6 +66,10 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                         total: seen + end,
                     }));
                 }
+                // Over the limit though it arrived before skipping began (in one large read).
+                if end > self.max {
+                    return Ok(Some(self.cut_line(end, end + 1)));
+                }
                 let line = self.take_line(end, end + 1);
                 return Ok(Some(Line::Complete {
                     bytes: line,
@@ -80,6 +88,9 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 }
                 let len = self.buf.len();
                 self.scanned = 0;
+                if len > self.max {
+                    return Ok(Some(self.cut_line(len, len)));
+                }
                 let line = self.take_line(len, len);
                 return Ok(Some(Line::Complete {
                     bytes: line,
@@ -93,8 +104,10 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 }
                 self.buf.clear();
                 self.scanned = 0;
-            } else if self.buf.len() > self.max {
-                let head = Bytes::copy_from_slice(&self.buf[..TRUNCATED_KEEP.min(self.buf.len())]);
+            } else if self.buf.len() > self.max && self.buf.len() >= TRUNCATED_KEEP {
+                // Skipping starts once the head to keep is complete, so the head is the same
+                // however the reads came; a shorter over-long line is cut when it ends.
+                let head = Bytes::copy_from_slice(&self.buf[..TRUNCATED_KEEP]);
                 self.skipping = Some((head, self.buf.len()));
                 self.buf.clear();
                 self.buf.shrink_to(READ_CHUNK);
@@ -109,6 +122,22 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             if n == 0 {
                 self.eof = true;
             }
+        }
+    }
+
+    /// What the buffer holds room for (the memory bound the fuzz test checks).
+    #[cfg(test)]
+    pub(crate) fn buffer_capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
+    /// `buf[..line_end]` is over the limit: keep its head, drop `buf[..consume]`.
+    fn cut_line(&mut self, line_end: usize, consume: usize) -> Line {
+        let head = Bytes::copy_from_slice(&self.buf[..TRUNCATED_KEEP.min(line_end)]);
+        self.buf.drain(..consume);
+        Line::TooLong {
+            head,
+            total: line_end,
         }
     }
 
@@ -195,5 +224,21 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(&lines[1], Line::Complete { bytes, .. } if &bytes[..] == b"ok"));
+    }
+
+    /// Found by the fuzzer: a line a little over the limit came through whole when its newline
+    /// was in the same read, and was cut when the reads split it; now it is cut either way.
+    #[tokio::test]
+    async fn a_line_over_the_limit_is_cut_even_when_it_arrives_in_one_read() {
+        let lines = all(b"0123456789abc\nok\n0123456789abc", 10).await;
+        assert_eq!(lines.len(), 3);
+        match &lines[0] {
+            Line::TooLong { head, total } => {
+                assert_eq!((&head[..], *total), (&b"0123456789abc"[..], 13))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(&lines[1], Line::Complete { bytes, .. } if &bytes[..] == b"ok"));
+        assert!(matches!(&lines[2], Line::TooLong { total: 13, .. }));
     }
 }

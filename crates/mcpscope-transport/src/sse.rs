@@ -7,6 +7,10 @@
 
 use bytes::{Bytes, BytesMut};
 
+/// Bytes a line may hold beyond the data limit (the field name, `: `), so a line is cut only
+/// when its value would be anyway.
+const LINE_SLACK: usize = 64;
+
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SseEvent {
@@ -31,6 +35,7 @@ pub struct SseParser {
     has_data: bool,
     has_fields: bool,
     /// Largest event we accept; bigger data is cut (and flagged by the caller through `overflow`).
+    /// Bounds memory too: a line is kept up to `max + LINE_SLACK` bytes, the rest skipped.
     max: Option<usize>,
     /// Set when an event's data was cut short.
     pub overflow: bool,
@@ -62,7 +67,7 @@ impl SseParser {
                 }
             }
             if b == b'\n' || b == b'\r' {
-                self.line.extend_from_slice(&chunk[start..i]);
+                self.push_line(&chunk[start..i]);
                 self.current.wire_len += i - start + 1;
                 if b == b'\r' {
                     self.pending_cr = true;
@@ -77,9 +82,23 @@ impl SseParser {
             }
             i += 1;
         }
-        self.line.extend_from_slice(&chunk[start..]);
+        self.push_line(&chunk[start..]);
         self.current.wire_len += chunk.len() - start;
         out
+    }
+
+    /// Add bytes to the line being read, up to the line limit; what is over it is dropped (the
+    /// line's value would be cut at `max` anyway) and `overflow` set. Without this a server that
+    /// never ends a line would grow the buffer without bound.
+    fn push_line(&mut self, bytes: &[u8]) {
+        let room = match self.max {
+            Some(m) => m.saturating_add(LINE_SLACK).saturating_sub(self.line.len()),
+            None => usize::MAX,
+        };
+        if bytes.len() > room {
+            self.overflow = true;
+        }
+        self.line.extend_from_slice(&bytes[..bytes.len().min(room)]);
     }
 
     /// End of stream: an event without its final blank line is discarded by browsers; we return
@@ -124,20 +143,9 @@ impl SseParser {
         match field {
             "data" => {
                 if self.has_data {
-                    self.current.data.push('\n');
+                    self.push_data("\n");
                 }
-                match self.max {
-                    Some(m) if self.current.data.len() + value.len() > m => {
-                        let room = m.saturating_sub(self.current.data.len());
-                        let mut cut = room.min(value.len());
-                        while !value.is_char_boundary(cut) {
-                            cut -= 1;
-                        }
-                        self.current.data.push_str(&value[..cut]);
-                        self.overflow = true;
-                    }
-                    _ => self.current.data.push_str(value),
-                }
+                self.push_data(value);
                 self.has_data = true;
                 self.has_fields = true;
             }
@@ -160,6 +168,23 @@ impl SseParser {
             _ => {}
         }
         None
+    }
+
+    /// Append to the event's data, cut at `max` (on a character boundary) with `overflow` set.
+    /// The joining newlines count too: a stream of bare `data` lines must not grow past `max`.
+    fn push_data(&mut self, s: &str) {
+        let data = &mut self.current.data;
+        match self.max {
+            Some(m) if data.len() + s.len() > m => {
+                let mut cut = m.saturating_sub(data.len()).min(s.len());
+                while !s.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                data.push_str(&s[..cut]);
+                self.overflow = true;
+            }
+            _ => data.push_str(s),
+        }
     }
 }
 
@@ -187,5 +212,30 @@ mod tests {
         let mut p = SseParser::default();
         assert!(p.feed(b"data: tail").is_empty());
         assert_eq!(p.finish().unwrap().data, "tail");
+    }
+
+    /// A server that never ends its line: the line buffer stops at the limit (it grew without
+    /// bound), reading goes on, and the event still arrives with its data cut.
+    #[test]
+    fn an_endless_line_is_bounded() {
+        let mut p = SseParser::with_max(1000);
+        p.feed(b"data: ");
+        for _ in 0..1000 {
+            assert!(p.feed(&[b'x'; 10_000]).is_empty());
+            assert!(p.line.len() <= 1000 + LINE_SLACK, "{}", p.line.len());
+        }
+        let evs = p.feed(b"\n\n");
+        assert_eq!(evs[0].data.len(), 1000);
+        assert_eq!(evs[0].wire_len, 6 + 10_000_000 + 2);
+        assert!(p.overflow);
+    }
+
+    /// Bare `data` lines each add a joining newline; those count against the limit too.
+    #[test]
+    fn joining_newlines_count_against_the_limit() {
+        let mut p = SseParser::with_max(100);
+        assert!(p.feed(&b"data\n".repeat(10_000)).is_empty());
+        assert!(p.current.data.len() <= 100, "{}", p.current.data.len());
+        assert!(p.overflow);
     }
 }

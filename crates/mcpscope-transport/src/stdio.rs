@@ -132,11 +132,12 @@ impl StdioTransport {
                         let _ = out_events.send(TransportEvent::Frame(f));
                     }
                     Ok(Some(Line::TooLong { head, total })) => {
+                        // A line just over a small limit keeps all of itself, not 64 KiB.
+                        let kept = head.len();
                         let f = Frame::new(Direction::In, FrameKind::StdoutLine, head).with_meta(FrameMeta {
                             truncated: true,
                             note: Some(format!(
-                                "line of {total} bytes exceeds --max-message-bytes {max}; kept the first {} bytes and skipped the rest",
-                                64 * 1024
+                                "line of {total} bytes exceeds --max-message-bytes {max}; kept the first {kept} bytes and skipped the rest"
                             )),
                             ..Default::default()
                         });
