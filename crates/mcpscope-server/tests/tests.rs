@@ -17,3 +17,5 @@ mod oauth;
 mod oauth_python;
 // Secret header and env values: never in frames, history, SQLite (file and WAL) or exports.
 mod secrets_redaction;
+// POST /api/form with a recursive fan-out schema: answered with the cut, the backend stays up.
+mod form_budget;
