@@ -2,7 +2,7 @@
 //! the same grid as the Python SDK's peers (`peers_python.rs`): stdio, Streamable HTTP stateful
 //! and stateless with SSE and JSON responses, HTTP+SSE, each in both eras.
 
-use crate::peers_python::{http_sse, stdio, streamable_http, streamable_http_variants, Family};
+use crate::peers_python::{Family, http_sse, stdio, streamable_http, streamable_http_variants};
 
 #[tokio::test]
 async fn fastmcp_over_stdio() {
