@@ -46,7 +46,8 @@ SUITES = [
     }),
 ]
 
-LINE = re.compile(r"^fuzz (\S+): (\d+) cases in ([\d.]+) s, slowest ([\d.]+) ms \(bound (\d+) ms\)")
+# Searched, not matched: with --test-threads 1 the line follows "test NAME ... " on the same line.
+LINE = re.compile(r"fuzz (\S+): (\d+) cases in ([\d.]+) s, slowest ([\d.]+) ms \(bound (\d+) ms\)")
 
 
 def cargo(args, env=None):
@@ -76,7 +77,7 @@ def main():
         # One harness at a time, so each has the machine and its time is its own.
         r = cargo(args + ["--", "--nocapture", "--test-threads", "1"], env=env)
         for line in r.stdout.splitlines():
-            m = LINE.match(line.strip())
+            m = LINE.search(line)
             if m:
                 rows[m.group(1)] = m.groups()[1:]
         if r.returncode != 0:
