@@ -209,6 +209,19 @@ pub async fn run(args: Args) -> i32 {
             ..ServerOptions::for_port(port)
         },
     );
+    // Ctrl-C is caught from before the URL is printed: one pressed the moment it appears must
+    // shut down cleanly (history written, lock released), not kill us by the default action.
+    #[cfg(unix)]
+    let mut interrupt =
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok();
+    let shutdown = async move {
+        #[cfg(unix)]
+        if let Some(signal) = interrupt.as_mut() {
+            signal.recv().await;
+            return;
+        }
+        let _ = tokio::signal::ctrl_c().await;
+    };
     lock.announce(Some(&format!("http://{shown_host}:{port}")));
     println!("mcpscope web UI: {url}");
     eprintln!(
@@ -225,9 +238,6 @@ pub async fn run(args: Args) -> i32 {
             }
         });
     }
-    let shutdown = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
     let served = mcpscope_server::serve(listener, state, shutdown).await;
     // Held until every connection is closed and the history is written.
     drop(lock);
