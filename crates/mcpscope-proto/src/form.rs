@@ -871,6 +871,22 @@ pub struct FieldError {
 #[cfg(feature = "lint")]
 pub fn validate(schema: &Value, value: &Value) -> Result<Vec<FieldError>, String> {
     check_expansion(schema)?;
+    // What the engine would do for this value: fan-out that follows the value (a recursive
+    // definition whose members refer to it several times) and `$ref`s that are not `#/…`
+    // pointers (`$anchor`, `$id`, `$dynamicRef`) escape the schema-only count above.
+    match cost::applications(schema, value) {
+        Ok(_) => {}
+        Err(cost::TooCostly::Visits) => {
+            return Err(format!(
+                "the schema is not validated here: its $refs fan out to over {MAX_VALIDATION_VISITS} checks for this value (the server still validates the call)"
+            ));
+        }
+        Err(cost::TooCostly::Nesting) => {
+            return Err(format!(
+                "the schema is not validated here: its $refs and this value nest over {MAX_VALIDATION_NESTING} levels deep (the server still validates the call)"
+            ));
+        }
+    }
     let validator = jsonschema::options()
         .build(schema)
         .map_err(|e| format!("the schema cannot be used for validation: {e}"))?;
@@ -882,6 +898,11 @@ pub fn validate(schema: &Value, value: &Value) -> Result<Vec<FieldError>, String
         })
         .collect())
 }
+
+#[cfg(feature = "lint")]
+mod cost;
+#[cfg(feature = "lint")]
+pub use cost::{MAX_NESTING as MAX_VALIDATION_NESTING, MAX_VISITS as MAX_VALIDATION_VISITS};
 
 /// Most subschemas a schema may expand to (each `$ref` and `allOf`/`anyOf` member counted as
 /// often as it is reached, a cycle once) before validating with it is refused.
@@ -1347,6 +1368,48 @@ mod tests {
         ] {
             let _ = validate(&cyclic, &json!({"x": 1}));
         }
+    }
+
+    /// A fan-out the schema-only count cannot see: each level of `{"a": …}` in the value triples
+    /// the engine's work (3^20 steps for a 20-deep value: no answer within a minute).
+    #[test]
+    fn validation_refuses_a_fan_out_that_follows_the_value() {
+        let schema = json!({"$defs": {"d": {"properties": {"a": {"allOf": [
+            {"$ref": "#/$defs/d"}, {"$ref": "#/$defs/d"}, {"$ref": "#/$defs/d"}
+        ]}}}}, "$ref": "#/$defs/d"});
+        let nest = |n: usize| (0..n).fold(json!(1), |v, _| json!({"a": v}));
+        let t = std::time::Instant::now();
+        let err = validate(&schema, &nest(20)).unwrap_err();
+        assert!(err.contains("not validated here"), "{err}");
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            t.elapsed()
+        );
+        assert_eq!(validate(&schema, &nest(5)), Ok(vec![]));
+    }
+
+    /// The same fan-out through `$anchor` references (`#n1`, not `#/…`): invisible to a count
+    /// that follows pointers only, 3^30 steps for the engine on any value.
+    #[test]
+    fn validation_refuses_a_fan_out_through_anchors() {
+        let mut defs = Map::new();
+        for i in 0..30 {
+            let next = json!({"$ref": format!("#n{}", i + 1)});
+            defs.insert(
+                format!("d{i}"),
+                json!({"$anchor": format!("n{i}"), "anyOf": [next, next, next]}),
+            );
+        }
+        defs.insert("d30".into(), json!({"$anchor": "n30", "type": "integer"}));
+        let t = std::time::Instant::now();
+        let err = validate(&json!({"$defs": defs, "$ref": "#n0"}), &json!(1.5)).unwrap_err();
+        assert!(err.contains("not validated here"), "{err}");
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            t.elapsed()
+        );
     }
 
     /// Found by the fuzzer: `allOf` members fanned out level after level made validation take
