@@ -1,8 +1,13 @@
 //! Errors a session reports. Each says what happened and, where the user can act, what to try.
+//!
+//! [`ClientError::code`] is the one mapping from an engine error to the stable
+//! [`ErrorCode`] every view reports (the CLI's stderr line, the web API's error object), and
+//! [`ClientError::error_fields`] the extra fields both put beside it.
 
 use mcpscope_proto::RpcError;
+use mcpscope_proto::error_code::ErrorCode;
 use mcpscope_transport::TransportError;
-use serde_json::Value;
+use serde_json::{Map, Value, json};
 use std::time::Duration;
 
 /// Everything that can end a request or a connection attempt.
@@ -99,6 +104,50 @@ fn hint(detail: &Option<String>) -> String {
 }
 
 impl ClientError {
+    /// The stable code of this failure, the same in every view. A JSON-RPC error is always
+    /// `rpc_error` here; the CLI alone reports one to `tools/call` as `tool_error` and one to the
+    /// handshake as `handshake_refused`, because its exit codes (the official Inspector's) say so.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            e if e.is_auth_required() => ErrorCode::AuthRequired,
+            ClientError::Timeout { .. } | ClientError::ConnectTimeout { .. } => ErrorCode::Timeout,
+            e if e.is_connection_failure() => ErrorCode::Unreachable,
+            ClientError::Rpc { .. } => ErrorCode::RpcError,
+            ClientError::InputRefused { .. } => ErrorCode::InputRefused,
+            ClientError::Cancelled { .. } => ErrorCode::Cancelled,
+            ClientError::ServerCancelled { .. } => ErrorCode::ServerCancelled,
+            ClientError::TooManyRounds { .. } => ErrorCode::InputRoundsExceeded,
+            ClientError::Transport(_) | ClientError::Protocol(_) => ErrorCode::ProtocolError,
+            // Unreachable in practice (`is_connection_failure` takes these), named for the match.
+            ClientError::Closed(_) => ErrorCode::Unreachable,
+        }
+    }
+
+    /// The fields beside `code` and `message` in the error object: `rpcCode` and `data` of a
+    /// JSON-RPC error, `status` and `url` of a refused HTTP exchange, `url` of an unreachable one.
+    pub fn error_fields(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        match self {
+            ClientError::Rpc { error, .. } => {
+                m.insert("rpcCode".into(), json!(error.code));
+                if let Some(d) = &error.data {
+                    m.insert("data".into(), d.clone());
+                }
+            }
+            ClientError::Transport(TransportError::Status { status, url, .. })
+            | ClientError::Transport(TransportError::AuthRequired { status, url, .. })
+            | ClientError::Transport(TransportError::AuthFailed { status, url, .. }) => {
+                m.insert("status".into(), json!(status));
+                m.insert("url".into(), json!(url));
+            }
+            ClientError::Transport(TransportError::Unreachable { url, .. }) => {
+                m.insert("url".into(), json!(url));
+            }
+            _ => {}
+        }
+        m
+    }
+
     /// True when the failure is about reaching or keeping the server (exit code 4 in the CLI).
     pub fn is_connection_failure(&self) -> bool {
         matches!(
@@ -124,5 +173,59 @@ impl ClientError {
                 TransportError::AuthRequired { .. } | TransportError::AuthFailed { .. }
             )
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_refused_is_its_own_code_in_every_view() {
+        let e = ClientError::InputRefused {
+            method: "tools/call".into(),
+            input_method: "sampling/createMessage".into(),
+            key: "s1".into(),
+            reason: "no --sampling-text".into(),
+        };
+        assert_eq!(e.code(), ErrorCode::InputRefused);
+        assert_eq!(e.code().exit_code(), 1);
+    }
+
+    #[test]
+    fn each_kind_of_failure_has_its_code() {
+        let rpc = ClientError::Rpc {
+            method: "tools/call".into(),
+            error: RpcError {
+                code: -32602,
+                message: "unknown tool".into(),
+                data: Some(json!({"name": "x"})),
+            },
+        };
+        assert_eq!(rpc.code(), ErrorCode::RpcError);
+        assert_eq!(
+            Value::Object(rpc.error_fields()),
+            json!({"rpcCode": -32602, "data": {"name": "x"}})
+        );
+        let timeout = ClientError::Timeout {
+            method: "ping".into(),
+            after: Duration::from_millis(5),
+            detail: None,
+        };
+        assert_eq!(timeout.code(), ErrorCode::Timeout);
+        assert_eq!(
+            ClientError::Closed("gone".into()).code(),
+            ErrorCode::Unreachable
+        );
+        assert_eq!(
+            ClientError::Protocol("bad".into()).code(),
+            ErrorCode::ProtocolError
+        );
+        let rounds = ClientError::TooManyRounds {
+            method: "tools/call".into(),
+            rounds: 3,
+            last: Value::Null,
+        };
+        assert_eq!(rounds.code(), ErrorCode::InputRoundsExceeded);
     }
 }

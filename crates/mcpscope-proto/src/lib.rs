@@ -2,6 +2,7 @@
 //!
 //! - [`Frame`]: bytes as they crossed the wire, recorded before anything parses them.
 //! - [`classify`]: a lenient JSON-RPC classifier that names every odd message instead of dropping it.
+//! - [`error_code`]: the one table of stable error codes (CLI stderr line, web API) and exit codes.
 //! - [`era`]: legacy (2025-11-25) vs modern (2026-07-28) rules: `_meta` envelope, probe verdicts.
 //! - [`headers`]: `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` mirroring and `x-mcp-header` validation.
 //! - [`form`]: the form a view draws for a JSON Schema (tools, prompts, templates, elicitation).
@@ -15,6 +16,7 @@
 //! ```
 
 pub mod era;
+pub mod error_code;
 pub mod form;
 mod frame;
 pub mod headers;

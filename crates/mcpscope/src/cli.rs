@@ -7,36 +7,19 @@ use crate::resolve::{UsageError, coerced_map, key_value, resolve};
 use crate::responder::CliResponder;
 use mcpscope_client::{ClientError, RequestOptions, Session};
 use mcpscope_proto::era::Era;
-use mcpscope_transport::TransportError;
+use mcpscope_proto::error_code::ErrorCode;
 use serde_json::{Map, Value, json};
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Exit codes, as in the official Inspector's CLI.
-pub mod exit {
-    /// Success.
-    pub const OK: i32 = 0;
-    /// Usage error, or the server answered with a JSON-RPC error.
-    pub const USAGE: i32 = 1;
-    /// The server requires authorization.
-    pub const AUTH: i32 = 3;
-    /// Unreachable, connection failed, or timed out.
-    pub const UNREACHABLE: i32 = 4;
-    /// The tool failed (`isError: true`) or does not exist.
-    pub const TOOL_ERROR: i32 = 5;
-    /// `--lint` found an invalid frame.
-    pub const LINT: i32 = 6;
-    /// Interrupted (Ctrl-C).
-    pub const INTERRUPTED: i32 = 130;
-}
+/// Exit codes, as in the official Inspector's CLI (the table lives in `mcpscope-proto`).
+pub use mcpscope_proto::error_code::exit;
 
-/// A failure with its exit code and the fields of the stderr JSON line.
+/// A failure with the fields of the stderr JSON line; its exit code follows from its code.
 pub struct Failure {
-    /// Process exit code.
-    pub exit: i32,
     /// Machine-readable code (`usage`, `auth_required`, `unreachable`, `tool_error`, …).
-    pub code: &'static str,
+    pub code: ErrorCode,
     /// Human message.
     pub message: String,
     /// Extra fields.
@@ -44,13 +27,18 @@ pub struct Failure {
 }
 
 impl Failure {
-    fn new(exit: i32, code: &'static str, message: impl Into<String>) -> Failure {
+    /// A failure with no extra fields.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Failure {
         Failure {
-            exit,
             code,
             message: message.into(),
             extra: Map::new(),
         }
+    }
+
+    /// The process exit code.
+    pub fn exit(&self) -> i32 {
+        self.code.exit_code()
     }
 
     /// The one JSON line for stderr.
@@ -65,67 +53,22 @@ impl Failure {
 
 impl From<UsageError> for Failure {
     fn from(e: UsageError) -> Failure {
-        Failure::new(exit::USAGE, "usage", e.0)
+        Failure::new(ErrorCode::Usage, e.0)
     }
 }
 
-/// Map an engine error to an exit code and JSON fields.
+/// An engine error as the CLI reports it: the engine's one code, except that a JSON-RPC error
+/// to `tools/call` is a tool error (exit 5: the official Inspector's "failed or does not exist").
 fn failure(e: &ClientError, method: &str) -> Failure {
-    let mut f = if e.is_auth_required() {
-        Failure::new(exit::AUTH, "auth_required", e.to_string())
-    } else if matches!(
-        e,
-        ClientError::Timeout { .. } | ClientError::ConnectTimeout { .. }
-    ) {
-        // Still exit 4, but a script can tell "the server is slow or silent" from "it is gone".
-        Failure::new(exit::UNREACHABLE, "timeout", e.to_string())
-    } else if e.is_connection_failure() {
-        Failure::new(exit::UNREACHABLE, "unreachable", e.to_string())
-    } else {
-        match e {
-            ClientError::Rpc { .. } if method == "tools/call" => {
-                Failure::new(exit::TOOL_ERROR, "tool_error", e.to_string())
-            }
-            ClientError::Rpc { .. } => Failure::new(exit::USAGE, "rpc_error", e.to_string()),
-            // Nothing is wrong with the server or the connection: our flags declined what the
-            // server needs (for example sampling without --sampling-text), so it is a usage
-            // matter the message explains.
-            ClientError::InputRefused { .. } => {
-                Failure::new(exit::USAGE, "input_refused", e.to_string())
-            }
-            ClientError::Cancelled { .. } => {
-                Failure::new(exit::INTERRUPTED, "cancelled", e.to_string())
-            }
-            // The server is there but gave the request up: like an unanswered request.
-            ClientError::ServerCancelled { .. } => {
-                Failure::new(exit::UNREACHABLE, "server_cancelled", e.to_string())
-            }
-            // The server is reachable and answering; it just never finishes asking.
-            ClientError::TooManyRounds { .. } => {
-                Failure::new(exit::UNREACHABLE, "input_rounds_exceeded", e.to_string())
-            }
-            _ => Failure::new(exit::UNREACHABLE, "protocol_error", e.to_string()),
-        }
+    let code = match e.code() {
+        ErrorCode::RpcError if method == "tools/call" => ErrorCode::ToolError,
+        code => code,
     };
-    match e {
-        ClientError::Rpc { error, .. } => {
-            f.extra.insert("rpcCode".into(), json!(error.code));
-            if let Some(d) = &error.data {
-                f.extra.insert("data".into(), d.clone());
-            }
-        }
-        ClientError::Transport(TransportError::Status { status, url, .. })
-        | ClientError::Transport(TransportError::AuthRequired { status, url, .. })
-        | ClientError::Transport(TransportError::AuthFailed { status, url, .. }) => {
-            f.extra.insert("status".into(), json!(status));
-            f.extra.insert("url".into(), json!(url));
-        }
-        ClientError::Transport(TransportError::Unreachable { url, .. }) => {
-            f.extra.insert("url".into(), json!(url));
-        }
-        _ => {}
+    Failure {
+        code,
+        message: e.to_string(),
+        extra: e.error_fields(),
     }
-    f
 }
 
 /// What to print at the end.
@@ -146,7 +89,7 @@ pub async fn run(args: Args) -> i32 {
                 eprintln!("error: {}", f.message);
             }
             eprintln!("{}", f.json_line());
-            f.exit
+            f.exit()
         }
     }
 }
@@ -166,8 +109,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     let trace = match &args.trace {
         Some(path) => Some(std::fs::File::create(path).map_err(|e| {
             Failure::new(
-                exit::USAGE,
-                "usage",
+                ErrorCode::Usage,
                 format!("cannot create trace file {path}: {e}"),
             )
         })?),
@@ -176,8 +118,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     let output = match &args.output {
         Some(path) => Some(std::fs::File::create(path).map_err(|e| {
             Failure::new(
-                exit::USAGE,
-                "usage",
+                ErrorCode::Usage,
                 format!("cannot create output file {path}: {e}"),
             )
         })?),
@@ -226,7 +167,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
         r = connect => r,
         _ = tokio::signal::ctrl_c() => {
             observer.finish();
-            return Err(Failure::new(exit::INTERRUPTED, "interrupted", "interrupted while connecting (Ctrl-C)"));
+            return Err(Failure::new(ErrorCode::Interrupted, "interrupted while connecting (Ctrl-C)"));
         }
     };
     let session = match session {
@@ -237,8 +178,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
             // server/discover is a failed connection (exit 4), never a tool error.
             let mut f = failure(&e, "initialize");
             if matches!(e, ClientError::Rpc { .. }) {
-                f.exit = exit::UNREACHABLE;
-                f.code = "handshake_refused";
+                f.code = ErrorCode::HandshakeRefused;
             }
             f.message = format!("cannot connect to {}: {}", resolved.label, f.message);
             return Err(f);
@@ -268,7 +208,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
             let n = session.cancel_all_on_wire("cancelled by the user (Ctrl-C)").await;
             session.close().await;
             observer.finish();
-            return Err(Failure::new(exit::INTERRUPTED, "interrupted", format!("interrupted (Ctrl-C); cancelled {n} request(s) in flight")));
+            return Err(Failure::new(ErrorCode::Interrupted, format!("interrupted (Ctrl-C); cancelled {n} request(s) in flight")));
         }
     };
     let outcome = outcome.map_err(|f| explain_unserved(f, &session, &method));
@@ -303,8 +243,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     // non-zero exit promises.
     let tool_failed = (code == exit::TOOL_ERROR).then(|| {
         Failure::new(
-            exit::TOOL_ERROR,
-            "tool_error",
+            ErrorCode::ToolError,
             format!(
                 "the tool {tool_name:?} reported an error (isError: true); its result was written as usual"
             ),
@@ -322,8 +261,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     }
     if code == exit::LINT {
         let f = Failure::new(
-            exit::LINT,
-            "lint_failed",
+            ErrorCode::LintFailed,
             format!(
                 "{} schema finding(s) in the traffic; see above",
                 findings.len()
@@ -425,7 +363,7 @@ fn report_lint(findings: &[crate::observer::FrameFinding]) {
 async fn list_stored_auth(args: &Args) -> Result<i32, Failure> {
     let doc = crate::oauth::stored_auth()
         .await
-        .map_err(|e| Failure::new(exit::USAGE, "secret_store", e))?;
+        .map_err(|e| Failure::new(ErrorCode::SecretStore, e))?;
     let mut out = std::io::stdout().lock();
     let r = if args.format == FormatArg::Json {
         writeln!(out, "{doc}")
@@ -474,7 +412,12 @@ async fn list_stored_auth(args: &Args) -> Result<i32, Failure> {
         }
         out.write_all(text.as_bytes())
     };
-    r.map_err(|e| Failure::new(exit::USAGE, "output", format!("cannot write the list: {e}")))?;
+    r.map_err(|e| {
+        Failure::new(
+            ErrorCode::OutputFailed,
+            format!("cannot write the list: {e}"),
+        )
+    })?;
     Ok(exit::OK)
 }
 
@@ -528,8 +471,7 @@ fn print_result(
         // A closed pipe (`| head`) is not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(Failure::new(
-            exit::USAGE,
-            "output_failed",
+            ErrorCode::OutputFailed,
             format!("cannot write the result: {e}"),
         )),
     }
@@ -824,15 +766,13 @@ async fn call_tool(
                 Some("failed") => {
                     let err = done.get("error").cloned().unwrap_or_default();
                     return Err(Failure::new(
-                        exit::TOOL_ERROR,
-                        "tool_error",
+                        ErrorCode::ToolError,
                         format!("task {id} of tool {name} failed: {err}"),
                     ));
                 }
                 _ => {
                     return Err(Failure::new(
-                        exit::TOOL_ERROR,
-                        "tool_error",
+                        ErrorCode::ToolError,
                         format!(
                             "task {id} of tool {name} ended with status {}",
                             done.get("status").unwrap_or(&Value::Null)
@@ -1002,7 +942,7 @@ mod tests {
 
     #[test]
     fn error_line_is_one_json_object() {
-        let f = Failure::new(exit::UNREACHABLE, "unreachable", "boom");
+        let f = Failure::new(ErrorCode::Unreachable, "boom");
         let v: Value = serde_json::from_str(&f.json_line()).unwrap();
         assert_eq!(v["error"]["code"], "unreachable");
     }

@@ -48,8 +48,7 @@ pub fn run(argv: Vec<String>) -> i32 {
                 let _ = e.print();
                 if code != 0 {
                     let f = cli::Failure {
-                        exit: code,
-                        code: "usage",
+                        code: mcpscope_proto::error_code::ErrorCode::Usage,
                         message: e
                             .to_string()
                             .lines()
