@@ -3,73 +3,17 @@
 //! Streamable HTTP and HTTP+SSE). Both must give the same result however the bytes are cut into
 //! reads, never panic, and stay within their memory bounds.
 //!
-//! Case counts: a small default for `cargo test`; `MCPSCOPE_FUZZ_CASES` (cases a round) and
-//! `MCPSCOPE_FUZZ_SECONDS` (rounds until then) for the long run of `bench/fuzz.sh`, which also
-//! turns on the per-case time bound (never checked in CI).
+//! Case counts: a small default for `cargo test`; the long run is `python3 bench/fuzz.py`. The
+//! budget, the per-case time bound and the hang watchdog are the `mcpscope-fuzz` runner's.
 
 use crate::lines::{Line, LineReader};
 use crate::sse::{SseEvent, SseParser};
+use mcpscope_fuzz::run;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
-use std::cell::Cell;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::io::{AsyncRead, ReadBuf};
-
-fn env_u64(name: &str) -> Option<u64> {
-    std::env::var(name).ok()?.trim().parse().ok()
-}
-
-/// Run `test` on `default_cases` cases (or the long budget) and print the count and times for
-/// `bench/fuzz.sh`; the same runner as `mcpscope-proto/tests/fuzz/budget.rs`.
-fn run<S: Strategy>(
-    name: &str,
-    default_cases: u32,
-    per_case: Duration,
-    strategy: S,
-    test: impl Fn(S::Value) -> Result<(), TestCaseError>,
-) {
-    let cases = env_u64("MCPSCOPE_FUZZ_CASES").map_or(default_cases, |n| n as u32);
-    let seconds = env_u64("MCPSCOPE_FUZZ_SECONDS");
-    let check_time = env_u64("MCPSCOPE_FUZZ_CASES").is_some() || seconds.is_some();
-    let start = Instant::now();
-    let (ran, slowest) = (Cell::new(0u64), Cell::new(Duration::ZERO));
-    loop {
-        let config = Config {
-            cases,
-            failure_persistence: None,
-            ..Config::default()
-        };
-        let outcome = TestRunner::new(config).run(&strategy, |v| {
-            let t = Instant::now();
-            test(v)?;
-            let took = t.elapsed();
-            ran.set(ran.get() + 1);
-            slowest.set(slowest.get().max(took));
-            if check_time && took > per_case {
-                return Err(TestCaseError::fail(format!(
-                    "one case took {took:?}, over the bound of {per_case:?}"
-                )));
-            }
-            Ok(())
-        });
-        if let Err(e) = outcome {
-            panic!("fuzz {name}: {e}");
-        }
-        match seconds {
-            Some(s) if start.elapsed() < Duration::from_secs(s) => continue,
-            _ => break,
-        }
-    }
-    println!(
-        "fuzz {name}: {} cases in {:.1} s, slowest {:.1} ms (bound {} ms)",
-        ran.get(),
-        start.elapsed().as_secs_f64(),
-        slowest.get().as_secs_f64() * 1e3,
-        per_case.as_millis()
-    );
-}
 
 /// Bytes handed out in reads of the given sizes (cycled), as a pipe or socket would.
 struct Chunked {

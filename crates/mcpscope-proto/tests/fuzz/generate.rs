@@ -1,5 +1,8 @@
 //! Strategies: arbitrary JSON, JSON-RPC-shaped messages, and JSON Schemas that are recursive
-//! (`$ref`s back into themselves), fanned out, deep, wide and contradictory.
+//! (`$ref`s back into themselves), fanned out, deep, wide and contradictory, with their `$ref`s
+//! spelled every way the engine resolves them (`#/…` pointers, `$anchor`, `$id`, `$dynamicRef`);
+//! and recursive fan-out paired with a value that follows the recursion, whose cost grows with
+//! the value, not the schema.
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
@@ -145,30 +148,147 @@ fn with_defs(root: Value, defs: Vec<Value>) -> Value {
     }
 }
 
+/// How a `$ref` to definition `d{i}` is spelled, and what that definition then needs for the
+/// `$ref` to resolve. A guard that follows only `#/…` pointers misses the other three (it did:
+/// b279af6).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RefStyle {
+    /// `"$ref": "#/$defs/d3"`.
+    Pointer,
+    /// `"$ref": "#n3"` to `"$anchor": "n3"`.
+    Anchor,
+    /// `"$ref": "d3.json"` to `"$id": "https://example.com/d3.json"`, relative to the root's
+    /// `$id`, or the absolute URI.
+    Id { absolute: bool },
+    /// `"$dynamicRef": "#n3"` to `"$dynamicAnchor": "n3"`.
+    Dynamic,
+}
+
+/// The root's `$id`, under which the [`RefStyle::Id`] definitions live.
+const BASE: &str = "https://example.com/";
+
+impl RefStyle {
+    fn any() -> impl Strategy<Value = RefStyle> {
+        prop_oneof![
+            3 => Just(RefStyle::Pointer),
+            2 => Just(RefStyle::Anchor),
+            1 => any::<bool>().prop_map(|absolute| RefStyle::Id { absolute }),
+            1 => Just(RefStyle::Dynamic),
+        ]
+    }
+
+    /// The `$ref` (or `$dynamicRef`) to definition `i`.
+    fn to(self, i: usize) -> Value {
+        match self {
+            RefStyle::Pointer => json!({"$ref": format!("#/$defs/d{i}")}),
+            RefStyle::Anchor => json!({"$ref": format!("#n{i}")}),
+            RefStyle::Id { absolute: false } => json!({"$ref": format!("d{i}.json")}),
+            RefStyle::Id { absolute: true } => json!({"$ref": format!("{BASE}d{i}.json")}),
+            RefStyle::Dynamic => json!({"$dynamicRef": format!("#n{i}")}),
+        }
+    }
+
+    /// `body` as definition `i`, named so that [`RefStyle::to`] finds it.
+    fn name(self, i: usize, body: Value) -> Value {
+        let (key, name) = match self {
+            RefStyle::Pointer => return body,
+            RefStyle::Anchor => ("$anchor", format!("n{i}")),
+            RefStyle::Id { .. } => ("$id", format!("{BASE}d{i}.json")),
+            RefStyle::Dynamic => ("$dynamicAnchor", format!("n{i}")),
+        };
+        match body {
+            Value::Object(mut o) => {
+                o.insert(key.into(), json!(name));
+                Value::Object(o)
+            }
+            other => json!({key: name, "allOf": [other]}),
+        }
+    }
+
+    /// The document: `defs` under `$defs`, entered through a `$ref` to `d0`.
+    fn document(self, defs: Map<String, Value>) -> Value {
+        let mut root = self.to(0);
+        root["$defs"] = Value::Object(defs);
+        if let RefStyle::Id { .. } = self {
+            root["$id"] = json!(format!("{BASE}root.json"));
+        }
+        root
+    }
+}
+
 /// The hostile shapes in bulk: `levels` definitions each with `width` properties referring to
 /// the next (or, when `recursive`, to itself and the root), through `properties`, `items`,
-/// `allOf` or `anyOf`.
+/// `allOf` or `anyOf`, the `$ref`s spelled in any [`RefStyle`].
 pub(crate) fn fan_out() -> impl Strategy<Value = Value> {
-    (1usize..14, 1usize..8, any::<bool>(), 0..4u8).prop_map(|(levels, width, recursive, via)| {
-        let mut defs = Map::new();
-        for l in 0..levels {
-            let target = if recursive { l } else { l + 1 };
-            let r = json!({"$ref": format!("#/$defs/d{target}")});
-            let body = match via {
-                0 => {
-                    let props: Map<String, Value> =
-                        (0..width).map(|i| (format!("p{i}"), r.clone())).collect();
-                    json!({"type": "object", "properties": props})
+    (
+        1usize..14,
+        1usize..8,
+        any::<bool>(),
+        0..4u8,
+        RefStyle::any(),
+    )
+        .prop_map(|(levels, width, recursive, via, style)| {
+            let mut defs = Map::new();
+            for l in 0..levels {
+                let r = style.to(if recursive { l } else { l + 1 });
+                let body = match via {
+                    0 => {
+                        let props: Map<String, Value> =
+                            (0..width).map(|i| (format!("p{i}"), r.clone())).collect();
+                        json!({"type": "object", "properties": props})
+                    }
+                    1 => json!({"type": "array", "items": {"allOf": vec![r; width]}}),
+                    2 => json!({"allOf": vec![r; width], "properties": {"x": {"$ref": "#"}}}),
+                    _ => json!({"anyOf": vec![r; width]}),
+                };
+                defs.insert(format!("d{l}"), style.name(l, body));
+            }
+            defs.insert(
+                format!("d{levels}"),
+                style.name(levels, json!({"type": "string"})),
+            );
+            style.document(defs)
+        })
+}
+
+/// A recursive fan-out whose cost is in the value: `cycle` definitions, each descending into
+/// the value once (a property, an item, any member) and applying `width` `$ref`s to the next
+/// one there (`allOf`, `anyOf` or `oneOf`), and a value that follows them `depth` levels down —
+/// `width^depth` steps for the engine, however small the schema. The innermost value is one the
+/// definitions refuse half the time, so `anyOf` cannot stop at its first branch.
+pub(crate) fn follows_value() -> impl Strategy<Value = (Value, Value)> {
+    (
+        (1usize..6, 1usize..4, 0usize..36),
+        (0..4u8, 0..3u8, any::<bool>(), RefStyle::any()),
+    )
+        .prop_map(
+            |((width, cycle, depth), (via, applicator, valid_leaf, style))| {
+                let applicator = ["allOf", "anyOf", "oneOf"][applicator as usize];
+                let mut defs = Map::new();
+                for i in 0..cycle {
+                    let fan = json!({applicator: vec![style.to((i + 1) % cycle); width]});
+                    let body = match via {
+                        0 => json!({"type": "object", "properties": {"a": fan}}),
+                        1 => json!({"type": "array", "items": fan}),
+                        2 => json!({"type": "object", "additionalProperties": fan}),
+                        _ => json!({"type": "object", "patternProperties": {"^a": fan}}),
+                    };
+                    defs.insert(format!("d{i}"), style.name(i, body));
                 }
-                1 => json!({"type": "array", "items": {"allOf": vec![r; width]}}),
-                2 => json!({"allOf": vec![r; width], "properties": {"x": {"$ref": "#"}}}),
-                _ => json!({"anyOf": vec![r; width]}),
-            };
-            defs.insert(format!("d{l}"), body);
-        }
-        defs.insert(format!("d{levels}"), json!({"type": "string"}));
-        json!({"$defs": defs, "$ref": "#/$defs/d0"})
-    })
+                let leaf = match (valid_leaf, via) {
+                    (false, _) => json!(1.5),
+                    (true, 1) => json!([]),
+                    (true, _) => json!({}),
+                };
+                let value = (0..depth).fold(leaf, |v, _| match via {
+                    0 => json!({"a": v}),
+                    1 => json!([v]),
+                    2 => json!({"k": v}),
+                    _ => json!({"ab": v}),
+                });
+                (style.document(defs), value)
+            },
+        )
 }
 
 /// Wide: up to 3,000 properties (some required, some referring to a shared definition).

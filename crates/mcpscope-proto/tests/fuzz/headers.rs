@@ -5,7 +5,6 @@
 //! Bounds: an encoded value is at most 4/3 of the input plus 16 bytes; at most one header per
 //! annotation; per case 50 ms (long budget).
 
-use crate::budget;
 use crate::generate::{any_schema, json};
 use mcpscope_proto::headers::{decode_value, encode_value, param_header_values, param_headers};
 use proptest::prelude::*;
@@ -23,7 +22,7 @@ fn encoding_round_trips_and_is_header_safe() {
         any::<String>().prop_map(|s| format!("=?base64?{s}?=")),
         "=?base64?[A-Za-z0-9+/=?]{0,12}",
     ];
-    budget::run(
+    mcpscope_fuzz::run(
         "headers_round_trip",
         4_000,
         Duration::from_millis(50),
@@ -43,7 +42,7 @@ fn encoding_round_trips_and_is_header_safe() {
 #[test]
 fn annotations_and_mirrored_values_take_anything() {
     let cases = (any_schema(), json());
-    budget::run(
+    mcpscope_fuzz::run(
         "headers_schema",
         600,
         Duration::from_millis(50),

@@ -5,7 +5,6 @@
 //! payload), and an `Invalid` reason is at most 256 bytes plus twice the message; per case
 //! 50 ms (long budget).
 
-use crate::budget;
 use crate::generate::{json, json_leaf, key};
 use mcpscope_proto::{Classified, RequestId, classify, parse_and_classify};
 use proptest::prelude::*;
@@ -69,7 +68,7 @@ fn check(bytes: &[u8], c: &Classified) -> Result<(), TestCaseError> {
 #[test]
 fn classifying_any_value_agrees_with_its_bytes() {
     let values = prop_oneof![3 => message(), 1 => json()];
-    budget::run(
+    mcpscope_fuzz::run(
         "jsonrpc_values",
         3_000,
         Duration::from_millis(50),
@@ -129,7 +128,7 @@ fn classifying_any_bytes_never_fails() {
         )
             .prop_map(|(v, extra)| [extra, &serde_json::to_vec(&v).unwrap()[..], extra].concat()),
     ];
-    budget::run(
+    mcpscope_fuzz::run(
         "jsonrpc_bytes",
         3_000,
         Duration::from_millis(50),

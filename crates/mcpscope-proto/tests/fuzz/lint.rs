@@ -4,7 +4,6 @@
 //! Bounds: at most 20 findings a message, each message at most 1 KiB (+ `…`); per case 500 ms
 //! (long budget; the first case of a definition compiles its validator).
 
-use crate::budget;
 use crate::generate::{any_schema, json};
 use mcpscope_proto::lint::{LintContext, Linter, Revision};
 use proptest::prelude::*;
@@ -56,7 +55,7 @@ fn message() -> impl Strategy<Value = (Value, Option<&'static str>)> {
 fn lint_reports_at_most_twenty_short_findings() {
     let linter = Linter::new();
     let cases = (message(), any::<bool>());
-    budget::run(
+    mcpscope_fuzz::run(
         "lint",
         400,
         Duration::from_millis(500),
