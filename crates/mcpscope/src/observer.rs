@@ -41,7 +41,7 @@ pub struct FrameFinding {
 /// The CLI observer.
 pub struct CliObserver {
     trace: Option<Mutex<std::io::BufWriter<std::fs::File>>>,
-    /// What the trace redacts; `None` with `--trace-secrets` (byte-exact).
+    /// What the trace and `--show-stderr` redact; `None` with `--trace-secrets` (byte-exact).
     trace_redact: Option<Secrets>,
     linter: Option<Linter>,
     /// Print progress, logs and warnings on stderr.
@@ -175,7 +175,14 @@ impl Observer for CliObserver {
             }
         }
         if self.show_stderr && f.kind == FrameKind::StderrLine {
-            eprintln!("server stderr: {}", String::from_utf8_lossy(&f.body));
+            // The same rule as the trace: a server that logs the token it was given must not put
+            // it in a terminal or a CI log (`--trace-secrets` keeps both exact).
+            let line = String::from_utf8_lossy(&f.body);
+            let line = match self.trace_redact.as_ref().and_then(|s| s.text(&line)) {
+                Some(redacted) => Cow::Owned(redacted),
+                None => line,
+            };
+            eprintln!("server stderr: {line}");
         }
         if let Some(trace) = &self.trace {
             let f = match &self.trace_redact {

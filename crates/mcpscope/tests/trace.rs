@@ -157,6 +157,46 @@ fn trace_secrets_keeps_the_trace_byte_exact() {
     assert!(text.contains(&format!("Bearer {BEARER}")), "{text}");
 }
 
+/// `--show-stderr` follows the trace's rule: the stdio server prints its env secret on stderr,
+/// and our stderr shows the marker, not the value (with `--trace-secrets`, the value).
+#[test]
+fn show_stderr_redacts_secret_store_values_unless_trace_secrets() {
+    let dir = Scratch::new("show-stderr");
+    let config = config_with_secrets(&dir.path(""));
+    let trace = dir.path("stdio.ndjson");
+    let base: Vec<String> = [
+        "--config",
+        config.to_str().expect("utf-8 path"),
+        "--server",
+        "stdio",
+        "--show-stderr",
+        "--method",
+        "tools/list",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (code, err) = run(&dir.path(""), &base);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        !err.contains(ENV_SECRET),
+        "the secret on our stderr:\n{err}"
+    );
+    assert!(
+        err.contains("server stderr: ") && err.contains("«secret API_KEY»"),
+        "no redacted stderr line:\n{err}"
+    );
+    let mut exact = base.clone();
+    exact.extend(["--trace".into(), trace.to_str().expect("utf-8").into()]);
+    exact.push("--trace-secrets".into());
+    let (code, err) = run(&dir.path(""), &exact);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(ENV_SECRET),
+        "--trace-secrets hid the value:\n{err}"
+    );
+}
+
 /// A child killed when dropped, so a failing test leaves no run behind (its silent server exits
 /// when our end of its stdin closes).
 struct Reaped(std::process::Child);
