@@ -177,8 +177,8 @@ pub struct Args {
     /// and secret-store values are redacted unless --trace-secrets is given.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<String>,
-    /// Keep the --trace (and --show-stderr) byte-exact: Authorization, Cookie, OAuth tokens and the values read from
-    /// the secret store are written in clear.
+    /// Keep the --trace (and --show-stderr) byte-exact: Authorization, Cookie, OAuth tokens and
+    /// the values read from the secret store are written in clear.
     #[arg(long, requires = "trace")]
     pub trace_secrets: bool,
     /// Check every frame against the official schema of the negotiated revision; exit 6 on findings.
