@@ -4,6 +4,7 @@
 //! - [`classify`]: a lenient JSON-RPC classifier that names every odd message instead of dropping it.
 //! - [`error_code`]: the one table of stable error codes (CLI stderr line, web API) and exit codes.
 //! - [`era`]: legacy (2025-11-25) vs modern (2026-07-28) rules: `_meta` envelope, probe verdicts.
+//! - [`method`]: every MCP method of both revisions as a type, with its list key, name field and era.
 //! - [`headers`]: `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` mirroring and `x-mcp-header` validation.
 //! - [`form`]: the form a view draws for a JSON Schema (tools, prompts, templates, elicitation).
 //! - [`lint`] (feature `lint`): each message checked against the official `schema.json` of its revision.
@@ -23,6 +24,7 @@ pub mod headers;
 mod jsonrpc;
 #[cfg(feature = "lint")]
 pub mod lint;
+pub mod method;
 pub mod redact;
 
 pub use frame::{Direction, Frame, FrameKind, FrameMeta, now_us, rfc3339};

@@ -6,6 +6,7 @@
 //! definition. `$ref`s are resolved inside the document only; nothing is fetched.
 
 use crate::jsonrpc::Classified;
+use crate::method::{Method, Modern};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -274,61 +275,26 @@ fn correct_generated_schema(doc: &mut Value) {
     }
 }
 
-/// The `$defs` name for a request or notification method.
-fn message_def(rev: Revision, method: &str, is_request: bool) -> Option<(Revision, &'static str)> {
-    let modern = rev == Revision::Modern20260728;
-    if modern {
-        let ext = match (method, is_request) {
-            ("tasks/get", true) => Some("GetTaskRequest"),
-            ("tasks/update", true) => Some("UpdateTaskRequest"),
-            ("tasks/cancel", true) => Some("CancelTaskRequest"),
-            ("notifications/tasks", false) => Some("TaskStatusNotification"),
-            _ => None,
-        };
-        if let Some(d) = ext {
-            return Some((Revision::TasksExtension, d));
+/// The method `method` names, if it exists in `rev` (the lint's own tasks-extension document
+/// counts as the modern revision's), with the document holding its definitions.
+fn method_in(rev: Revision, method: &str) -> Option<(Revision, Method)> {
+    let m = Method::from_name(method)?;
+    let row = m.row();
+    match rev {
+        Revision::Modern20260728 if row.modern == Modern::TasksExtension => {
+            Some((Revision::TasksExtension, m))
         }
+        Revision::Modern20260728 | Revision::TasksExtension => {
+            matches!(row.modern, Modern::Core | Modern::InputRequest).then_some((rev, m))
+        }
+        Revision::Legacy20251125 => row.legacy.then_some((rev, m)),
     }
-    let d = match (method, is_request) {
-        ("initialize", true) => "InitializeRequest",
-        ("ping", true) => "PingRequest",
-        ("server/discover", true) => "DiscoverRequest",
-        ("tools/list", true) => "ListToolsRequest",
-        ("tools/call", true) => "CallToolRequest",
-        ("resources/list", true) => "ListResourcesRequest",
-        ("resources/templates/list", true) => "ListResourceTemplatesRequest",
-        ("resources/read", true) => "ReadResourceRequest",
-        ("resources/subscribe", true) => "SubscribeRequest",
-        ("resources/unsubscribe", true) => "UnsubscribeRequest",
-        ("subscriptions/listen", true) => "SubscriptionsListenRequest",
-        ("prompts/list", true) => "ListPromptsRequest",
-        ("prompts/get", true) => "GetPromptRequest",
-        ("completion/complete", true) => "CompleteRequest",
-        ("logging/setLevel", true) => "SetLevelRequest",
-        ("tasks/get", true) => "GetTaskRequest",
-        ("tasks/result", true) => "GetTaskPayloadRequest",
-        ("tasks/list", true) => "ListTasksRequest",
-        ("tasks/cancel", true) => "CancelTaskRequest",
-        ("sampling/createMessage", true) => "CreateMessageRequest",
-        ("elicitation/create", true) => "ElicitRequest",
-        ("roots/list", true) => "ListRootsRequest",
-        ("notifications/initialized", false) => "InitializedNotification",
-        ("notifications/cancelled", false) => "CancelledNotification",
-        ("notifications/progress", false) => "ProgressNotification",
-        ("notifications/message", false) => "LoggingMessageNotification",
-        ("notifications/resources/updated", false) => "ResourceUpdatedNotification",
-        ("notifications/resources/list_changed", false) => "ResourceListChangedNotification",
-        ("notifications/tools/list_changed", false) => "ToolListChangedNotification",
-        ("notifications/prompts/list_changed", false) => "PromptListChangedNotification",
-        ("notifications/roots/list_changed", false) => "RootsListChangedNotification",
-        ("notifications/tasks/status", false) => "TaskStatusNotification",
-        ("notifications/elicitation/complete", false) => "ElicitationCompleteNotification",
-        ("notifications/subscriptions/acknowledged", false) => {
-            "SubscriptionsAcknowledgedNotification"
-        }
-        _ => return None,
-    };
-    Some((rev, d))
+}
+
+/// The `$defs` name for a request or notification method (from the method table).
+fn message_def(rev: Revision, method: &str, is_request: bool) -> Option<(Revision, &'static str)> {
+    let (rev, m) = method_in(rev, method)?;
+    (m.is_request() == is_request).then_some((rev, m.row().def))
 }
 
 /// The `$defs` name for the result of `method`, looking at the result for task / input_required.
@@ -341,45 +307,11 @@ fn result_def(rev: Revision, method: &str, result: &Value) -> Option<(Revision, 
     if modern && result_type == Some("task") {
         return Some((Revision::TasksExtension, "CreateTaskResult"));
     }
-    if modern {
-        let ext = match method {
-            "tasks/get" => Some("GetTaskResult"),
-            "tasks/update" => Some("UpdateTaskResult"),
-            "tasks/cancel" => Some("CancelTaskResult"),
-            _ => None,
-        };
-        if let Some(d) = ext {
-            return Some((Revision::TasksExtension, d));
-        }
-    }
-    if !modern && method == "tools/call" && result.get("task").is_some() {
+    if !modern && method == Method::ToolsCall && result.get("task").is_some() {
         return Some((rev, "CreateTaskResult"));
     }
-    let d = match method {
-        "initialize" => "InitializeResult",
-        "server/discover" => "DiscoverResult",
-        "tools/list" => "ListToolsResult",
-        "tools/call" => "CallToolResult",
-        "resources/list" => "ListResourcesResult",
-        "resources/templates/list" => "ListResourceTemplatesResult",
-        "resources/read" => "ReadResourceResult",
-        "prompts/list" => "ListPromptsResult",
-        "prompts/get" => "GetPromptResult",
-        "completion/complete" => "CompleteResult",
-        "subscriptions/listen" => "SubscriptionsListenResult",
-        "tasks/get" => "GetTaskResult",
-        "tasks/result" => "GetTaskPayloadResult",
-        "tasks/list" => "ListTasksResult",
-        "tasks/cancel" => "CancelTaskResult",
-        "sampling/createMessage" => "CreateMessageResult",
-        "elicitation/create" => "ElicitResult",
-        "roots/list" => "ListRootsResult",
-        "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => {
-            "EmptyResult"
-        }
-        _ => return None,
-    };
-    Some((rev, d))
+    let (rev, m) = method_in(rev, method)?;
+    Some((rev, m.row().result_def?))
 }
 
 #[cfg(test)]
