@@ -8,12 +8,11 @@
 use crate::auth::{AuthChallenge, AuthProvider, FrameSink, user_sets_authorization};
 use crate::http::{error_chain, response_meta};
 use crate::sse::SseParser;
-use crate::{EventTx, Outgoing, TransportError, TransportEvent, TransportOptions};
+use crate::{EventTx, Exchanges, Outgoing, TransportError, TransportEvent, TransportOptions};
 use bytes::Bytes;
 use futures::StreamExt;
 use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::oneshot;
 use tokio::task::AbortHandle;
 
@@ -26,7 +25,7 @@ pub struct SseTransport {
     endpoint: String,
     headers: Vec<(String, String)>,
     events: EventTx,
-    exchange: Arc<AtomicU64>,
+    exchange: Exchanges,
     stream: AbortHandle,
     /// `None` when there is no provider or the user set `Authorization` with `--header`.
     auth: Option<Arc<dyn AuthProvider>>,
@@ -38,12 +37,12 @@ pub struct SseTransport {
 #[derive(Clone)]
 struct SseSink {
     events: EventTx,
-    exchange: Arc<AtomicU64>,
+    exchange: Exchanges,
 }
 
 impl FrameSink for SseSink {
     fn next_exchange(&self) -> u64 {
-        self.exchange.fetch_add(1, Ordering::SeqCst) + 1
+        self.exchange.next()
     }
 
     fn frame(&self, frame: Frame) {
@@ -90,7 +89,8 @@ impl SseTransport {
     ) -> Result<SseTransport, TransportError> {
         let base = url::Url::parse(url)
             .map_err(|e| TransportError::Other(format!("invalid URL {url:?}: {e}")))?;
-        let client = crate::http::build_client(opts)?;
+        // The endpoint shares the stream's origin, so one client serves both.
+        let client = crate::HttpClients::new(opts.connect_timeout).for_url(url)?;
         let exchange = opts.exchanges.clone();
         let auth = opts
             .auth

@@ -16,6 +16,7 @@
 //! ```
 
 pub mod auth;
+mod clients;
 mod http;
 mod legacy_sse;
 mod lines;
@@ -26,6 +27,7 @@ mod stdio;
 mod fuzz;
 
 pub use auth::{AuthChallenge, AuthProvider, FrameSink};
+pub use clients::HttpClients;
 use mcpscope_proto::RequestId;
 pub use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
 use std::path::PathBuf;
@@ -114,10 +116,28 @@ pub struct TransportOptions {
     /// Supplies `Authorization` headers and answers `401`/`403` challenges (OAuth) on the HTTP
     /// transports. `None`: a challenge ends the request with [`TransportError::AuthRequired`].
     pub auth: Option<Arc<dyn AuthProvider>>,
-    /// The last HTTP exchange number given out. Shared by every connection opened with these
-    /// options, so a connection that replaces another (the HTTP+SSE fallback, a restart after
-    /// the Auto probe) goes on numbering instead of repeating exchange 1, 2, … in the trace.
-    pub exchanges: Arc<std::sync::atomic::AtomicU64>,
+    /// The HTTP exchange numbers. Shared by every connection opened with these options, so a
+    /// connection that replaces another (the HTTP+SSE fallback, a restart after the Auto probe)
+    /// goes on numbering instead of repeating exchange 1, 2, … in the trace.
+    pub exchanges: Exchanges,
+    /// Legacy Streamable HTTP: open the standalone GET stream when the engine asks for it
+    /// (default). A one-shot that only awaits the answers to its own requests — they arrive on
+    /// the response streams of its POSTs — sets `false` and saves the GET and the wait for its
+    /// answer; the trace then says the stream was not opened.
+    pub standalone_stream: bool,
+}
+
+/// The one counter of HTTP exchanges: every request the HTTP transports and the auth provider
+/// send (a POST with its redirect hops, a GET stream, a resumption, a DELETE, an OAuth request)
+/// takes the next number, and each of its frames carries it. Clones share the count.
+#[derive(Debug, Clone, Default)]
+pub struct Exchanges(Arc<std::sync::atomic::AtomicU64>);
+
+impl Exchanges {
+    /// The next exchange number, starting at 1.
+    pub fn next(&self) -> u64 {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1
+    }
 }
 
 impl Default for TransportOptions {
@@ -127,7 +147,8 @@ impl Default for TransportOptions {
             shutdown_grace: Duration::from_millis(2000),
             connect_timeout: Some(Duration::from_secs(15)),
             auth: None,
-            exchanges: Arc::default(),
+            exchanges: Exchanges::default(),
+            standalone_stream: true,
         }
     }
 }
@@ -340,7 +361,8 @@ impl Connection {
 
     /// Legacy Streamable HTTP: open the standalone GET stream for server-initiated messages.
     /// Resolves once the server has answered the GET (with any status) or it failed, or after
-    /// `wait` at most; other transports resolve at once.
+    /// `wait` at most; at once when [`TransportOptions::standalone_stream`] is off (a note says
+    /// so) and on other transports.
     pub async fn open_get_stream(&self, wait: Duration) {
         if let Connection::Http(t) = self {
             let ready = t.open_get_stream();

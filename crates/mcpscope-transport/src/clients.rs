@@ -1,0 +1,124 @@
+//! The HTTP clients of the transports (and of the OAuth flow, which takes them from here), built
+//! on first use per scheme so that an `http://` target never pays for TLS.
+//!
+//! Building a TLS-capable reqwest client reads the system's CA certificates (~140 of them, most
+//! of a one-shot CLI's start-up before this module existed). An `http://` URL needs none, so its
+//! client is built with an empty root store; the TLS client is built the first time an
+//! `https://` URL is used — by a target, a redirect, or an OAuth endpoint — and kept for the
+//! life of the process, so the roots are read once however many connections (web UI slots,
+//! reconnects, the HTTP+SSE fallback) use them. Connections with the same connect timeout share
+//! it and so its connection pool, as tabs of a browser do. Redirects are never followed by reqwest:
+//! the transports follow them by hand so each hop is recorded.
+//!
+//! ```
+//! use mcpscope_transport::HttpClients;
+//! let clients = HttpClients::new(None);
+//! // No certificate is read for a plain-HTTP URL.
+//! let client = clients.for_url("http://127.0.0.1:3000/mcp").unwrap();
+//! # let _ = client;
+//! ```
+
+use crate::TransportError;
+use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::Duration;
+
+/// The clients of one connection (or OAuth provider): plain HTTP built on first use, TLS shared
+/// by the process (see the module docs).
+#[derive(Debug)]
+pub struct HttpClients {
+    connect_timeout: Option<Duration>,
+    plain: OnceLock<reqwest::Client>,
+}
+
+impl HttpClients {
+    /// Clients with this TCP connect timeout (`None`: the OS's).
+    pub fn new(connect_timeout: Option<Duration>) -> HttpClients {
+        HttpClients {
+            connect_timeout,
+            plain: OnceLock::new(),
+        }
+    }
+
+    /// The client for `url`: the TLS client for `https://` (built on its first use in the
+    /// process), otherwise the plain one. Cheap to call per request (a client is a handle).
+    pub fn for_url(&self, url: &str) -> Result<reqwest::Client, TransportError> {
+        let https = url
+            .get(..6)
+            .is_some_and(|s| s.eq_ignore_ascii_case("https:"));
+        if https {
+            return tls_client(self.connect_timeout);
+        }
+        if let Some(c) = self.plain.get() {
+            return Ok(c.clone());
+        }
+        // No roots: a plain connection never verifies a certificate.
+        let built = builder(self.connect_timeout)
+            .tls_certs_only(Vec::<reqwest::Certificate>::new())
+            .build()
+            .map_err(build_error)?;
+        Ok(self.plain.get_or_init(|| built).clone())
+    }
+}
+
+/// A builder with what every client here shares: no automatic redirects, the connect timeout.
+fn builder(connect_timeout: Option<Duration>) -> reqwest::ClientBuilder {
+    let b = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none());
+    match connect_timeout {
+        Some(t) => b.connect_timeout(t),
+        None => b,
+    }
+}
+
+/// The process's TLS clients, one per connect timeout in use.
+static TLS: Mutex<Vec<(Option<Duration>, reqwest::Client)>> = Mutex::new(Vec::new());
+
+/// The process's TLS client for `connect_timeout`, built (and the system roots read) on first
+/// use. The lock is held while building, so concurrent first uses read the roots once.
+fn tls_client(connect_timeout: Option<Duration>) -> Result<reqwest::Client, TransportError> {
+    let mut built = TLS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, c)) = built.iter().find(|(t, _)| *t == connect_timeout) {
+        return Ok(c.clone());
+    }
+    let client = builder(connect_timeout).build().map_err(build_error)?;
+    built.push((connect_timeout, client.clone()));
+    Ok(client)
+}
+
+fn build_error(e: reqwest::Error) -> TransportError {
+    TransportError::Other(format!(
+        "cannot build the HTTP client: {}",
+        crate::http::error_chain(&e)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// TLS clients built so far for `connect_timeout`.
+    fn tls_built(connect_timeout: Option<Duration>) -> usize {
+        TLS.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .filter(|(t, _)| *t == connect_timeout)
+            .count()
+    }
+
+    #[test]
+    fn plain_http_builds_no_tls_client_and_https_builds_one_for_the_process() {
+        // A timeout no other test uses, so parallel tests do not disturb the count.
+        let t = Some(Duration::from_millis(4321));
+        let a = HttpClients::new(t);
+        a.for_url("http://127.0.0.1:1/mcp").unwrap();
+        assert_eq!(
+            tls_built(t),
+            0,
+            "an http:// URL must not build the TLS client"
+        );
+        a.for_url("https://example.invalid/mcp").unwrap();
+        HttpClients::new(t)
+            .for_url("HTTPS://example.invalid/other")
+            .unwrap();
+        assert_eq!(tls_built(t), 1, "the roots are read once per process");
+    }
+}
