@@ -30,6 +30,11 @@ use tokio::sync::{Notify, oneshot};
 /// How many stderr lines a session keeps for error messages.
 const STDERR_TAIL: usize = 10;
 
+/// How long `close()` waits for answers to server requests still being prepared by the
+/// responder. Long enough for any view that answers by itself (the CLI's flags); a person who
+/// has not answered a dialog by the time the connection closes is not waited for.
+const ANSWER_GRACE: Duration = Duration::from_secs(2);
+
 /// Options for a session.
 #[derive(Debug, Clone)]
 pub struct ClientOptions {
@@ -133,6 +138,9 @@ struct State {
     pending: HashMap<RequestId, Pending>,
     /// Server request id → method, until our answer has been recorded.
     server_requests: HashMap<RequestId, String>,
+    /// Server requests whose answer is still being prepared or sent (id → method): the count
+    /// `close()` waits to reach zero, so a one-shot client does not close before answering.
+    answering: HashMap<RequestId, String>,
     era: Era,
     version: Option<String>,
     info: Option<ServerInfo>,
@@ -168,6 +176,9 @@ struct Shared {
     seq: AtomicU64,
     /// Woken when the engine has recorded the end of the current connection (see `close`).
     closed_seen: Notify,
+    /// Woken whenever an answer to a server request has been handed to the transport (or could
+    /// not be): `close()` waits on it while `State::answering` is not empty.
+    answered: Notify,
 }
 
 /// A connection to one MCP server.
@@ -201,6 +212,7 @@ impl Session {
                 state: Mutex::new(State {
                     pending: HashMap::new(),
                     server_requests: HashMap::new(),
+                    answering: HashMap::new(),
                     era: era0,
                     version: None,
                     info: None,
@@ -218,6 +230,7 @@ impl Session {
                 next_id: AtomicI64::new(1),
                 seq: AtomicU64::new(0),
                 closed_seen: Notify::new(),
+                answered: Notify::new(),
             }),
         };
         session.spawn_engine(events, 0, credit);
@@ -671,9 +684,11 @@ impl Session {
     }
 
     fn on_server_request(&self, id: RequestId, method: String, params: Value) {
-        self.state()
-            .server_requests
-            .insert(id.clone(), method.clone());
+        {
+            let mut st = self.state();
+            st.server_requests.insert(id.clone(), method.clone());
+            st.answering.insert(id.clone(), method.clone());
+        }
         self.shared.observer.on_event(&SessionEvent::ServerRequest {
             method: method.clone(),
             origin: format!("server request {id}"),
@@ -708,6 +723,8 @@ impl Session {
             {
                 this.warn(format!("could not answer server request {id}: {e}"), None);
             }
+            this.state().answering.remove(&id);
+            this.shared.answered.notify_waiters();
         });
     }
 
@@ -1701,7 +1718,13 @@ impl Session {
     }
 
     /// Close the connection (stdin, SIGTERM, SIGKILL for stdio; DELETE for a legacy HTTP session).
+    ///
+    /// Answers to server requests that the responder is still preparing are waited for first
+    /// (at most 2 s), so a server that asked something just before the caller's last result —
+    /// `roots/list` on `initialized`, say — gets its answer; what is still unanswered after that
+    /// is named in a warning.
     pub async fn close(&self) {
+        self.await_answers(ANSWER_GRACE).await;
         self.conn().close().await;
         // The connection's last events (the exit status, the final stderr lines) may still be
         // queued for the engine task. Wait until it has recorded the end of the connection, so
@@ -1719,6 +1742,46 @@ impl Session {
             }
         };
         let _ = tokio::time::timeout(Duration::from_secs(2), drained).await;
+    }
+
+    /// Wait until every answer to a server request has been handed to the transport, at most
+    /// `grace`; then warn about each one still unanswered.
+    async fn await_answers(&self, grace: Duration) {
+        let all_sent = async {
+            loop {
+                let notified = self.shared.answered.notified();
+                tokio::pin!(notified);
+                // Registered before the check: an answer sent in between still wakes us.
+                notified.as_mut().enable();
+                if self.state().answering.is_empty() {
+                    return;
+                }
+                notified.await;
+            }
+        };
+        if tokio::time::timeout(grace, all_sent).await.is_ok() {
+            return;
+        }
+        let mut left: Vec<String> = self
+            .state()
+            .answering
+            .iter()
+            .map(|(id, method)| format!("{method} (server request {id})"))
+            .collect();
+        left.sort();
+        self.warn(
+            format!(
+                "closing the connection with {} still unanswered after {} ms: {}",
+                if left.len() == 1 {
+                    "a server request".to_string()
+                } else {
+                    format!("{} server requests", left.len())
+                },
+                grace.as_millis(),
+                left.join(", ")
+            ),
+            None,
+        );
     }
 
     /// Wait for a task to finish and return the final result.

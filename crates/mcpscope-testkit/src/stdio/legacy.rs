@@ -14,6 +14,9 @@ use tokio::io::{AsyncRead, AsyncWriteExt};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+/// The id of `roots-on-initialized`'s one `roots/list` request.
+const ROOTS_REQUEST_ID: &str = "roots-1";
+
 /// What the loop does after a message.
 enum Flow {
     Continue,
@@ -73,7 +76,7 @@ pub(super) async fn serve<R: AsyncRead + Unpin>(
             Incoming::Notification { method, params } => {
                 server.on_notification(&method, &params).await
             }
-            Incoming::Other => Ok(Flow::Continue),
+            Incoming::Other => server.on_other(bytes).await,
             Incoming::Unparsable => server
                 .reply(jsonrpc::error(
                     &Value::Null,
@@ -133,7 +136,14 @@ impl Server {
             self.err.write(note.as_bytes()).await?;
         }
         match method {
-            "notifications/initialized" => self.initialized = true,
+            "notifications/initialized" => {
+                self.initialized = true;
+                if self.mode == StdioMode::RootsOnInitialized {
+                    let ask =
+                        json!({"jsonrpc": "2.0", "id": ROOTS_REQUEST_ID, "method": "roots/list"});
+                    self.out.send(&ask).await?;
+                }
+            }
             "notifications/cancelled" => {
                 let request = params.get("requestId").unwrap_or(&Value::Null);
                 let request = id_text(request);
@@ -147,6 +157,21 @@ impl Server {
                 }
             }
             _ => {}
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// A message that is neither request nor notification: in `roots-on-initialized`, the
+    /// client's answer to our `roots/list`, echoed to stderr so a test sees it arrived.
+    async fn on_other(&self, bytes: &[u8]) -> io::Result<Flow> {
+        if self.mode == StdioMode::RootsOnInitialized
+            && serde_json::from_slice::<Value>(bytes)
+                .is_ok_and(|m| m.get("id") == Some(&json!(ROOTS_REQUEST_ID)))
+        {
+            let mut note = b"roots/list answered: ".to_vec();
+            note.extend_from_slice(bytes);
+            note.push(b'\n');
+            self.err.write(&note).await?;
         }
         Ok(Flow::Continue)
     }
@@ -204,6 +229,12 @@ impl Server {
                     ),
                 }
             }
+            StdioMode::CursorLoop { count, page_size } => {
+                match looped_page(count, page_size, params.get("cursor")) {
+                    Some(page) => jsonrpc::result(&id, page),
+                    None => jsonrpc::error(&id, INVALID_PARAMS, "Invalid cursor", None),
+                }
+            }
             StdioMode::HugeResult { .. } => jsonrpc::result(&id, json!({"tools": [huge_tool()]})),
             StdioMode::Flood { .. } => jsonrpc::result(&id, json!({"tools": [flood_tool()]})),
             StdioMode::ProgressForever => jsonrpc::result(&id, json!({"tools": [forever_tool()]})),
@@ -236,7 +267,9 @@ impl Server {
             }
             // The whole point: the request stays pending until the client gives up.
             (StdioMode::NeverAnswersCall, _) => return Ok(Flow::Continue),
-            (&StdioMode::ManyTools { count, .. }, _) if tool_index(name, count).is_some() => {
+            (&StdioMode::ManyTools { count, .. } | &StdioMode::CursorLoop { count, .. }, _)
+                if tool_index(name, count).is_some() =>
+            {
                 jsonrpc::result(&id, text_content(&format!("called {name}")))
             }
             (
@@ -245,7 +278,8 @@ impl Server {
                 | StdioMode::WrongVersion
                 | StdioMode::NoFinalNewline
                 | StdioMode::SlowStart { .. }
-                | StdioMode::StderrChatter { .. },
+                | StdioMode::StderrChatter { .. }
+                | StdioMode::RootsOnInitialized,
                 "echo",
             ) => jsonrpc::result(&id, call_echo(params)),
             _ => jsonrpc::error(&id, INVALID_PARAMS, &format!("Unknown tool: {name}"), None),
@@ -416,6 +450,15 @@ fn tools_page(count: u32, page_size: u32, cursor_param: Option<&Value>) -> Optio
     Some(page)
 }
 
+/// A `cursor-loop` page: a `tools_page` whose last page points back at the first page's cursor.
+fn looped_page(count: u32, page_size: u32, cursor_param: Option<&Value>) -> Option<Value> {
+    let mut page = tools_page(count, page_size, cursor_param)?;
+    if page.get("nextCursor").is_none() && count > page_size {
+        page["nextCursor"] = Value::String(cursor(page_size));
+    }
+    Some(page)
+}
+
 fn huge_tool() -> Value {
     json!({
         "name": "huge",
@@ -487,6 +530,43 @@ mod tests {
         }
         let expected: Vec<String> = (0..7).map(|i| format!("tool-{i:04}")).collect();
         assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn the_cursor_loop_comes_back_to_the_first_cursor() {
+        let mut cursors = Vec::new();
+        let mut names = Vec::new();
+        let mut cursor = None;
+        for _ in 0..4 {
+            let page = looped_page(5, 2, cursor.as_ref()).expect("issued cursor");
+            for tool in page["tools"].as_array().expect("tools") {
+                names.push(tool["name"].as_str().expect("name").to_owned());
+            }
+            cursor = page.get("nextCursor").cloned();
+            cursors.push(cursor.clone().expect("the loop never ends"));
+        }
+        // Pages 1-3 list every tool once; page 3 hands back page 1's cursor.
+        assert_eq!(
+            cursors[..3],
+            [json!("cursor-2"), json!("cursor-4"), json!("cursor-2")]
+        );
+        assert_eq!(
+            names[..5],
+            [
+                "tool-0000",
+                "tool-0001",
+                "tool-0002",
+                "tool-0003",
+                "tool-0004"
+            ]
+        );
+        // A single page has no cursor to repeat.
+        assert!(
+            looped_page(2, 2, None)
+                .expect("page")
+                .get("nextCursor")
+                .is_none()
+        );
     }
 
     #[test]

@@ -151,6 +151,28 @@ pub enum StdioMode {
         #[arg(long, default_value_t = 1_048_576)]
         long_line_bytes: usize,
     },
+    /// `tools/list` pages like `many-tools`, but the last page's `nextCursor` is the first page's
+    /// again, so a client that follows cursors blindly loops forever.
+    ///
+    /// The cursor handed out on page 1 (`cursor-<page-size>`) comes back on the last page; every
+    /// tool is listed exactly once before the repeat. Proves a repeated cursor is named (which
+    /// cursor, on which page) with every item gathered so far kept, never a silent stop or a
+    /// loop. Tool names as in `many-tools`.
+    CursorLoop {
+        /// Number of tools (more than one page, or there is no cursor to repeat).
+        #[arg(long, default_value_t = 6)]
+        count: u32,
+        /// Tools per page (at least 1).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+        page_size: u32,
+    },
+    /// Sends `roots/list` the moment `notifications/initialized` arrives, as
+    /// `@modelcontextprotocol/server-filesystem` does, and serves `echo` meanwhile.
+    ///
+    /// The request's id is `"roots-1"`. When the answer comes back, stderr gets
+    /// `roots/list answered: <the response line>`. Proves a one-shot client does not close the
+    /// connection before its answer to a server request is on the wire. Tool: `echo`.
+    RootsOnInitialized,
     /// A minimal modern-era (2026-07-28) server: `server/discover`, `_meta`, `input_required`.
     ///
     /// Every request but `ping` needs `_meta` with `io.modelcontextprotocol/protocolVersion`
@@ -180,6 +202,8 @@ impl StdioMode {
             StdioMode::ProgressForever => "progress-forever",
             StdioMode::NeverAnswersCall => "never-answers-call",
             StdioMode::StderrChatter { .. } => "stderr-chatter",
+            StdioMode::CursorLoop { .. } => "cursor-loop",
+            StdioMode::RootsOnInitialized => "roots-on-initialized",
             StdioMode::Modern => "modern",
         }
     }
@@ -196,7 +220,8 @@ impl StdioMode {
         let mut opt = |name: &str, value: String| args.extend([format!("--{name}"), value]);
         match self {
             StdioMode::HugeResult { bytes } => opt("bytes", bytes.to_string()),
-            StdioMode::ManyTools { count, page_size } => {
+            StdioMode::ManyTools { count, page_size }
+            | StdioMode::CursorLoop { count, page_size } => {
                 opt("count", count.to_string());
                 opt("page-size", page_size.to_string());
             }
@@ -370,6 +395,11 @@ mod tests {
                 lines: 1,
                 long_line_bytes: 2,
             },
+            StdioMode::CursorLoop {
+                count: 4,
+                page_size: 3,
+            },
+            StdioMode::RootsOnInitialized,
             StdioMode::Modern,
         ];
         for mode in modes {

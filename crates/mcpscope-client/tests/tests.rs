@@ -1,0 +1,7 @@
+//! The session engine's one integration-test binary: a real `Session` against the testkit's real
+//! stdio servers, with a view's `Responder` and `Observer` as the CLI or web UI would give it.
+
+// Shared plumbing: spawning a testkit mode, an observer that keeps every frame and warning.
+mod support;
+// Server→client requests: the answer is on the wire before `close()` ends the connection.
+mod server_requests;
