@@ -197,7 +197,17 @@ impl Secrets {
                     .collect(),
             })
             .collect();
-        for form in [value.to_string(), json, ascii] {
+        // In a URL (a query a server logs, a redirect it returns) the value is percent-encoded:
+        // `%20` or `+` for a space, upper- or lower-case hex.
+        let forms = [
+            value.to_string(),
+            json,
+            ascii,
+            url::form_urlencoded::byte_serialize(value.as_bytes()).collect(),
+            percent_encoded(value, false),
+            percent_encoded(value, true),
+        ];
+        for form in forms {
             if !form.is_empty() && !self.needles.iter().any(|(n, _)| n == form.as_bytes()) {
                 self.needles.push((form.into_bytes(), marker.clone()));
             }
@@ -294,9 +304,41 @@ impl Secrets {
     }
 }
 
+/// `value` with every byte outside RFC 3986's unreserved set as `%XX` (lower-case hex if asked).
+fn percent_encoded(value: &str, lower: bool) -> String {
+    let mut out = String::with_capacity(value.len());
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else if lower {
+            out.push_str(&format!("%{b:02x}"));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percent_encoded_secrets_are_redacted() {
+        let mut secrets = Secrets::default();
+        secrets.add("API_KEY", "s3cr/t +key=1");
+        for text in [
+            "GET /cb?k=s3cr%2Ft%20%2Bkey%3D1 HTTP/1.1",
+            "GET /cb?k=s3cr%2ft%20%2bkey%3d1",
+            "k=s3cr%2Ft+%2Bkey%3D1&x=2",
+        ] {
+            let out = secrets
+                .text(text)
+                .unwrap_or_else(|| panic!("not found in {text}"));
+            assert!(out.contains("«secret API_KEY»"), "{out}");
+            assert!(!out.contains("s3cr"), "{out}");
+        }
+    }
 
     #[test]
     fn oauth_credentials_are_redacted_in_bodies_and_urls() {
