@@ -7,7 +7,8 @@ in a release build, for a fixed total time; writes bench/RESULTS-fuzz.md.
 
 The harnesses are the same code `cargo test` runs with a small case count: each reads
 MCPSCOPE_FUZZ_SECONDS (run rounds of cases until then) and MCPSCOPE_FUZZ_CASES (cases a round),
-checks its per-case time bound only under this budget, and prints one line
+checks its per-case time bound only under this budget (a case running 30x its bound, at least
+60 s, is a hang: the run ends naming the seed that replays it), and prints one line
 `fuzz NAME: N cases in S s, slowest X ms (bound B ms)` that this script collects.
 """
 
@@ -34,8 +35,10 @@ SUITES = [
                           "<= one header per annotation, each a valid header value",
         "form_model": "schema -> form model on recursive, fanned-out, deep, wide, contradictory "
                       "schemas: <= 10,000 nodes, <= 4 MiB + 512 B/node of JSON, <= 27 levels",
-        "validate": "validator on the same schemas with arbitrary values and the form's initial "
-                    "value: answers (no panic, loop or overflow)",
+        "validate": "validator on the same schemas ($refs as #/ pointers, $anchor, $id, "
+                    "$dynamicRef), arbitrary values, values following a recursive fan-out up to "
+                    "35 deep, and the form's initial value: answers or refuses (> 100,000 "
+                    "subschemas, > 500,000 applications for the value, > 256 deep) in time",
         "lint": "schema lint of any message in both revisions: <= 20 findings of <= 1 KiB each",
     }),
     (["-p", "mcpscope-transport", "--lib", "fuzz::"], {
@@ -94,7 +97,9 @@ def main():
         f"{today}; release build; {os.cpu_count()} cores; {per} s per harness, "
         f"{total / 60:.1f} min in total. Rerun: `python3 bench/fuzz.py --minutes 60`.",
         "Each harness is a `proptest` property run by `cargo test` (small case count in CI); "
-        "a failure is a panic, a hang, a bound exceeded, or a case slower than its bound.",
+        "a failure is a panic, a bound exceeded, a case slower than its bound, or a hang (a case "
+        "past 30x its bound, at least 60 s, ends the run with the seed that replays it; runner: "
+        "`crates/mcpscope-fuzz`).",
         "",
         "| harness | cases | seconds | slowest case | time bound | what is checked and bounded |",
         "| --- | --- | --- | --- | --- | --- |",
