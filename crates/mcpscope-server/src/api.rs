@@ -1,22 +1,18 @@
-//! The `/api` routes (`docs/web-api.md`): thin handlers that extract, call the catalog, the
-//! connections or the store, and shape the answer.
+//! The `/api` routes (`docs/web-api.md`): thin handlers that extract, ask the inspector core
+//! (`mcpscope-inspect`), and shape the answer. No handler touches a session, a frame or SQLite.
 
-use crate::catalog::CatalogEntry;
-use crate::conn::{self, Call, RESULT_CAP};
 use crate::error::{ApiError, ApiResult, Json};
 use crate::extract::{OptionalJson, Path, Query};
-use crate::frames::VIEW_BODY_CAP;
-use crate::import::{self, RegistryChoice};
-use crate::state::{AppState, Inner, Status};
-use crate::time::parse_time_us;
-use crate::views;
+use crate::state::AppState;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
-use mcpscope_store::{FrameQuery, HistoryQuery};
+use mcpscope_inspect::time::parse_time_us;
+use mcpscope_inspect::{Call, CallOutcome, CatalogEntry, FramePage, Inspector, RegistryChoice};
+use mcpscope_store::HistoryQuery;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -57,7 +53,7 @@ pub(crate) fn router() -> Router<AppState> {
         .route("/history/{id}/pin", post(pin).delete(unpin))
         .route("/saved", get(saved).post(save))
         .route("/saved/{id}", axum::routing::delete(delete_saved))
-        .route("/events", get(crate::events::events))
+        .route("/events", get(crate::sse::events))
         .fallback(api_not_found)
 }
 
@@ -65,34 +61,24 @@ async fn api_not_found(uri: axum::http::Uri) -> ApiError {
     ApiError::not_found(format!("no API route {}; see docs/web-api.md", uri.path()))
 }
 
-async fn blocking<T: Send + 'static>(
-    app: &Inner,
-    f: impl FnOnce(&mcpscope_store::HistoryStore) -> Result<T, mcpscope_store::HistoryError>
-    + Send
-    + 'static,
-) -> ApiResult<T> {
-    let store = app.store.clone();
-    Ok(tokio::task::spawn_blocking(move || f(&store)).await??)
-}
-
-fn app(s: &AppState) -> &Arc<Inner> {
-    &s.inner
+fn app(s: &AppState) -> &Arc<Inspector> {
+    &s.inspector
 }
 
 // ----- catalog -----
 
 async fn about(State(s): State<AppState>) -> Json<Value> {
-    let catalog = app(&s).catalog.lock().await;
+    let catalog = app(&s).catalog_path().await;
     Json(json!({
         "version": env!("CARGO_PKG_VERSION"),
-        "catalog": catalog.path().map(|p| p.display().to_string()),
-        "history": app(&s).store.path().display().to_string(),
-        "auth": app(&s).security.token.is_some(),
+        "catalog": catalog.map(|p| p.display().to_string()),
+        "history": app(&s).store().path().display().to_string(),
+        "auth": s.security.token.is_some(),
     }))
 }
 
 async fn list_servers(State(s): State<AppState>) -> Json<Value> {
-    Json(json!({"servers": app(&s).views().await}))
+    Json(json!({"servers": app(&s).servers().await}))
 }
 
 #[derive(Deserialize)]
@@ -102,13 +88,7 @@ struct AddServer {
 }
 
 async fn add_server(State(s): State<AppState>, Json(b): Json<AddServer>) -> ApiResult<Json<Value>> {
-    let a = app(&s);
-    let entry = b.entry.normalized();
-    if let Some(p) = entry.problem() {
-        return Err(ApiError::usage(format!("server {:?}: {p}", b.name)));
-    }
-    let entry = add_sealed(a, &b.name, entry).await?;
-    Ok(Json(a.view(&b.name, &entry)))
+    Ok(Json(app(&s).add_server(&b.name, b.entry).await?))
 }
 
 #[derive(Deserialize)]
@@ -117,73 +97,19 @@ struct UpdateServer {
     entry: CatalogEntry,
 }
 
-/// Add `entry` with its secret values moved to the secret store (taken back if the add fails).
-async fn add_sealed(a: &Inner, name: &str, entry: CatalogEntry) -> ApiResult<CatalogEntry> {
-    let entry = crate::secrets::seal(a, entry).await?;
-    let added = a.catalog.lock().await.add(name, entry.clone());
-    if let Err(e) = added {
-        crate::secrets::forget_unused(a, &entry, None).await;
-        return Err(e);
-    }
-    a.publish_catalog().await;
-    Ok(entry)
-}
-
 async fn update_server(
     State(s): State<AppState>,
     Path(name): Path<String>,
     Json(b): Json<UpdateServer>,
 ) -> ApiResult<Json<Value>> {
-    let a = app(&s);
-    let entry = b.entry.normalized();
-    if let Some(p) = entry.problem() {
-        return Err(ApiError::usage(format!("server {name:?}: {p}")));
-    }
-    let new_name = b.name.unwrap_or_else(|| name.clone());
-    let old = a.catalog.lock().await.get(&name).cloned();
-    let Some(old_entry) = old.clone() else {
-        return Err(ApiError::not_found(format!(
-            "no server named {name:?} in the catalog"
-        )));
-    };
-    let entry = crate::secrets::seal(a, entry).await?;
-    // A connection made from the old entry would not match the card any more.
-    let slot = a.slots().get(&name).cloned();
-    if (new_name != name || old.as_ref() != Some(&entry))
-        && let Some(slot) = slot
-    {
-        conn::disconnect(a, &slot).await;
-        if new_name != name {
-            a.slots().remove(&name);
-        }
-    }
-    a.catalog
-        .lock()
-        .await
-        .update(&name, &new_name, entry.clone())?;
-    crate::secrets::forget_unused(a, &old_entry, Some(&entry)).await;
-    a.publish_catalog().await;
-    Ok(Json(a.view(&new_name, &entry)))
+    Ok(Json(app(&s).update_server(&name, b.name, b.entry).await?))
 }
 
 async fn delete_server(
     State(s): State<AppState>,
     Path(name): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    let a = app(&s);
-    let Some(old) = a.catalog.lock().await.get(&name).cloned() else {
-        return Err(ApiError::not_found(format!(
-            "no server named {name:?} in the catalog"
-        )));
-    };
-    let slot = a.slots().get(&name).cloned();
-    if let Some(slot) = slot {
-        conn::disconnect(a, &slot).await;
-    }
-    a.catalog.lock().await.remove(&name)?;
-    crate::secrets::forget_unused(a, &old, None).await;
-    a.slots().remove(&name);
-    a.publish_catalog().await;
+    app(&s).remove_server(&name).await?;
     Ok(Json(json!({})))
 }
 
@@ -193,34 +119,11 @@ struct Text {
 }
 
 async fn import_mcp_json(State(s): State<AppState>, Json(b): Json<Text>) -> ApiResult<Json<Value>> {
-    let a = app(&s);
-    let parsed = import::parse_mcp_json(&b.text)?;
-    let mut added = Vec::new();
-    let mut skipped: Vec<Value> = parsed
-        .skipped
-        .iter()
-        .map(|(n, r)| json!({"name": n, "reason": r}))
-        .collect();
-    {
-        let mut catalog = a.catalog.lock().await;
-        for (name, entry) in parsed.entries {
-            if catalog.get(&name).is_some() {
-                skipped.push(json!({"name": name, "reason": "a server with this name is already in the catalog; rename or remove it first"}));
-                continue;
-            }
-            match catalog.add(&name, entry) {
-                Ok(()) => added.push(name),
-                Err(e) if e.code == "conflict" && catalog.get(&name).is_none() => return Err(e),
-                Err(e) => skipped.push(json!({"name": name, "reason": e.message})),
-            }
-        }
-    }
-    a.publish_catalog().await;
-    Ok(Json(json!({"added": added, "skipped": skipped})))
+    Ok(Json(app(&s).import_mcp_json(&b.text).await?))
 }
 
 async fn preview_registry(Json(b): Json<Text>) -> ApiResult<Json<Value>> {
-    let p = import::preview_registry(&b.text)?;
+    let p = mcpscope_inspect::import::preview_registry(&b.text)?;
     Ok(Json(serde_json::to_value(p).unwrap_or(Value::Null)))
 }
 
@@ -243,7 +146,6 @@ async fn add_from_registry(
     State(s): State<AppState>,
     Json(b): Json<RegistryAdd>,
 ) -> ApiResult<Json<Value>> {
-    let a = app(&s);
     let choice = match (b.choice.package, b.choice.remote) {
         (Some(i), None) => RegistryChoice::Package(i),
         (None, Some(i)) => RegistryChoice::Remote(i),
@@ -253,9 +155,11 @@ async fn add_from_registry(
             ));
         }
     };
-    let entry = import::registry_entry(&b.text, choice, &b.env)?;
-    let entry = add_sealed(a, &b.name, entry).await?;
-    Ok(Json(a.view(&b.name, &entry)))
+    Ok(Json(
+        app(&s)
+            .add_from_registry(&b.text, choice, &b.name, &b.env)
+            .await?,
+    ))
 }
 
 // ----- connections -----
@@ -271,38 +175,16 @@ async fn connect(
     Path(name): Path<String>,
     OptionalJson(b): OptionalJson<ConnectBody>,
 ) -> ApiResult<Json<Value>> {
-    Ok(Json(conn::connect(app(&s), &name, b.protocol_era).await?))
+    Ok(Json(app(&s).connect(&name, b.protocol_era).await?))
 }
 
 async fn disconnect(State(s): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
-    let a = app(&s);
-    if a.catalog.lock().await.get(&name).is_none() {
-        return Err(ApiError::not_found(format!(
-            "no server named {name:?} in the catalog"
-        )));
-    }
-    let slot = a.slots().get(&name).cloned();
-    if let Some(slot) = slot {
-        conn::disconnect(a, &slot).await;
-        a.publish_status(&name).await;
-    }
+    app(&s).disconnect(&name).await?;
     Ok(Json(json!({})))
 }
 
 async fn info(State(s): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
-    let slot = app(&s).slots().get(&name).cloned();
-    let info = slot.and_then(|sl| {
-        let st = sl.st();
-        (st.status == Some(Status::Connected))
-            .then(|| st.info.clone())
-            .flatten()
-    });
-    match info {
-        Some(i) => Ok(Json(views::server_info(&i))),
-        None => Err(ApiError::not_found(format!(
-            "server {name:?} is not connected; connect it first"
-        ))),
-    }
+    Ok(Json(app(&s).server_info(&name)?))
 }
 
 #[derive(Deserialize)]
@@ -316,34 +198,9 @@ async fn protocol_era(
     Path(name): Path<String>,
     Json(b): Json<EraBody>,
 ) -> ApiResult<Json<Value>> {
-    let a = app(&s);
-    b.protocol_era
-        .parse::<mcpscope_proto::era::EraPreference>()
-        .map_err(ApiError::usage)?;
-    let entry =
-        a.catalog.lock().await.get(&name).cloned().ok_or_else(|| {
-            ApiError::not_found(format!("no server named {name:?} in the catalog"))
-        })?;
-    let mut changed = entry.clone();
-    changed.protocol_era = Some(b.protocol_era.clone());
-    let saved = a.catalog.lock().await.update(&name, &name, changed);
-    let slot = a.slot(&name).await?;
-    conn::disconnect(a, &slot).await;
-    {
-        let mut st = slot.st();
-        // A read-only catalog (--config) cannot keep the choice: remember it for this run.
-        st.era_override = match &saved {
-            Ok(()) => None,
-            Err(_) => Some(b.protocol_era.clone()),
-        };
-        st.latency_ms = None;
-    }
-    slot.tools().clear();
-    a.events.publish("reset", &json!({"server": name}));
-    if saved.is_ok() {
-        a.publish_catalog().await;
-    }
-    Ok(Json(conn::connect(a, &name, None).await?))
+    Ok(Json(
+        app(&s).set_protocol_era(&name, &b.protocol_era).await?,
+    ))
 }
 
 #[derive(Deserialize)]
@@ -356,38 +213,7 @@ async fn log_level(
     Path(name): Path<String>,
     Json(b): Json<LevelBody>,
 ) -> ApiResult<Json<Value>> {
-    let a = app(&s);
-    let slot = a.slot(&name).await?;
-    let (era, connected) = {
-        let mut st = slot.st();
-        st.log_level = Some(b.level.clone());
-        (
-            st.info.as_ref().map(|i| i.era),
-            st.status == Some(Status::Connected),
-        )
-    };
-    if connected && era == Some(mcpscope_proto::era::Era::Legacy) {
-        let out = conn::call(
-            a,
-            &name,
-            Call {
-                method: "logging/setLevel".into(),
-                params: Some(json!({"level": b.level})),
-                request_id: None,
-                progress: false,
-                meta: Map::new(),
-                timeout: None,
-                pages: None,
-            },
-        )
-        .await?;
-        let result = out.result?;
-        return Ok(Json(
-            json!({"level": b.level, "applied": "logging/setLevel",
-                              "historyId": out.history_id, "result": result}),
-        ));
-    }
-    Ok(Json(json!({"level": b.level, "applied": "meta"})))
+    Ok(Json(app(&s).set_log_level(&name, &b.level).await?))
 }
 
 /// Read `timeoutMs`: absent → the server's default; `null` or 0 → none; a number → that.
@@ -438,7 +264,7 @@ fn call_of(b: &Map<String, Value>) -> ApiResult<Call> {
     })
 }
 
-fn outcome_response(out: conn::CallOutcome, extra: Option<Value>) -> Response {
+fn outcome_response(out: CallOutcome, extra: Option<Value>) -> Response {
     match out.result {
         Ok(result) => {
             let mut v = json!({"historyId": out.history_id, "result": result});
@@ -449,7 +275,7 @@ fn outcome_response(out: conn::CallOutcome, extra: Option<Value>) -> Response {
             }
             axum::Json(v).into_response()
         }
-        Err(e) => e.into_response(),
+        Err(e) => ApiError::from(e).into_response(),
     }
 }
 
@@ -459,7 +285,7 @@ async fn request(
     Json(b): Json<Map<String, Value>>,
 ) -> ApiResult<Response> {
     let c = call_of(&b)?;
-    let out = conn::call(app(&s), &name, c).await?;
+    let out = app(&s).call(&name, c).await?;
     Ok(outcome_response(out, None))
 }
 
@@ -492,7 +318,7 @@ async fn list(
         }
         Some(_) => return Err(ApiError::usage("cursor must be a string")),
     }
-    let out = conn::call(app(&s), &name, c).await?;
+    let out = app(&s).call(&name, c).await?;
     let extra = out.excluded_tools.as_ref().map(|ex| {
         json!({"excludedTools": ex.iter().map(|(n, r)| json!({"name": n, "reason": r})).collect::<Vec<_>>()})
     });
@@ -500,7 +326,7 @@ async fn list(
 }
 
 async fn cancel(State(s): State<AppState>, Path(request_id): Path<String>) -> Json<Value> {
-    Json(json!({"cancelled": conn::cancel(app(&s), &request_id)}))
+    Json(json!({"cancelled": app(&s).cancel(&request_id)}))
 }
 
 #[derive(Deserialize)]
@@ -514,19 +340,7 @@ async fn validate_tool(
     Path((name, tool)): Path<(String, String)>,
     Json(b): Json<ArgumentsBody>,
 ) -> ApiResult<Json<Value>> {
-    let slot = app(&s).slots().get(&name).cloned();
-    let schema = slot
-        .and_then(|sl| {
-            sl.tools()
-                .get(&tool)
-                .filter(|schema| !schema.is_null())
-                .cloned()
-        })
-        .ok_or_else(|| {
-            ApiError::not_found(format!(
-                "tool {tool:?} is not in the last tools/list of {name:?}; list the tools first"
-            ))
-        })?;
+    let schema = app(&s).tool_schema(&name, &tool)?;
     let args = if b.arguments.is_null() {
         json!({})
     } else {
@@ -569,66 +383,21 @@ async fn frames(
     Path(name): Path<String>,
     Query(q): Query<FramesQuery>,
 ) -> ApiResult<Response> {
-    let a = app(&s);
-    let slot = a.slot(&name).await?;
-    let limit = q.limit.unwrap_or(500).clamp(1, 10_000);
-    let sources: Vec<String> = q
-        .source
-        .as_deref()
-        .unwrap_or("")
-        .split(',')
-        .map(|x| x.trim().to_string())
-        .filter(|x| !x.is_empty())
-        .collect();
-    let first = slot.frames().first_seq();
-    let mut rendered: Vec<String> = Vec::new();
-    match q.after {
-        // Oldest first above `after`: SQLite for what the window no longer holds, then memory.
-        Some(after) => {
-            if after.saturating_add(1) < first {
-                let fq = FrameQuery {
-                    after: Some(after),
-                    before: Some(first),
-                    limit,
-                    sources: sources.clone(),
-                };
-                let server = name.clone();
-                let older = blocking(a, move |st| st.frames(&server, &fq)).await?;
-                rendered.extend(
-                    older
-                        .iter()
-                        .map(|f| crate::frames::render(&f.view, &f.body, VIEW_BODY_CAP)),
-                );
-            }
-            if rendered.len() < limit {
-                let from = after.max(first.saturating_sub(1));
-                let w = slot.frames().after(from, limit - rendered.len(), &sources);
-                rendered.extend(w.iter().map(|f| f.render(VIEW_BODY_CAP)));
-            }
-        }
-        // The newest `limit` below `before` (or overall): memory, then SQLite for the rest.
-        None => {
-            let before = q.before.unwrap_or(u64::MAX);
-            let from_window = slot.frames().before(before, limit, &sources);
-            let below = before.min(first);
-            if from_window.len() < limit && below > 1 {
-                let fq = FrameQuery {
-                    after: None,
-                    before: Some(below),
-                    limit: limit - from_window.len(),
-                    sources: sources.clone(),
-                };
-                let server = name.clone();
-                let older = blocking(a, move |st| st.frames(&server, &fq)).await?;
-                rendered.extend(
-                    older
-                        .iter()
-                        .map(|f| crate::frames::render(&f.view, &f.body, VIEW_BODY_CAP)),
-                );
-            }
-            rendered.extend(from_window.iter().map(|f| f.render(VIEW_BODY_CAP)));
-        }
-    }
+    let page = FramePage {
+        after: q.after,
+        before: q.before,
+        limit: q.limit,
+        sources: q
+            .source
+            .as_deref()
+            .unwrap_or("")
+            .split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect(),
+    };
+    let rendered = app(&s).frames(&name, page).await?;
+    // Each frame is JSON text already (rendered once, when it was recorded).
     let body = format!("{{\"frames\":[{}]}}", rendered.join(","));
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
@@ -637,23 +406,7 @@ async fn frame_body(
     State(s): State<AppState>,
     Path((name, seq)): Path<(String, u64)>,
 ) -> ApiResult<Response> {
-    let a = app(&s);
-    let slot = a.slot(&name).await?;
-    let in_window = slot.frames().get(seq).map(|f| f.body.to_vec());
-    let body = match in_window {
-        Some(b) => b,
-        None => {
-            let server = name.clone();
-            blocking(a, move |st| st.frame(&server, seq))
-                .await?
-                .map(|f| f.body)
-                .ok_or_else(|| {
-                    ApiError::not_found(format!(
-                        "server {name:?} has no frame {seq} (pruned, or never recorded)"
-                    ))
-                })?
-        }
-    };
+    let body = app(&s).frame_body(&name, seq).await?;
     let json_like = body
         .iter()
         .find(|b| !b.is_ascii_whitespace())
@@ -738,14 +491,10 @@ async fn history(
     Query(p): Query<HistoryParams>,
 ) -> ApiResult<Json<Value>> {
     let q = history_query(&p, 100, 1000)?;
-    let limit = q.limit;
-    let entries = blocking(app(&s), move |st| st.query(&q, RESULT_CAP)).await?;
-    let next = (entries.len() == limit)
-        .then(|| entries.last().map(|e| e.id))
-        .flatten();
+    let page = app(&s).history(q).await?;
     Ok(Json(json!({
-        "entries": entries.iter().map(views::history_entry).collect::<Vec<_>>(),
-        "nextBefore": next,
+        "entries": page.entries,
+        "nextBefore": page.next_before,
     })))
 }
 
@@ -754,43 +503,22 @@ async fn export_history(
     Query(p): Query<HistoryParams>,
 ) -> ApiResult<Response> {
     let q = history_query(&p, 100_000, 100_000)?;
-    let entries = blocking(app(&s), move |st| st.query(&q, usize::MAX)).await?;
-    let doc = json!({
-        "exportedAt": crate::time::rfc3339(mcpscope_proto::now_us()),
-        "entries": entries.iter().map(views::history_entry).collect::<Vec<_>>(),
-    });
+    let doc = app(&s).export_history(q).await?;
     let body = serde_json::to_vec_pretty(&doc).unwrap_or_default();
     Ok(download(body, "application/json", "mcpscope-history.json"))
 }
 
 async fn history_entry(State(s): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
-    let found = blocking(app(&s), move |st| {
-        Ok(match st.get(id, RESULT_CAP)? {
-            Some(e) => {
-                let children = st.children(id)?;
-                Some(views::history_detail(&e, &children))
-            }
-            None => None,
-        })
-    })
-    .await?;
-    found
-        .map(Json)
-        .ok_or_else(|| ApiError::not_found(format!("no history entry {id}")))
+    Ok(Json(app(&s).history_entry(id).await?))
 }
 
 async fn history_result(State(s): State<AppState>, Path(id): Path<i64>) -> ApiResult<Response> {
-    let r = blocking(app(&s), move |st| st.result(id)).await?;
-    match r {
-        Some(text) => Ok(download(
-            text.into_bytes(),
-            "application/json",
-            &format!("result-{id}.json"),
-        )),
-        None => Err(ApiError::not_found(format!(
-            "history entry {id} has no result"
-        ))),
-    }
+    let text = app(&s).history_result(id).await?;
+    Ok(download(
+        text.into_bytes(),
+        "application/json",
+        &format!("result-{id}.json"),
+    ))
 }
 
 #[derive(Deserialize, Default)]
@@ -803,22 +531,11 @@ async fn pin(
     Path(id): Path<i64>,
     OptionalJson(b): OptionalJson<PinBody>,
 ) -> ApiResult<Json<Value>> {
-    let label = b.label.filter(|l| !l.trim().is_empty());
-    let e = blocking(app(&s), move |st| st.pin(id, label.as_deref()))
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("no history entry {id}")))?;
-    let v = views::history_entry(&e);
-    app(&s).events.publish("history", &v);
-    Ok(Json(v))
+    Ok(Json(app(&s).pin(id, b.label).await?))
 }
 
 async fn unpin(State(s): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
-    let e = blocking(app(&s), move |st| st.unpin(id))
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("no history entry {id}")))?;
-    let v = views::history_entry(&e);
-    app(&s).events.publish("history", &v);
-    Ok(Json(v))
+    Ok(Json(app(&s).unpin(id).await?))
 }
 
 #[derive(Deserialize)]
@@ -830,16 +547,12 @@ async fn clear_history(
     State(s): State<AppState>,
     Query(p): Query<ClearParams>,
 ) -> ApiResult<Json<Value>> {
-    let server = p.server.filter(|s| !s.is_empty());
-    let n = blocking(app(&s), move |st| st.clear(server.as_deref())).await?;
+    let n = app(&s).clear_history(p.server).await?;
     Ok(Json(json!({"deleted": n})))
 }
 
 async fn saved(State(s): State<AppState>) -> ApiResult<Json<Value>> {
-    let list = blocking(app(&s), |st| st.saved()).await?;
-    Ok(Json(
-        json!({"saved": list.iter().map(views::saved).collect::<Vec<_>>()}),
-    ))
+    Ok(Json(json!({"saved": app(&s).saved().await?})))
 }
 
 #[derive(Deserialize)]
@@ -852,39 +565,24 @@ struct SaveBody {
 }
 
 async fn save(State(s): State<AppState>, Json(b): Json<SaveBody>) -> ApiResult<Json<Value>> {
-    if b.name.trim().is_empty() || b.method.trim().is_empty() {
-        return Err(ApiError::usage("a saved request needs a name and a method"));
-    }
-    let params = (!b.params.is_null()).then(|| b.params.to_string());
-    let r = blocking(app(&s), move |st| {
-        st.save(
-            &b.name,
-            &b.server,
-            &b.method,
-            params.as_deref(),
-            mcpscope_proto::now_us(),
-        )
-    })
-    .await?;
-    Ok(Json(views::saved(&r)))
+    Ok(Json(
+        app(&s).save(b.name, b.server, b.method, b.params).await?,
+    ))
 }
 
 async fn delete_saved(State(s): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
-    if blocking(app(&s), move |st| st.delete_saved(id)).await? {
-        Ok(Json(json!({})))
-    } else {
-        Err(ApiError::not_found(format!("no saved request {id}")))
-    }
+    app(&s).delete_saved(id).await?;
+    Ok(Json(json!({})))
 }
 
 // ----- authorization (OAuth) -----
 
 async fn auth_view(State(s): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
-    Ok(Json(crate::auth::get_view(app(&s), &name).await?))
+    Ok(Json(app(&s).auth_view(&name).await?))
 }
 
 async fn auth_token(State(s): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<Value>> {
-    Ok(Json(crate::auth::token(app(&s), &name).await?))
+    Ok(Json(app(&s).auth_token(&name).await?))
 }
 
 #[derive(Deserialize, Default)]
@@ -904,21 +602,19 @@ async fn reauthorize(
         .flat_map(|s| s.split_whitespace())
         .map(str::to_string)
         .collect();
-    Ok(Json(
-        crate::auth::reauthorize(app(&s), &name, scopes).await?,
-    ))
+    Ok(Json(app(&s).reauthorize(&name, scopes).await?))
 }
 
 async fn cancel_login(
     State(s): State<AppState>,
     Path(name): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    Ok(Json(crate::auth::cancel(app(&s), &name).await?))
+    Ok(Json(app(&s).cancel_login(&name).await?))
 }
 
 async fn forget_auth(
     State(s): State<AppState>,
     Path(name): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    Ok(Json(crate::auth::forget(app(&s), &name).await?))
+    Ok(Json(app(&s).forget_auth(&name).await?))
 }

@@ -1,7 +1,8 @@
 //! `ApiError`: the one error type of the API, and how it becomes a response.
 //!
 //! Every failure is `{"error": {"code", "message", …}}` with the same codes as the CLI's stderr
-//! JSON line, so the SPA switches on `code` and shows `message` as is. Bad request bodies go
+//! JSON line, so the SPA switches on `code` and shows `message` as is. The core's errors
+//! (`mcpscope_inspect::Error`) carry no HTTP status; [`status_of`] gives them one, here only. Bad request bodies go
 //! through [`Json`], our wrapper of axum's extractor, so they come back in the same shape instead
 //! of axum's plain-text rejection. Internal faults (SQLite, a panicked task) are shown with their
 //! message: this is a local developer tool whose only user is the person who started it.
@@ -10,7 +11,6 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use mcpscope_client::ClientError;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -79,35 +79,32 @@ impl ApiError {
         }
         Value::Object(m)
     }
+}
 
-    /// The error of a failed request or connection, with the CLI's codes.
-    pub fn from_client(e: &ClientError) -> ApiError {
-        let message = e.to_string();
-        match e {
-            ClientError::Rpc { error, .. } => {
-                let mut err = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "rpc_error", message)
-                    .with("rpcCode", error.code);
-                if let Some(d) = &error.data {
-                    err = err.with("data", d.clone());
-                }
-                err
-            }
-            ClientError::Cancelled { .. } => {
-                ApiError::new(cancelled_status(), "cancelled", message)
-            }
-            ClientError::ServerCancelled { .. } => {
-                ApiError::new(StatusCode::BAD_GATEWAY, "server_cancelled", message)
-            }
-            ClientError::Timeout { .. } | ClientError::ConnectTimeout { .. } => {
-                ApiError::new(StatusCode::GATEWAY_TIMEOUT, "timeout", message)
-            }
-            e if e.is_auth_required() => {
-                ApiError::new(StatusCode::BAD_GATEWAY, "auth_required", message)
-            }
-            e if e.is_connection_failure() => {
-                ApiError::new(StatusCode::BAD_GATEWAY, "unreachable", message)
-            }
-            _ => ApiError::new(StatusCode::BAD_GATEWAY, "protocol_error", message),
+/// The HTTP status of a core error's code: the one place a code becomes a status.
+pub(crate) fn status_of(code: &str) -> StatusCode {
+    match code {
+        "usage" => StatusCode::BAD_REQUEST,
+        "not_found" => StatusCode::NOT_FOUND,
+        "conflict" => StatusCode::CONFLICT,
+        "rpc_error" => StatusCode::UNPROCESSABLE_ENTITY,
+        "cancelled" => cancelled_status(),
+        "timeout" => StatusCode::GATEWAY_TIMEOUT,
+        // The server (or its authorization server) failed us: we are the gateway.
+        "server_cancelled" | "auth_required" | "unreachable" | "protocol_error" => {
+            StatusCode::BAD_GATEWAY
+        }
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl From<mcpscope_inspect::Error> for ApiError {
+    fn from(e: mcpscope_inspect::Error) -> ApiError {
+        ApiError {
+            status: status_of(e.code),
+            code: e.code,
+            message: e.message,
+            extra: e.extra,
         }
     }
 }
@@ -126,18 +123,6 @@ impl std::fmt::Display for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (self.status, axum::Json(json!({"error": self.body()}))).into_response()
-    }
-}
-
-impl From<mcpscope_store::HistoryError> for ApiError {
-    fn from(e: mcpscope_store::HistoryError) -> ApiError {
-        ApiError::internal(e.to_string())
-    }
-}
-
-impl From<tokio::task::JoinError> for ApiError {
-    fn from(e: tokio::task::JoinError) -> ApiError {
-        ApiError::internal(format!("a background task failed: {e}"))
     }
 }
 

@@ -1,9 +1,10 @@
 //! mcpscope-server: the web UI's backend.
 //!
-//! JSON REST commands under `/api` and one Server-Sent Events stream (`/api/events`) over the
-//! session engine (`mcpscope-client`), the catalog (`mcp.json`), and the history database
-//! (`mcpscope-store`), plus the embedded SPA. The contract with the SPA is `docs/web-api.md`.
-//! The browser never talks to an MCP server: every protocol decision stays in the engine.
+//! A thin axum adapter over the inspector core (`mcpscope-inspect`: catalog, connections,
+//! traffic, history, events): JSON REST commands under `/api`, one Server-Sent Events stream
+//! (`/api/events`) of the core's event bus, the OAuth callback route, and the embedded SPA. The
+//! contract with the SPA is `docs/web-api.md`. The browser never talks to an MCP server: every
+//! protocol decision stays in the engine and the core.
 //!
 //! Security comes first (the threat model is CVE-2025-49596): every request passes the Host,
 //! `Sec-Fetch-Site` and Origin checks, and `/api/*` needs the per-launch token (see
@@ -25,29 +26,22 @@
 
 mod api;
 mod assets;
-mod auth;
-mod catalog;
-mod conn;
-mod datadir;
+mod callback;
 mod error;
-mod events;
 mod extract;
-mod frames;
-mod import;
-mod secrets;
 mod security;
+mod sse;
 mod state;
-mod time;
-mod verdicts;
-mod views;
 
-pub use catalog::{Catalog, CatalogEntry, OAuthEntry, write_atomically};
-pub use datadir::{DataDirLock, LOCK_FILE, make_private, precreate_private};
 pub use error::ApiError;
-pub use events::{EventBus, RING_BYTES, RING_EVENTS};
-pub use frames::{VIEW_BODY_CAP, WINDOW_BYTES, WINDOW_FRAMES};
+// The core's types the binary and the tests name through this crate.
+pub use mcpscope_inspect::Options as ServerOptions;
+pub use mcpscope_inspect::{
+    Catalog, CatalogEntry, DataDirLock, EventBus, LOCK_FILE, OAuthEntry, RING_BYTES, RING_EVENTS,
+    VIEW_BODY_CAP, WINDOW_BYTES, WINDOW_FRAMES, make_private, precreate_private, write_atomically,
+};
 pub use security::{FREE_GUESSES, Security, TOKEN_COOKIE, TOKEN_HEADER, new_token};
-pub use state::{AppState, ServerOptions};
+pub use state::AppState;
 
 use axum::Router;
 use axum::extract::FromRef;
@@ -56,22 +50,22 @@ use std::sync::Arc;
 
 impl FromRef<AppState> for Arc<Security> {
     fn from_ref(s: &AppState) -> Arc<Security> {
-        s.inner.security.clone()
+        s.security.clone()
     }
 }
 
 impl FromRef<AppState> for Arc<EventBus> {
     fn from_ref(s: &AppState) -> Arc<EventBus> {
-        s.inner.events.clone()
+        s.inspector.events().clone()
     }
 }
 
 /// The whole application: `/api` and the SPA, behind the security guard.
 pub fn router(state: AppState) -> Router {
-    let security = state.inner.security.clone();
+    let security = state.security.clone();
     Router::new()
         .nest("/api", api::router())
-        .route("/oauth/callback", axum::routing::get(auth::callback))
+        .route("/oauth/callback", axum::routing::get(callback::callback))
         .fallback(assets::spa)
         .with_state(state)
         // Outermost, so nothing — not even a 404 — is answered to a refused Host or Origin.
@@ -88,7 +82,7 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let app = router(state.clone());
-    let bus = state.inner.events.clone();
+    let bus = state.inspector.events().clone();
     let r = axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;

@@ -10,9 +10,9 @@
 //! through the same channel, so an entry is complete — every frame and child in — before the
 //! handler that made the request answers.
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{Error, Result};
 use crate::frames::{self, FrameHead, LintFinding, VIEW_BODY_CAP, WebFrame};
-use crate::state::{InFlight, Inner, Slot, Status};
+use crate::state::{InFlight, Inspector, Slot, Status};
 use crate::verdicts::{self, HeaderVerdicts};
 use crate::views;
 use futures::future::BoxFuture;
@@ -39,8 +39,8 @@ const LINT_CAP: usize = 1 << 20;
 /// Children (progress, logs, …) recorded per history entry; past it they are counted, and one
 /// `omitted` child says how many (a flood of 100,000 logs must not become 100,000 rows).
 const MAX_CHILDREN: usize = 1000;
-/// History entries send results cut to this many bytes (`truncated: true`).
-pub(crate) const RESULT_CAP: usize = 256 << 10;
+/// History entries carry results cut to this many bytes (`truncated: true`).
+pub const RESULT_CAP: usize = 256 << 10;
 
 /// What a connection's processor is told, in order.
 pub(crate) enum Item {
@@ -231,7 +231,7 @@ fn origin_text(o: &RequestOrigin) -> String {
 
 /// The per-connection processor.
 struct Processor {
-    app: Arc<Inner>,
+    app: Arc<Inspector>,
     slot: Arc<Slot>,
     generation: u64,
     active: Vec<Active>,
@@ -764,7 +764,7 @@ impl Processor {
 
 /// Write how a request ended, publish the entry, and return its view.
 async fn finish(
-    app: &Arc<Inner>,
+    app: &Arc<Inspector>,
     hist: i64,
     status: &'static str,
     result: Option<String>,
@@ -803,14 +803,17 @@ async fn finish(
 
 /// Connect `name` (from the catalog), with an era chosen for this connection.
 pub(crate) async fn connect(
-    app: &Arc<Inner>,
+    app: &Arc<Inspector>,
     name: &str,
     era_override: Option<String>,
-) -> ApiResult<Value> {
-    let entry =
-        app.catalog.lock().await.get(name).cloned().ok_or_else(|| {
-            ApiError::not_found(format!("no server named {name:?} in the catalog"))
-        })?;
+) -> Result<Value> {
+    let entry = app
+        .catalog
+        .lock()
+        .await
+        .get(name)
+        .cloned()
+        .ok_or_else(|| Error::not_found(format!("no server named {name:?} in the catalog")))?;
     let slot = app.slot(name).await?;
     let _guard = slot.connect_lock.lock().await;
     let stored_override = slot.st().era_override.clone();
@@ -899,7 +902,7 @@ pub(crate) async fn connect(
             let err = {
                 let mut st = slot.st();
                 st.retries += 1;
-                let err = ApiError::from_client(&e).with("retries", st.retries);
+                let err = Error::from_client(&e).with("retries", st.retries);
                 st.status = Some(Status::Failed);
                 st.error = Some(err.body());
                 err
@@ -911,12 +914,12 @@ pub(crate) async fn connect(
 }
 
 /// Disconnect (taking the connect lock).
-pub(crate) async fn disconnect(app: &Arc<Inner>, slot: &Arc<Slot>) {
+pub(crate) async fn disconnect(app: &Arc<Inspector>, slot: &Arc<Slot>) {
     let _guard = slot.connect_lock.lock().await;
     disconnect_locked(app, slot).await;
 }
 
-async fn disconnect_locked(app: &Arc<Inner>, slot: &Arc<Slot>) {
+async fn disconnect_locked(app: &Arc<Inspector>, slot: &Arc<Slot>) {
     let session = {
         let mut st = slot.st();
         st.closing = true;
@@ -939,7 +942,7 @@ async fn disconnect_locked(app: &Arc<Inner>, slot: &Arc<Slot>) {
 /// Measure latency while the connection lasts: `ping` on legacy; on modern, where `ping` no
 /// longer exists, `server/discover` (the cheapest round trip the era has).
 async fn pinger(
-    app: Arc<Inner>,
+    app: Arc<Inspector>,
     slot: Arc<Slot>,
     session: Session,
     generation: u64,
@@ -1005,7 +1008,7 @@ fn list_changed_filter(capabilities: &Value) -> Map<String, Value> {
 /// them unsolicited), so the list-changed indicators of the Tools, Resources and Prompts screens
 /// need one open for as long as the connection lasts. Its notifications reach the processor like
 /// any other; the disconnect cancels it with everything else in flight.
-async fn listener(app: Arc<Inner>, slot: Arc<Slot>, session: Session, generation: u64) {
+async fn listener(app: Arc<Inspector>, slot: Arc<Slot>, session: Session, generation: u64) {
     let Some(info) = session.server_info() else {
         return;
     };
@@ -1078,42 +1081,53 @@ async fn listener(app: Arc<Inner>, slot: Arc<Slot>, session: Session, generation
 }
 
 /// The connected session of `slot` and its processor, or `not_found`.
-fn connected(slot: &Slot) -> ApiResult<(Session, Queue, Option<String>)> {
+fn connected(slot: &Slot) -> Result<(Session, Queue, Option<String>)> {
     let st = slot.st();
     match (&st.session, &st.processor, st.status) {
         (Some(s), Some(p), Some(Status::Connected)) => {
             Ok((s.clone(), p.clone(), st.log_level.clone()))
         }
-        _ => Err(ApiError::not_found(format!(
+        _ => Err(Error::not_found(format!(
             "server {:?} is not connected; connect it first",
             slot.name
         ))),
     }
 }
 
-/// What a page asks to send.
-pub(crate) struct Call {
+/// What a view asks to send.
+#[derive(Debug, Clone, Default)]
+pub struct Call {
+    /// The JSON-RPC method.
     pub method: String,
+    /// Its params (an object).
     pub params: Option<Value>,
+    /// The view's id for the request (to cancel it); `None`: a fresh one.
     pub request_id: Option<String>,
+    /// Ask for progress notifications (a `progressToken`).
     pub progress: bool,
+    /// Extra `_meta` fields.
     pub meta: Map<String, Value>,
+    /// `None`: the server's default timeout; `Some(None)`: none; `Some(Some(d))`: `d`.
     pub timeout: Option<Option<Duration>>,
     /// List calls: walk every page, merging the arrays under this key.
     pub pages: Option<String>,
 }
 
 /// The outcome of a call: the history entry and the result or the error.
-pub(crate) struct CallOutcome {
+#[derive(Debug)]
+pub struct CallOutcome {
+    /// The history entry of the request.
     pub history_id: i64,
-    pub result: Result<Value, ApiError>,
+    /// The result (secrets redacted), or why there is none.
+    pub result: Result<Value, Error>,
+    /// `tools/list` only: the tools the engine left out of its tool cache, with the reason.
     pub excluded_tools: Option<Vec<(String, String)>>,
 }
 
 /// Make a request with a history entry, tying everything it causes to that entry.
-pub(crate) async fn call(app: &Arc<Inner>, name: &str, c: Call) -> ApiResult<CallOutcome> {
+pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<CallOutcome> {
     let slot = app.slots().get(name).cloned().ok_or_else(|| {
-        ApiError::not_found(format!(
+        Error::not_found(format!(
             "server {name:?} is not connected; connect it first"
         ))
     })?;
@@ -1123,7 +1137,7 @@ pub(crate) async fn call(app: &Arc<Inner>, name: &str, c: Call) -> ApiResult<Cal
     {
         let mut reqs = app.requests();
         if reqs.contains_key(&request_id) {
-            return Err(ApiError::conflict(format!(
+            return Err(Error::conflict(format!(
                 "request id {request_id:?} is already in flight; choose a fresh id (a UUID)"
             )));
         }
@@ -1199,7 +1213,7 @@ pub(crate) async fn call(app: &Arc<Inner>, name: &str, c: Call) -> ApiResult<Cal
             ("ok", Some(v.to_string()), None, Ok(v))
         }
         Err(e) => {
-            let mut err = ApiError::from_client(&e).with("historyId", hist);
+            let mut err = Error::from_client(&e).with("historyId", hist);
             if let Some(m) = tx.secrets.text(&err.message) {
                 err.message = m;
             }
@@ -1236,7 +1250,7 @@ pub(crate) async fn call(app: &Arc<Inner>, name: &str, c: Call) -> ApiResult<Cal
 }
 
 struct RemoveOnDrop {
-    app: Arc<Inner>,
+    app: Arc<Inspector>,
     id: String,
 }
 
@@ -1290,16 +1304,155 @@ async fn list_pages(
 
 /// A fresh id for a request whose page chose none: 128 random bits in hex.
 pub(crate) fn new_request_id() -> String {
-    let mut b = [0u8; 16];
-    rand::fill(&mut b[..]);
-    b.iter().map(|x| format!("{x:02x}")).collect()
+    crate::random_hex(16)
 }
 
 /// Cancel a request by the id its page chose. False when it is not in flight.
-pub(crate) fn cancel(app: &Inner, request_id: &str) -> bool {
+pub(crate) fn cancel(app: &Inspector, request_id: &str) -> bool {
     let control = app.requests().get(request_id).map(|f| f.control.clone());
     match control {
         Some(c) => c.cancel("cancelled by the user"),
         None => false,
+    }
+}
+
+impl Inspector {
+    /// Connect `name` (from the catalog), with an era chosen for this connection (`legacy`,
+    /// `modern`, `auto`; `None`: the entry's). Returns `ServerInfo`; an already connected server
+    /// is not connected again unless an era is given.
+    pub async fn connect(self: &Arc<Self>, name: &str, era: Option<String>) -> Result<Value> {
+        connect(self, name, era).await
+    }
+
+    /// Disconnect `name` (a stdio server is stopped).
+    pub async fn disconnect(self: &Arc<Self>, name: &str) -> Result<()> {
+        if self.catalog.lock().await.get(name).is_none() {
+            return Err(Error::not_found(format!(
+                "no server named {name:?} in the catalog"
+            )));
+        }
+        let slot = self.slots().get(name).cloned();
+        if let Some(slot) = slot {
+            disconnect(self, &slot).await;
+            self.publish_status(name).await;
+        }
+        Ok(())
+    }
+
+    /// Close every connection (stdio servers are stopped), for a clean shutdown.
+    pub async fn shutdown(self: &Arc<Self>) {
+        let slots: Vec<Arc<Slot>> = self.slots().values().cloned().collect();
+        for slot in slots {
+            disconnect(self, &slot).await;
+        }
+    }
+
+    /// `ServerInfo` of the connected server `name`.
+    pub fn server_info(&self, name: &str) -> Result<Value> {
+        let slot = self.slots().get(name).cloned();
+        let info = slot.and_then(|sl| {
+            let st = sl.st();
+            (st.status == Some(Status::Connected))
+                .then(|| st.info.clone())
+                .flatten()
+        });
+        info.map(|i| views::server_info(&i)).ok_or_else(|| {
+            Error::not_found(format!(
+                "server {name:?} is not connected; connect it first"
+            ))
+        })
+    }
+
+    /// Choose `name`'s protocol era (`legacy`, `modern`, `auto`) and reconnect with it. The
+    /// choice is saved in the catalog; a read-only catalog keeps it for this run only. Views are
+    /// told to forget what they showed of the old connection (`reset`).
+    pub async fn set_protocol_era(self: &Arc<Self>, name: &str, era: &str) -> Result<Value> {
+        era.parse::<mcpscope_proto::era::EraPreference>()
+            .map_err(Error::usage)?;
+        let entry = self
+            .catalog
+            .lock()
+            .await
+            .get(name)
+            .cloned()
+            .ok_or_else(|| Error::not_found(format!("no server named {name:?} in the catalog")))?;
+        let mut changed = entry.clone();
+        changed.protocol_era = Some(era.to_string());
+        let saved = self.catalog.lock().await.update(name, name, changed);
+        let slot = self.slot(name).await?;
+        disconnect(self, &slot).await;
+        {
+            let mut st = slot.st();
+            // A read-only catalog (--config) cannot keep the choice: remember it for this run.
+            st.era_override = match &saved {
+                Ok(()) => None,
+                Err(_) => Some(era.to_string()),
+            };
+            st.latency_ms = None;
+        }
+        slot.tools().clear();
+        self.events.publish("reset", &json!({"server": name}));
+        if saved.is_ok() {
+            self.publish_catalog().await;
+        }
+        connect(self, name, None).await
+    }
+
+    /// Choose the log level of `name`'s server. Legacy servers are told now
+    /// (`logging/setLevel`, with a history entry); on modern, where the level travels with each
+    /// request, it goes into the `_meta` of every request from now on.
+    pub async fn set_log_level(self: &Arc<Self>, name: &str, level: &str) -> Result<Value> {
+        let slot = self.slot(name).await?;
+        let (era, connected) = {
+            let mut st = slot.st();
+            st.log_level = Some(level.to_string());
+            (
+                st.info.as_ref().map(|i| i.era),
+                st.status == Some(Status::Connected),
+            )
+        };
+        if connected && era == Some(Era::Legacy) {
+            let out = call(
+                self,
+                name,
+                Call {
+                    method: "logging/setLevel".into(),
+                    params: Some(json!({"level": level})),
+                    ..Call::default()
+                },
+            )
+            .await?;
+            let result = out.result?;
+            return Ok(json!({"level": level, "applied": "logging/setLevel",
+                             "historyId": out.history_id, "result": result}));
+        }
+        Ok(json!({"level": level, "applied": "meta"}))
+    }
+
+    /// Make a request on `name`'s connection with a history entry, tying everything it causes
+    /// (progress, logs, server requests, frames) to that entry.
+    pub async fn call(self: &Arc<Self>, name: &str, c: Call) -> Result<CallOutcome> {
+        call(self, name, c).await
+    }
+
+    /// Cancel a request by the id its view chose. False when it is not in flight.
+    pub fn cancel(&self, request_id: &str) -> bool {
+        cancel(self, request_id)
+    }
+
+    /// The `inputSchema` of `tool` from the last `tools/list` answer on `name`'s connection.
+    pub fn tool_schema(&self, name: &str, tool: &str) -> Result<Value> {
+        let slot = self.slots().get(name).cloned();
+        slot.and_then(|sl| {
+            sl.tools()
+                .get(tool)
+                .filter(|schema| !schema.is_null())
+                .cloned()
+        })
+        .ok_or_else(|| {
+            Error::not_found(format!(
+                "tool {tool:?} is not in the last tools/list of {name:?}; list the tools first"
+            ))
+        })
     }
 }

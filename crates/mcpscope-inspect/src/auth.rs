@@ -1,21 +1,22 @@
-//! OAuth in the web UI: one `mcpscope-auth` provider per server slot, a login that runs in the
-//! browser, and the backend's callback route.
+//! OAuth for the views: one `mcpscope-auth` provider per server slot, and a login that runs in a
+//! browser the view opens.
 //!
 //! When the flow needs a person, [`WebLogin`] registers the login under its `state`, sets the
-//! slot's `pending` login and publishes an `auth` event carrying the authorization URL; the page
-//! opens it, and the authorization server sends that tab to `GET /oauth/callback`, which hands
-//! the response to the waiting flow — only when its `state` is one we are waiting for. The
-//! provider is wrapped in [`WebAuth`] so that the end of every flow (authorized, refused,
-//! cancelled) is published too. Providers outlive connections: tokens stay in memory across a
-//! reconnect and in the secret store across restarts (shared with the CLI: same keys).
+//! slot's `pending` login and publishes an `auth` event carrying the authorization URL; the view
+//! opens it, and the authorization server sends that tab to the callback URL (the web backend's
+//! `GET /oauth/callback`), whose query the view hands to [`Inspector::deliver_callback`] — taken
+//! only when its `state` is one we are waiting for. The provider is wrapped in [`WebAuth`] so
+//! that the end of every flow (authorized, refused, cancelled) is published too. Providers
+//! outlive connections: tokens stay in memory across a reconnect and in the secret store across
+//! restarts (shared with the CLI: same keys).
+//!
+//! `WebAuth` and `WebLogin` reach their slot through `Weak` references (slot → provider →
+//! slot would otherwise be a cycle that keeps both alive).
 
 use crate::catalog::CatalogEntry;
 use crate::conn::{Item, Queue};
-use crate::error::{ApiError, ApiResult};
-use crate::state::{Inner, Slot};
-use axum::extract::{RawQuery, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use crate::error::{Error, Result};
+use crate::state::{Inspector, Slot};
 use mcpscope_auth::{
     AuthConfig, BoxFuture, CallbackReceived, CredentialStore, ExternalLogin, LoginMode,
     LoginRequest, OAuthProvider,
@@ -87,11 +88,11 @@ fn profile_of(entry: &CatalogEntry) -> String {
 /// The provider for `slot`'s server (made, or re-used while the entry's URL and OAuth settings
 /// stay the same), or `None` when OAuth does not apply.
 pub(crate) fn provider_for(
-    app: &Arc<Inner>,
+    app: &Arc<Inspector>,
     slot: &Arc<Slot>,
     entry: &CatalogEntry,
     target: &Target,
-) -> ApiResult<Option<Arc<WebAuth>>> {
+) -> Result<Option<Arc<WebAuth>>> {
     let url = match target {
         Target::Http { url, .. } | Target::Sse { url, .. } if applies(entry) => url.clone(),
         _ => return Ok(None),
@@ -119,7 +120,7 @@ pub(crate) fn provider_for(
     }));
     // Every step is a frame in the Traffic screen; nothing goes to the terminal.
     cfg.notify = Arc::new(|_| {});
-    let provider = OAuthProvider::new(cfg, app.secrets.clone()).map_err(ApiError::usage)?;
+    let provider = OAuthProvider::new(cfg, app.secrets.clone()).map_err(Error::usage)?;
     let web = Arc::new(WebAuth {
         provider,
         app: Arc::downgrade(app),
@@ -137,7 +138,7 @@ fn provider_of(slot: &Slot) -> Option<Arc<WebAuth>> {
 }
 
 /// `AuthView` (docs/web-api.md).
-pub(crate) fn view(app: &Inner, slot: &Slot, entry: Option<&CatalogEntry>) -> Value {
+pub(crate) fn view(app: &Inspector, slot: &Slot, entry: Option<&CatalogEntry>) -> Value {
     let st = slot.auth();
     let provider = st.provider.as_ref().map(|(_, p)| p.clone());
     let summary = provider.as_ref().and_then(|p| p.provider.summary());
@@ -181,7 +182,7 @@ pub(crate) fn view(app: &Inner, slot: &Slot, entry: Option<&CatalogEntry>) -> Va
 }
 
 /// Publish an `auth` event for `slot`.
-fn publish(app: &Inner, slot: &Slot) {
+fn publish(app: &Inspector, slot: &Slot) {
     let v = view(app, slot, None);
     app.events.publish("auth", &v);
 }
@@ -189,7 +190,7 @@ fn publish(app: &Inner, slot: &Slot) {
 /// The provider in the transports' hook, publishing how each flow ended.
 pub(crate) struct WebAuth {
     provider: OAuthProvider,
-    app: Weak<Inner>,
+    app: Weak<Inspector>,
     slot: Weak<Slot>,
     /// Exchange numbers for flows the page starts (Re-authorize): far above the transports'.
     exchanges: AtomicU64,
@@ -268,13 +269,13 @@ impl FrameSink for Unrecorded<'_> {
 
 /// The login half that needs a person: publish the URL, wait for the callback.
 struct WebLogin {
-    app: Weak<Inner>,
+    app: Weak<Inspector>,
     slot: Weak<Slot>,
 }
 
 /// Clears a login's traces however its wait ends (callback, cancel, timeout, shutdown).
 struct LoginGuard {
-    app: Arc<Inner>,
+    app: Arc<Inspector>,
     slot: Arc<Slot>,
     state: String,
 }
@@ -332,10 +333,10 @@ impl ExternalLogin for WebLogin {
     }
 }
 
-// ----- the routes -----
+// ----- what a view asks -----
 
 /// `GET /api/servers/:name/auth`.
-pub(crate) async fn get_view(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
+async fn get_view(app: &Arc<Inspector>, name: &str) -> Result<Value> {
     let entry = entry(app, name).await?;
     let slot = app.slot(name).await?;
     // Open the store (keyring probe, file read, maybe a passphrase prompt) off the async threads,
@@ -353,7 +354,7 @@ pub(crate) async fn get_view(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
 
 /// What the secret store holds for `entry` (its URL and profile) before anything is loaded —
 /// the grant a connection will start with — without the tokens themselves.
-async fn stored_grant(app: &Inner, entry: &CatalogEntry) -> Option<Value> {
+async fn stored_grant(app: &Inspector, entry: &CatalogEntry) -> Option<Value> {
     if !applies(entry) {
         return None;
     }
@@ -371,40 +372,36 @@ async fn stored_grant(app: &Inner, entry: &CatalogEntry) -> Option<Value> {
     Some(v)
 }
 
-async fn entry(app: &Inner, name: &str) -> ApiResult<CatalogEntry> {
+async fn entry(app: &Inspector, name: &str) -> Result<CatalogEntry> {
     app.catalog
         .lock()
         .await
         .get(name)
         .cloned()
-        .ok_or_else(|| ApiError::not_found(format!("no server named {name:?} in the catalog")))
+        .ok_or_else(|| Error::not_found(format!("no server named {name:?} in the catalog")))
 }
 
 /// `GET /api/servers/:name/auth/token`.
-pub(crate) async fn token(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
+async fn token(app: &Arc<Inspector>, name: &str) -> Result<Value> {
     let slot = app.slot(name).await?;
     let (token, kind, expires) = provider_of(&slot)
         .and_then(|p| p.provider.access_token())
-        .ok_or_else(|| ApiError::not_found(format!("no access token for {name:?}")))?;
+        .ok_or_else(|| Error::not_found(format!("no access token for {name:?}")))?;
     Ok(json!({"accessToken": token, "tokenType": kind, "expiresAt": expires}))
 }
 
 /// `POST /api/servers/:name/auth`: log in again now, for the granted scopes plus `extra`.
-pub(crate) async fn reauthorize(
-    app: &Arc<Inner>,
-    name: &str,
-    extra: Vec<String>,
-) -> ApiResult<Value> {
+async fn reauthorize(app: &Arc<Inspector>, name: &str, extra: Vec<String>) -> Result<Value> {
     let entry = entry(app, name).await?;
     let slot = app.slot(name).await?;
     let queue = slot.st().processor.clone();
     let (Some(queue), Some(web)) = (queue, provider_of(&slot)) else {
-        return Err(ApiError::conflict(format!(
+        return Err(Error::conflict(format!(
             "{name:?} is not connected over HTTP with OAuth; connect first"
         )));
     };
     if !web.provider.knows_authorization_server() {
-        return Err(ApiError::conflict(format!(
+        return Err(Error::conflict(format!(
             "{name:?} has not asked for authorization yet, so its authorization server is unknown"
         )));
     }
@@ -416,12 +413,12 @@ pub(crate) async fn reauthorize(
     web.ended(&r);
     match r {
         Ok(()) => Ok(view(app, &slot, Some(&entry))),
-        Err(m) => Err(ApiError::new(StatusCode::BAD_GATEWAY, "auth_required", m)),
+        Err(m) => Err(Error::new("auth_required", m)),
     }
 }
 
 /// `POST /api/servers/:name/auth/cancel`: the pending login fails.
-pub(crate) async fn cancel(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
+async fn cancel(app: &Arc<Inspector>, name: &str) -> Result<Value> {
     let mut logins = app.logins.lock().unwrap_or_else(|p| p.into_inner());
     // Dropping the sender wakes the waiting flow with "cancelled".
     logins.retain(|_, (server, _)| server != name);
@@ -429,12 +426,12 @@ pub(crate) async fn cancel(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
 }
 
 /// `DELETE /api/servers/:name/auth`: forget the tokens (memory and secret store).
-pub(crate) async fn forget(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
+async fn forget(app: &Arc<Inspector>, name: &str) -> Result<Value> {
     let entry = entry(app, name).await?;
     let slot = app.slot(name).await?;
     let (target, _) = entry.connection(None)?;
     let Some(web) = provider_for(app, &slot, &entry, &target)? else {
-        return Err(ApiError::usage(format!(
+        return Err(Error::usage(format!(
             "OAuth does not apply to {name:?} (stdio, or its entry sets its own Authorization header)"
         )));
     };
@@ -452,7 +449,7 @@ pub(crate) async fn forget(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
         }
         None => web.provider.forget(&Unrecorded(&web.exchanges)).await,
     }
-    .map_err(|e| ApiError::internal(format!("the tokens could not be forgotten: {e}")))?;
+    .map_err(|e| Error::internal(format!("the tokens could not be forgotten: {e}")))?;
     for f in &failed {
         app.events.publish(
             "warning",
@@ -471,86 +468,43 @@ pub(crate) async fn forget(app: &Arc<Inner>, name: &str) -> ApiResult<Value> {
     Ok(v)
 }
 
-/// `GET /oauth/callback`: the authorization server sends the browser here. Only a `state` we
-/// are waiting for is accepted; anything else is refused and changes nothing.
-pub(crate) async fn callback(
-    State(app): State<crate::state::AppState>,
-    RawQuery(query): RawQuery,
-    headers: HeaderMap,
-) -> Response {
-    let app = &app.inner;
-    let query = query.unwrap_or_default();
-    let state = url::form_urlencoded::parse(query.as_bytes())
-        .find(|(k, _)| k == "state")
-        .map(|(_, v)| v.into_owned());
-    let waiting = state.and_then(|s| {
-        app.logins
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&s)
-    });
-    let Some((server, tx)) = waiting else {
-        return page(
-            StatusCode::BAD_REQUEST,
-            "Authorization response refused",
-            "This authorization response does not belong to a login mcpscope is waiting for (its state is unknown or was already used). Nothing was done with it. Start the login again from mcpscope.",
-        );
-    };
-    let headers = headers
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().to_string(),
-                String::from_utf8_lossy(v.as_bytes()).into_owned(),
-            )
-        })
-        .collect();
-    let url = format!("{}?{query}", app.callback_url);
-    if tx.send(CallbackReceived { url, headers }).is_err() {
-        return page(
-            StatusCode::GONE,
-            "Login no longer waited for",
-            "mcpscope stopped waiting for this login (it timed out or was cancelled). Start it again from mcpscope.",
-        );
+/// What became of an authorization response handed to [`Inspector::deliver_callback`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delivery {
+    /// The waiting login of this server has it.
+    Delivered {
+        /// The server whose login it was.
+        server: String,
+    },
+    /// Its `state` is unknown or was already used: nothing was done with it.
+    Unknown,
+    /// The login stopped waiting (it timed out or was cancelled) just before it arrived.
+    Gone,
+}
+
+impl Inspector {
+    /// Hand an authorization response (the callback URL's raw query and the request's headers)
+    /// to the login waiting for its `state`. Only a `state` we are waiting for is accepted;
+    /// anything else is refused and changes nothing.
+    pub fn deliver_callback(&self, query: &str, headers: Vec<(String, String)>) -> Delivery {
+        let state = url::form_urlencoded::parse(query.as_bytes())
+            .find(|(k, _)| k == "state")
+            .map(|(_, v)| v.into_owned());
+        let waiting = state.and_then(|s| {
+            self.logins
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&s)
+        });
+        let Some((server, tx)) = waiting else {
+            return Delivery::Unknown;
+        };
+        let url = format!("{}?{query}", self.callback_url);
+        match tx.send(CallbackReceived { url, headers }) {
+            Ok(()) => Delivery::Delivered { server },
+            Err(_) => Delivery::Gone,
+        }
     }
-    page(
-        StatusCode::OK,
-        "Authorization received",
-        &format!(
-            "mcpscope received the authorization response for {}. You can close this tab and return to mcpscope.",
-            html_escape(&server)
-        ),
-    )
-}
-
-fn html_escape(t: &str) -> String {
-    t.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// A small page for the callback tab; it closes itself when the browser lets it.
-fn page(status: StatusCode, title: &str, text: &str) -> Response {
-    let close = if status == StatusCode::OK {
-        "<script>setTimeout(function(){window.close()},1500)</script>"
-    } else {
-        ""
-    };
-    let body = format!(
-        "<!doctype html><html><head><meta charset=utf-8><title>{title} · mcpscope</title>\
-         <style>body{{font:15px system-ui,sans-serif;max-width:36em;margin:3em auto;color:#222}}</style></head>\
-         <body><h1 id=title>{title}</h1><p id=message>{text}</p><p><a href=\"/\">Open mcpscope</a></p>{close}</body></html>"
-    );
-    (
-        status,
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-store"),
-        ],
-        body,
-    )
-        .into_response()
 }
 
 /// The secret store of the web UI: `config`, else the one the environment names (as for the
@@ -565,5 +519,34 @@ pub(crate) fn secret_store(
                 "the secret store setting is invalid ({e}); tokens are kept in memory only"
             )),
         ))),
+    }
+}
+
+impl Inspector {
+    /// The authorization of `name` (`AuthView` in `docs/web-api.md`), with the grant the secret
+    /// store holds when nothing is loaded yet.
+    pub async fn auth_view(self: &Arc<Self>, name: &str) -> Result<Value> {
+        get_view(self, name).await
+    }
+
+    /// The access token `name`'s connection sends (`{accessToken, tokenType, expiresAt}`).
+    pub async fn auth_token(self: &Arc<Self>, name: &str) -> Result<Value> {
+        token(self, name).await
+    }
+
+    /// Log in again now, for the granted scopes plus `extra`; the flow's frames go into the
+    /// connection's traffic.
+    pub async fn reauthorize(self: &Arc<Self>, name: &str, extra: Vec<String>) -> Result<Value> {
+        reauthorize(self, name, extra).await
+    }
+
+    /// Fail the pending login of `name` ("cancelled").
+    pub async fn cancel_login(self: &Arc<Self>, name: &str) -> Result<Value> {
+        cancel(self, name).await
+    }
+
+    /// Forget `name`'s tokens (memory and secret store), revoking them where the server can.
+    pub async fn forget_auth(self: &Arc<Self>, name: &str) -> Result<Value> {
+        forget(self, name).await
     }
 }

@@ -14,7 +14,7 @@
 //! `docker run -i --rm` for OCI images, `dnx id@version --yes` for NuGet.
 
 use crate::catalog::CatalogEntry;
-use crate::error::{ApiError, ApiResult};
+use crate::error::{Error, Result};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -28,9 +28,9 @@ pub(crate) struct McpJsonImport {
 }
 
 /// Read an `mcp.json` in any supported shape.
-pub(crate) fn parse_mcp_json(text: &str) -> ApiResult<McpJsonImport> {
+pub(crate) fn parse_mcp_json(text: &str) -> Result<McpJsonImport> {
     let doc: Value = serde_json::from_str(strip_json_comments(text).as_str()).map_err(|e| {
-        ApiError::usage(format!(
+        Error::usage(format!(
             "the pasted text is not valid JSON ({e}); paste the whole mcp.json"
         ))
     })?;
@@ -51,7 +51,7 @@ pub(crate) fn parse_mcp_json(text: &str) -> ApiResult<McpJsonImport> {
             })
         })
         .ok_or_else(|| {
-            ApiError::usage(
+            Error::usage(
                 "no servers found: expected {\"mcpServers\": {…}} (Claude Desktop, Cursor, Inspector), {\"servers\": {…}} (VS Code) or {\"mcp\": {\"servers\": {…}}}",
             )
         })?;
@@ -130,7 +130,7 @@ fn strip_json_comments(text: &str) -> String {
 
 /// One finding about a `server.json`.
 #[derive(Debug, Clone, Serialize, PartialEq)]
-pub(crate) struct Finding {
+pub struct Finding {
     /// `error` (cannot be used as is), `warning` (usable, but not as the registry wants) or `info`.
     pub level: &'static str,
     /// JSON pointer into the document.
@@ -142,7 +142,7 @@ pub(crate) struct Finding {
 /// An environment variable (or header) a package or remote wants.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Variable {
+pub struct Variable {
     /// Its name.
     pub name: String,
     /// What it is for.
@@ -161,7 +161,7 @@ pub(crate) struct Variable {
 /// What the registry import screen shows before the user chooses.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct RegistryPreview {
+pub struct RegistryPreview {
     /// Findings, errors first.
     pub validation: Vec<Finding>,
     /// The packages, each `{index, registryType, identifier, version, transport, runtimeHint,
@@ -183,13 +183,13 @@ pub(crate) struct RegistryPreview {
 
 const REGISTRY_TYPES: &[&str] = &["npm", "pypi", "oci", "nuget", "mcpb"];
 
-fn parse_doc(text: &str) -> ApiResult<Map<String, Value>> {
+fn parse_doc(text: &str) -> Result<Map<String, Value>> {
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(ApiError::usage(
+        Ok(_) => Err(Error::usage(
             "a server.json is a JSON object with \"name\", \"version\" and \"packages\" or \"remotes\"",
         )),
-        Err(e) => Err(ApiError::usage(format!(
+        Err(e) => Err(Error::usage(format!(
             "the pasted server.json is not valid JSON ({e}); paste the whole file"
         ))),
     }
@@ -230,7 +230,7 @@ fn variables(list: Option<&Value>) -> Vec<Variable> {
 }
 
 /// Check a `server.json` and describe what can be imported from it.
-pub(crate) fn preview_registry(text: &str) -> ApiResult<RegistryPreview> {
+pub fn preview_registry(text: &str) -> Result<RegistryPreview> {
     let doc = parse_doc(text)?;
     let mut v: Vec<Finding> = Vec::new();
     let mut push = |level, path: &str, message: String| {
@@ -488,7 +488,7 @@ fn launch_problem(registry_type: Option<&str>, transport: &str) -> Option<String
 
 /// What the user chose on the registry import screen.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum RegistryChoice {
+pub enum RegistryChoice {
     /// `packages[i]`.
     Package(usize),
     /// `remotes[i]`.
@@ -501,7 +501,7 @@ pub(crate) fn registry_entry(
     text: &str,
     choice: RegistryChoice,
     values: &Map<String, Value>,
-) -> ApiResult<CatalogEntry> {
+) -> Result<CatalogEntry> {
     let doc = parse_doc(text)?;
     let value_of = |var: &Variable| -> Option<String> {
         values
@@ -525,11 +525,11 @@ pub(crate) fn registry_entry(
             let r = doc
                 .get("remotes")
                 .and_then(|r| r.get(i))
-                .ok_or_else(|| ApiError::usage(format!("server.json has no remotes[{i}]")))?;
+                .ok_or_else(|| Error::usage(format!("server.json has no remotes[{i}]")))?;
             let vars = variables(r.get("headers"));
             let gone = missing(&vars);
             if !gone.is_empty() {
-                return Err(ApiError::usage(format!(
+                return Err(Error::usage(format!(
                     "fill in the required headers: {}",
                     gone.join(", ")
                 )));
@@ -556,27 +556,27 @@ pub(crate) fn registry_entry(
             let p = doc
                 .get("packages")
                 .and_then(|p| p.get(i))
-                .ok_or_else(|| ApiError::usage(format!("server.json has no packages[{i}]")))?;
+                .ok_or_else(|| Error::usage(format!("server.json has no packages[{i}]")))?;
             let registry_type = s(p, "registryType").or_else(|| s(p, "registry_type"));
             let transport = p
                 .get("transport")
                 .and_then(|t| s(t, "type"))
                 .unwrap_or_else(|| "stdio".into());
             if let Some(problem) = launch_problem(registry_type.as_deref(), &transport) {
-                return Err(ApiError::usage(format!(
+                return Err(Error::usage(format!(
                     "packages[{i}] cannot be launched: {problem}"
                 )));
             }
             let vars = variables(p.get("environmentVariables"));
             let gone = missing(&vars);
             if !gone.is_empty() {
-                return Err(ApiError::usage(format!(
+                return Err(Error::usage(format!(
                     "fill in the required environment variables: {}",
                     gone.join(", ")
                 )));
             }
             let identifier = s(p, "identifier")
-                .ok_or_else(|| ApiError::usage(format!("packages[{i}] has no identifier")))?;
+                .ok_or_else(|| Error::usage(format!("packages[{i}] has no identifier")))?;
             let version = s(p, "version").filter(|v| v != "latest");
             let mut env = Map::new();
             for var in &vars {

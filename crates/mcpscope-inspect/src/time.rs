@@ -1,11 +1,11 @@
-//! Time as the API shows it: RFC 3339 UTC strings with microseconds (formatted by
+//! Time as the views show it: RFC 3339 UTC strings with microseconds (formatted by
 //! [`mcpscope_proto::rfc3339`]), parsed back without a date library.
 
 pub(crate) use mcpscope_proto::rfc3339;
 
 /// Parse the `from`/`to` query values: microseconds as a number, or an RFC 3339 UTC time
 /// (`2026-11-30T12:00:00Z`, fractional seconds allowed).
-pub(crate) fn parse_time_us(s: &str) -> Option<u64> {
+pub fn parse_time_us(s: &str) -> Option<u64> {
     if let Ok(n) = s.parse::<u64>() {
         return Some(n);
     }

@@ -10,7 +10,7 @@
 //! catalog opened with `--config` is read-only: edits are refused with a message saying how to
 //! get an editable one.
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::{Error, Result};
 use mcpscope_client::ClientOptions;
 use mcpscope_proto::era::EraPreference;
 use mcpscope_transport::Target;
@@ -144,9 +144,9 @@ impl CatalogEntry {
 
     /// The transport target and session options this entry describes. `era` overrides the
     /// entry's `protocolEra` for one connection.
-    pub fn connection(&self, era: Option<&str>) -> ApiResult<(Target, ClientOptions)> {
+    pub fn connection(&self, era: Option<&str>) -> Result<(Target, ClientOptions)> {
         if let Some(p) = self.problem() {
-            return Err(ApiError::usage(format!("{p}; edit the server and fix it")));
+            return Err(Error::usage(format!("{p}; edit the server and fix it")));
         }
         let text = |m: &Map<String, Value>| -> Vec<(String, String)> {
             m.iter()
@@ -180,7 +180,7 @@ impl CatalogEntry {
         let era_text = era.or(self.protocol_era.as_deref()).unwrap_or("auto");
         opts.era = era_text
             .parse()
-            .map_err(|m: String| ApiError::usage(format!("protocolEra: {m}")))?;
+            .map_err(|m: String| Error::usage(format!("protocolEra: {m}")))?;
         if let Some(ms) = self.connection_timeout {
             opts.connect_timeout = (ms > 0).then(|| Duration::from_millis(ms));
         }
@@ -316,18 +316,18 @@ impl Catalog {
 
     /// Refuse an edit of a read-only catalog; else re-read the file, so the edit applies to what
     /// it holds now (an edit made in a text editor since we read it stays).
-    fn writable(&mut self) -> ApiResult<()> {
+    fn writable(&mut self) -> Result<()> {
         let Some(path) = self.path.clone() else {
             return Ok(());
         };
         if self.read_only {
             let path = path.display();
-            return Err(ApiError::conflict(format!(
+            return Err(Error::conflict(format!(
                 "the catalog {path} was opened read-only (--config); start mcpscope with --catalog {path} to edit it"
             )));
         }
         let now = Catalog::load(&path, false).map_err(|e| {
-            ApiError::conflict(format!(
+            Error::conflict(format!(
                 "{e}; it changed since mcpscope read it, so mcpscope did not write over it"
             ))
         })?;
@@ -336,11 +336,11 @@ impl Catalog {
     }
 
     /// Add a server (409 when the name exists).
-    pub fn add(&mut self, name: &str, entry: CatalogEntry) -> ApiResult<()> {
+    pub fn add(&mut self, name: &str, entry: CatalogEntry) -> Result<()> {
         self.writable()?;
         check_name(name)?;
         if self.get(name).is_some() {
-            return Err(ApiError::conflict(format!(
+            return Err(Error::conflict(format!(
                 "a server named {name:?} exists already; choose another name or edit that one"
             )));
         }
@@ -349,11 +349,11 @@ impl Catalog {
     }
 
     /// Replace a server's entry, renaming it when `new_name` differs.
-    pub fn update(&mut self, name: &str, new_name: &str, entry: CatalogEntry) -> ApiResult<()> {
+    pub fn update(&mut self, name: &str, new_name: &str, entry: CatalogEntry) -> Result<()> {
         self.writable()?;
         check_name(new_name)?;
         if new_name != name && self.get(new_name).is_some() {
-            return Err(ApiError::conflict(format!(
+            return Err(Error::conflict(format!(
                 "cannot rename {name:?} to {new_name:?}: that name is taken"
             )));
         }
@@ -361,20 +361,18 @@ impl Catalog {
             .servers
             .iter_mut()
             .find(|(n, _)| n == name)
-            .ok_or_else(|| {
-                ApiError::not_found(format!("no server named {name:?} in the catalog"))
-            })?;
+            .ok_or_else(|| Error::not_found(format!("no server named {name:?} in the catalog")))?;
         *slot = (new_name.to_string(), entry);
         self.save()
     }
 
     /// Remove a server.
-    pub fn remove(&mut self, name: &str) -> ApiResult<()> {
+    pub fn remove(&mut self, name: &str) -> Result<()> {
         self.writable()?;
         let before = self.servers.len();
         self.servers.retain(|(n, _)| n != name);
         if self.servers.len() == before {
-            return Err(ApiError::not_found(format!(
+            return Err(Error::not_found(format!(
                 "no server named {name:?} in the catalog"
             )));
         }
@@ -398,15 +396,15 @@ impl Catalog {
         Value::Object(doc)
     }
 
-    fn save(&self) -> ApiResult<()> {
+    fn save(&self) -> Result<()> {
         let Some(path) = &self.path else {
             return Ok(());
         };
         let mut text = serde_json::to_string_pretty(&self.to_json())
-            .map_err(|e| ApiError::internal(format!("cannot serialise the catalog: {e}")))?;
+            .map_err(|e| Error::internal(format!("cannot serialise the catalog: {e}")))?;
         text.push('\n');
         write_atomically(path, text.as_bytes()).map_err(|e| {
-            ApiError::internal(format!(
+            Error::internal(format!(
                 "cannot write the catalog {}: {e}; check the directory's permissions and free space",
                 path.display()
             ))
@@ -414,17 +412,17 @@ impl Catalog {
     }
 }
 
-fn check_name(name: &str) -> ApiResult<()> {
+fn check_name(name: &str) -> Result<()> {
     if name.trim().is_empty() {
-        return Err(ApiError::usage("a server needs a name"));
+        return Err(Error::usage("a server needs a name"));
     }
     if name == "import" {
-        return Err(ApiError::usage(
+        return Err(Error::usage(
             "\"import\" is reserved (it is the path /api/servers/import); choose another name",
         ));
     }
     if name.len() > 200 || name.chars().any(char::is_control) {
-        return Err(ApiError::usage(format!(
+        return Err(Error::usage(format!(
             "server name {name:?} is not usable: at most 200 characters, no control characters"
         )));
     }

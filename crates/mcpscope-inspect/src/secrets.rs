@@ -8,8 +8,8 @@
 //! renamed server keeps its secrets.
 
 use crate::catalog::CatalogEntry;
-use crate::error::{ApiError, ApiResult};
-use crate::state::Inner;
+use crate::error::{Error, Result};
+use crate::state::Inspector;
 use mcpscope_proto::redact::{self, Secrets};
 use mcpscope_store::LazySecretStore;
 use serde_json::{Map, Value, json};
@@ -46,24 +46,24 @@ async fn blocking<T: Send + 'static>(
     f: impl FnOnce(&dyn mcpscope_store::SecretStore) -> Result<T, mcpscope_store::StoreError>
     + Send
     + 'static,
-) -> ApiResult<T> {
+) -> Result<T> {
     let store = store.clone();
     tokio::task::spawn_blocking(move || {
         let s = store.get()?;
         f(s.as_ref())
     })
     .await
-    .map_err(|e| ApiError::internal(format!("the secret store task failed: {e}")))?
-    .map_err(|e| ApiError::internal(format!("the secret store: {e}")))
+    .map_err(|e| Error::internal(format!("the secret store task failed: {e}")))?
+    .map_err(|e| Error::internal(format!("the secret store: {e}")))
 }
 
 /// Move every `{"secret": …}` value of `entry` into the secret store.
-pub(crate) async fn seal(app: &Inner, mut entry: CatalogEntry) -> ApiResult<CatalogEntry> {
+pub(crate) async fn seal(app: &Inspector, mut entry: CatalogEntry) -> Result<CatalogEntry> {
     let mut fresh: Vec<(String, String)> = Vec::new();
     for m in maps(&mut entry) {
         for v in m.values_mut() {
             if let Some(secret) = plain_secret(v) {
-                let key = format!("catalog-value/{}", crate::security::new_token());
+                let key = format!("catalog-value/{}", crate::random_hex(32));
                 *v = json!({ SECRET_REF: key });
                 fresh.push((key, secret));
             }
@@ -85,9 +85,9 @@ pub(crate) async fn seal(app: &Inner, mut entry: CatalogEntry) -> ApiResult<Cata
 /// and the values the connection must never show or store: every resolved one, and the value of
 /// a credential header (`Authorization`, …) however it was given, in case a server echoes it.
 pub(crate) async fn unseal(
-    app: &Inner,
+    app: &Inspector,
     entry: &CatalogEntry,
-) -> ApiResult<(CatalogEntry, Secrets)> {
+) -> Result<(CatalogEntry, Secrets)> {
     let mut entry = entry.clone();
     let mut secrets = Secrets::default();
     for (name, v) in &entry.headers {
@@ -119,7 +119,7 @@ pub(crate) async fn unseal(
                     *v = Value::String(value.clone());
                 }
                 _ => {
-                    return Err(ApiError::usage(format!(
+                    return Err(Error::usage(format!(
                         "the secret value of {name:?} is not in the secret store ({key}); edit the server and enter it again"
                     )));
                 }
@@ -131,7 +131,7 @@ pub(crate) async fn unseal(
 
 /// Delete the stored values `old` refers to and `new` no longer does (a server removed, or a
 /// secret replaced). Failing to delete is not an error for the user: the value is unreachable.
-pub(crate) async fn forget_unused(app: &Inner, old: &CatalogEntry, new: Option<&CatalogEntry>) {
+pub(crate) async fn forget_unused(app: &Inspector, old: &CatalogEntry, new: Option<&CatalogEntry>) {
     let keep: Vec<String> = new
         .map(|n| {
             [&n.env, &n.headers]

@@ -1,0 +1,133 @@
+//! The history as views read and change it: entries (searched, exported, one in detail with
+//! its children and frames), pins, and saved requests. Every change a view makes is published
+//! (`history` events), so the other views follow.
+
+use crate::conn::RESULT_CAP;
+use crate::error::{Error, Result};
+use crate::state::Inspector;
+use crate::traffic::blocking;
+use crate::views;
+use mcpscope_store::HistoryQuery;
+use serde_json::{Value, json};
+
+/// A page of history entries, newest first.
+#[derive(Debug, Clone)]
+pub struct HistoryPage {
+    /// `HistoryEntry` views.
+    pub entries: Vec<Value>,
+    /// The `before` of the next (older) page, when this one was full.
+    pub next_before: Option<i64>,
+}
+
+impl Inspector {
+    /// The entries `q` selects, newest first, results cut to [`RESULT_CAP`].
+    pub async fn history(&self, q: HistoryQuery) -> Result<HistoryPage> {
+        let limit = q.limit;
+        let entries = blocking(&self.store, move |st| st.query(&q, RESULT_CAP)).await?;
+        let next_before = (entries.len() == limit)
+            .then(|| entries.last().map(|e| e.id))
+            .flatten();
+        Ok(HistoryPage {
+            entries: entries.iter().map(views::history_entry).collect(),
+            next_before,
+        })
+    }
+
+    /// The export document: `{exportedAt, entries}` with whole results.
+    pub async fn export_history(&self, q: HistoryQuery) -> Result<Value> {
+        let entries = blocking(&self.store, move |st| st.query(&q, usize::MAX)).await?;
+        Ok(json!({
+            "exportedAt": crate::time::rfc3339(mcpscope_proto::now_us()),
+            "entries": entries.iter().map(views::history_entry).collect::<Vec<_>>(),
+        }))
+    }
+
+    /// One entry with its `children` and `frames`.
+    pub async fn history_entry(&self, id: i64) -> Result<Value> {
+        let found = blocking(&self.store, move |st| {
+            Ok(match st.get(id, RESULT_CAP)? {
+                Some(e) => {
+                    let children = st.children(id)?;
+                    Some(views::history_detail(&e, &children))
+                }
+                None => None,
+            })
+        })
+        .await?;
+        found.ok_or_else(|| Error::not_found(format!("no history entry {id}")))
+    }
+
+    /// The whole result of an entry, as JSON text.
+    pub async fn history_result(&self, id: i64) -> Result<String> {
+        blocking(&self.store, move |st| st.result(id))
+            .await?
+            .ok_or_else(|| Error::not_found(format!("history entry {id} has no result")))
+    }
+
+    /// Pin an entry (kept past retention), with an optional label.
+    pub async fn pin(&self, id: i64, label: Option<String>) -> Result<Value> {
+        let label = label.filter(|l| !l.trim().is_empty());
+        let e = blocking(&self.store, move |st| st.pin(id, label.as_deref()))
+            .await?
+            .ok_or_else(|| Error::not_found(format!("no history entry {id}")))?;
+        let v = views::history_entry(&e);
+        self.events.publish("history", &v);
+        Ok(v)
+    }
+
+    /// Unpin an entry.
+    pub async fn unpin(&self, id: i64) -> Result<Value> {
+        let e = blocking(&self.store, move |st| st.unpin(id))
+            .await?
+            .ok_or_else(|| Error::not_found(format!("no history entry {id}")))?;
+        let v = views::history_entry(&e);
+        self.events.publish("history", &v);
+        Ok(v)
+    }
+
+    /// Delete the unpinned entries (of one server, or all); how many went.
+    pub async fn clear_history(&self, server: Option<String>) -> Result<usize> {
+        let server = server.filter(|s| !s.is_empty());
+        blocking(&self.store, move |st| st.clear(server.as_deref())).await
+    }
+
+    /// Every saved request (`SavedRequest` views).
+    pub async fn saved(&self) -> Result<Vec<Value>> {
+        let list = blocking(&self.store, |st| st.saved()).await?;
+        Ok(list.iter().map(views::saved).collect())
+    }
+
+    /// Save a request under a name.
+    pub async fn save(
+        &self,
+        name: String,
+        server: String,
+        method: String,
+        params: Value,
+    ) -> Result<Value> {
+        if name.trim().is_empty() || method.trim().is_empty() {
+            return Err(Error::usage("a saved request needs a name and a method"));
+        }
+        let params = (!params.is_null()).then(|| params.to_string());
+        let r = blocking(&self.store, move |st| {
+            st.save(
+                &name,
+                &server,
+                &method,
+                params.as_deref(),
+                mcpscope_proto::now_us(),
+            )
+        })
+        .await?;
+        Ok(views::saved(&r))
+    }
+
+    /// Delete a saved request.
+    pub async fn delete_saved(&self, id: i64) -> Result<()> {
+        if blocking(&self.store, move |st| st.delete_saved(id)).await? {
+            Ok(())
+        } else {
+            Err(Error::not_found(format!("no saved request {id}")))
+        }
+    }
+}

@@ -1,0 +1,304 @@
+//! The inspector's shared state: the catalog, one slot per server (its connection, status and
+//! traffic window), the event bus, the history database and the requests in flight.
+//!
+//! [`Inspector`] lives in one `Arc`, shared by every view (the web backend clones it into every
+//! handler). Locks are `std::sync::Mutex` held for a few field reads or writes and never across
+//! an `.await`; the catalog's is a tokio mutex because saving it writes a file.
+
+use crate::catalog::{Catalog, CatalogEntry};
+use crate::events::EventBus;
+use crate::frames::{FrameWindow, WINDOW_BYTES, WINDOW_FRAMES};
+use mcpscope_client::{RequestControl, ServerInfo, Session};
+use mcpscope_proto::lint::Linter;
+use mcpscope_store::{HistoryStore, StoredFrame};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// Knobs of the inspector.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// How often a connected server's latency is measured (`ping`, or `server/discover` on
+    /// modern). `None`: never.
+    pub ping_interval: Option<Duration>,
+    /// Frames per server kept in memory.
+    pub window_frames: usize,
+    /// Body bytes per server kept in memory.
+    pub window_bytes: usize,
+    /// The OAuth redirect URI: the web backend's `/oauth/callback` on loopback
+    /// ([`Options::for_port`]).
+    pub callback_url: String,
+    /// Where OAuth tokens are kept; `None`: as the environment says (`MCPSCOPE_SECRET_STORE`, …),
+    /// like the CLI.
+    pub secrets: Option<mcpscope_store::SecretStoreConfig>,
+}
+
+impl Options {
+    /// Defaults for a web backend listening on `port` (the callback URL names it).
+    pub fn for_port(port: u16) -> Options {
+        Options {
+            callback_url: format!("http://127.0.0.1:{port}/oauth/callback"),
+            ..Options::default()
+        }
+    }
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            ping_interval: Some(Duration::from_secs(15)),
+            window_frames: WINDOW_FRAMES,
+            window_bytes: WINDOW_BYTES,
+            callback_url: "http://127.0.0.1:6274/oauth/callback".into(),
+            secrets: None,
+        }
+    }
+}
+
+/// The status dot of a server card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Status {
+    Disconnected,
+    Connecting,
+    Connected,
+    Failed,
+}
+
+/// What the inspector knows about one server's connection.
+#[derive(Default)]
+pub(crate) struct SlotState {
+    pub status: Option<Status>,
+    pub error: Option<Value>,
+    /// Consecutive failed connection attempts.
+    pub retries: u32,
+    pub latency_ms: Option<u64>,
+    pub session: Option<Session>,
+    pub info: Option<ServerInfo>,
+    /// Bumped by every connect; a connection's tasks stop acting when it moves on.
+    pub generation: u64,
+    /// Where the current connection's frames and events go.
+    pub processor: Option<crate::conn::Queue>,
+    /// Set while we close the connection ourselves (its end is not a failure).
+    pub closing: bool,
+    /// The log level the user chose (sent in `_meta` on every modern request).
+    pub log_level: Option<String>,
+    /// An era chosen with the protocol selector when the catalog could not be saved.
+    pub era_override: Option<String>,
+}
+
+/// One server's slot.
+pub(crate) struct Slot {
+    pub name: String,
+    pub st: Mutex<SlotState>,
+    pub frames: Mutex<FrameWindow>,
+    /// The `inputSchema` of each tool of the last `tools/list` answers on the current
+    /// connection, by tool name.
+    pub tools: Mutex<HashMap<String, Value>>,
+    /// Serialises connect, disconnect and reconnect.
+    pub connect_lock: tokio::sync::Mutex<()>,
+    /// The server's authorization (OAuth provider, pending login, last failure).
+    pub auth: Mutex<crate::auth::AuthState>,
+}
+
+impl Slot {
+    pub(crate) fn st(&self) -> MutexGuard<'_, SlotState> {
+        self.st.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    pub(crate) fn frames(&self) -> MutexGuard<'_, FrameWindow> {
+        self.frames.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    pub(crate) fn tools(&self) -> MutexGuard<'_, HashMap<String, Value>> {
+        self.tools.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    pub(crate) fn auth(&self) -> MutexGuard<'_, crate::auth::AuthState> {
+        self.auth.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A request in flight, by the id the view chose.
+pub(crate) struct InFlight {
+    pub control: Arc<RequestControl>,
+}
+
+/// The inspector: the catalog, a slot per server, the event bus, the history database and the
+/// requests in flight. Every view holds it in an `Arc` ([`Inspector::new`]).
+pub struct Inspector {
+    pub(crate) catalog: tokio::sync::Mutex<Catalog>,
+    pub(crate) slots: Mutex<HashMap<String, Arc<Slot>>>,
+    pub(crate) events: Arc<EventBus>,
+    pub(crate) store: Arc<HistoryStore>,
+    /// To the task that writes frames to SQLite.
+    pub(crate) spill: mpsc::Sender<StoredFrame>,
+    pub(crate) requests: Mutex<HashMap<String, InFlight>>,
+    pub(crate) linter: Arc<Linter>,
+    pub(crate) options: Options,
+    /// Where OAuth tokens and secret catalog values are kept (opened on first use).
+    pub(crate) secrets: Arc<mcpscope_store::LazySecretStore>,
+    /// Logins waiting for their callback, by `state`.
+    pub(crate) logins: crate::auth::Logins,
+    /// The OAuth redirect URI (`options.callback_url`).
+    pub(crate) callback_url: String,
+}
+
+impl std::fmt::Debug for Inspector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inspector").finish_non_exhaustive()
+    }
+}
+
+impl Inspector {
+    /// The inspector over a catalog and a history database. Starts the task that writes frames to
+    /// SQLite, so it must be called inside a tokio runtime.
+    pub fn new(catalog: Catalog, store: HistoryStore, options: Options) -> Arc<Inspector> {
+        let store = Arc::new(store);
+        let (spill, rx) = mpsc::channel(1024);
+        tokio::spawn(spill_frames(store.clone(), rx));
+        Arc::new(Inspector {
+            catalog: tokio::sync::Mutex::new(catalog),
+            slots: Mutex::new(HashMap::new()),
+            events: Arc::new(EventBus::new()),
+            store,
+            spill,
+            requests: Mutex::new(HashMap::new()),
+            linter: Arc::new(Linter::new()),
+            secrets: crate::auth::secret_store(options.secrets.clone()),
+            logins: Default::default(),
+            callback_url: options.callback_url.clone(),
+            options,
+        })
+    }
+
+    /// The history database.
+    pub fn store(&self) -> &Arc<HistoryStore> {
+        &self.store
+    }
+
+    /// The event bus every view subscribes to.
+    pub fn events(&self) -> &Arc<EventBus> {
+        &self.events
+    }
+
+    /// The options it was made with.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The catalog file, when there is one.
+    pub async fn catalog_path(&self) -> Option<std::path::PathBuf> {
+        self.catalog
+            .lock()
+            .await
+            .path()
+            .map(std::path::Path::to_path_buf)
+    }
+}
+
+impl Inspector {
+    pub(crate) fn slots(&self) -> MutexGuard<'_, HashMap<String, Arc<Slot>>> {
+        self.slots.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(crate) fn requests(&self) -> MutexGuard<'_, HashMap<String, InFlight>> {
+        self.requests.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The slot of `name`, created on first use (its frame numbering goes on from the database).
+    pub(crate) async fn slot(&self, name: &str) -> crate::Result<Arc<Slot>> {
+        if let Some(s) = self.slots().get(name) {
+            return Ok(s.clone());
+        }
+        let store = self.store.clone();
+        let n = name.to_string();
+        let max = tokio::task::spawn_blocking(move || store.max_seq(&n)).await??;
+        let mut slots = self.slots();
+        let slot = slots.entry(name.to_string()).or_insert_with(|| {
+            Arc::new(Slot {
+                name: name.to_string(),
+                st: Mutex::new(SlotState::default()),
+                frames: Mutex::new(FrameWindow::new(
+                    max + 1,
+                    self.options.window_frames,
+                    self.options.window_bytes,
+                )),
+                tools: Mutex::new(HashMap::new()),
+                connect_lock: tokio::sync::Mutex::new(()),
+                auth: Mutex::new(crate::auth::AuthState::default()),
+            })
+        });
+        Ok(slot.clone())
+    }
+
+    /// The server card of `name`.
+    pub(crate) fn view(&self, name: &str, entry: &CatalogEntry) -> Value {
+        let slot = self.slots().get(name).cloned();
+        let (status, error, latency, era, version) = match &slot {
+            Some(s) => {
+                let st = s.st();
+                (
+                    st.status.unwrap_or(Status::Disconnected),
+                    st.error.clone(),
+                    st.latency_ms,
+                    st.info.as_ref().map(|i| i.era.to_string()),
+                    st.info.as_ref().map(|i| i.protocol_version.clone()),
+                )
+            }
+            None => (Status::Disconnected, None, None, None, None),
+        };
+        let connected = status == Status::Connected;
+        serde_json::json!({
+            "name": name,
+            "entry": entry,
+            "transport": entry.transport(),
+            "target": entry.target_text(),
+            "status": status,
+            "error": error,
+            "latencyMs": if connected { latency } else { None },
+            "era": if connected { era } else { None },
+            "protocolVersion": if connected { version } else { None },
+        })
+    }
+
+    /// Publish a `status` event for `name`.
+    pub(crate) async fn publish_status(&self, name: &str) {
+        let entry = self.catalog.lock().await.get(name).cloned();
+        if let Some(entry) = entry {
+            let v = self.view(name, &entry);
+            self.events.publish("status", &v);
+        }
+    }
+
+    /// Every server card (`ServerView` in `docs/web-api.md`), in catalog order.
+    pub async fn servers(&self) -> Vec<Value> {
+        let catalog = self.catalog.lock().await;
+        catalog
+            .servers()
+            .iter()
+            .map(|(n, e)| self.view(n, e))
+            .collect()
+    }
+
+    /// Publish a `catalog` event.
+    pub(crate) async fn publish_catalog(&self) {
+        let servers = self.servers().await;
+        self.events
+            .publish("catalog", &serde_json::json!({"servers": servers}));
+    }
+}
+
+/// Write frames to SQLite in batches, off the async threads.
+async fn spill_frames(store: Arc<HistoryStore>, mut rx: mpsc::Receiver<StoredFrame>) {
+    let mut buf = Vec::with_capacity(1024);
+    while rx.recv_many(&mut buf, 1024).await > 0 {
+        let batch = std::mem::take(&mut buf);
+        let store = store.clone();
+        match tokio::task::spawn_blocking(move || store.put_frames(&batch)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => eprintln!("mcpscope: frames not saved to the history database: {e}"),
+            Err(e) => eprintln!("mcpscope: the frame writer failed: {e}"),
+        }
+    }
+}
