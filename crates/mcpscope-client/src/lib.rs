@@ -30,4 +30,6 @@ pub use events::{NoObserver, Observer, Recorded, SessionEvent};
 pub use responder::{
     DeclineAll, RequestOrigin, Responder, ServerRequest, decline, full_capabilities,
 };
-pub use session::{ClientOptions, RequestOptions, ServerInfo, Session};
+pub use session::{
+    ClientOptions, ListStop, Listing, MAX_LIST_PAGES, RequestOptions, ServerInfo, Session,
+};

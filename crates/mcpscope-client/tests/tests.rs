@@ -5,3 +5,5 @@
 mod support;
 // Server→client requests: the answer is on the wire before `close()` ends the connection.
 mod server_requests;
+// Pagination: a repeated cursor and the page limit, named, with every item kept.
+mod pagination;

@@ -13,6 +13,8 @@ mod misbehaving_signals;
 mod misbehaving_http;
 // Eras: the modern fixture pinned and auto-detected, input_required rounds, legacy fallback.
 mod misbehaving_era;
+// Lists that never end on their own: a repeated cursor, more pages than the engine walks.
+mod misbehaving_pagination;
 
 // The CLI against the built-in demo server, both eras × stdio, Streamable HTTP and HTTP+SSE;
 // shared plumbing first.
