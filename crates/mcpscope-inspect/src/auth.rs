@@ -22,6 +22,7 @@ use mcpscope_auth::{
     LoginRequest, OAuthProvider,
 };
 use mcpscope_proto::Frame;
+use mcpscope_proto::error_code::ErrorCode;
 use mcpscope_store::LazySecretStore;
 use mcpscope_transport::{AuthChallenge, AuthProvider, FrameSink, Target};
 use serde_json::{Value, json};
@@ -413,7 +414,7 @@ async fn reauthorize(app: &Arc<Inspector>, name: &str, extra: Vec<String>) -> Re
     web.ended(&r);
     match r {
         Ok(()) => Ok(view(app, &slot, Some(&entry))),
-        Err(m) => Err(Error::new("auth_required", m)),
+        Err(m) => Err(Error::new(ErrorCode::AuthRequired, m)),
     }
 }
 

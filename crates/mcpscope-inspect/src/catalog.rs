@@ -564,7 +564,7 @@ mod tests {
                 .add("d", CatalogEntry::default())
                 .unwrap_err()
                 .code,
-            "conflict"
+            mcpscope_proto::error_code::ErrorCode::Conflict
         );
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -1220,7 +1220,7 @@ pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<Ca
             for x in err.extra.values_mut() {
                 tx.secrets.value(x);
             }
-            let status = if err.code == "cancelled" {
+            let status = if err.code == mcpscope_proto::error_code::ErrorCode::Cancelled {
                 "cancelled"
             } else {
                 "error"

@@ -1,22 +1,25 @@
 //! `Error`: the one error type of the inspector core, for every view.
 //!
-//! An error is a stable code, a message that says what happened and what to do, and extra fields
-//! (`rpcCode`, `data`, `historyId`, `retries`). The codes are the CLI's (its stderr JSON line) and
-//! the web API's (`{"error": {code, message, …}}`); a view maps a code to what it shows — the web
-//! backend to an HTTP status, in one place (`mcpscope-server`'s `error.rs`). The core never
-//! chooses a status: it does not know it is behind HTTP.
+//! An error is a stable code from the one table ([`ErrorCode`], shared with the CLI), a message
+//! that says what happened and what to do, and extra fields (`rpcCode`, `data`, `status`, `url`,
+//! `historyId`, `retries`). A failed request or connection takes its code and fields from the
+//! engine (`ClientError::code()`, `error_fields()`), so the CLI and every view name a failure
+//! alike. A view maps a code to what it shows — the web backend to an HTTP status, in one place
+//! (`mcpscope-server`'s `error.rs`). The core never chooses a status: it does not know it is
+//! behind HTTP.
 
 use mcpscope_client::ClientError;
+use mcpscope_proto::error_code::ErrorCode;
 use serde_json::{Map, Value, json};
 
 /// A failed core operation.
 #[derive(Debug, Clone, thiserror::Error)]
-#[error("{code}: {message}")]
+#[error("{}: {message}", code.code())]
 pub struct Error {
     /// Stable code: `usage`, `not_found`, `conflict`, `internal`, and for a request or a
-    /// connection `unreachable`, `timeout`, `auth_required`, `rpc_error`, `cancelled`,
-    /// `server_cancelled`, `protocol_error`.
-    pub code: &'static str,
+    /// connection the engine's (`unreachable`, `timeout`, `auth_required`, `rpc_error`,
+    /// `cancelled`, `server_cancelled`, `input_refused`, …).
+    pub code: ErrorCode,
     /// What happened and what to do.
     pub message: String,
     /// Extra fields of the error object (`rpcCode`, `data`, `historyId`, `retries`).
@@ -28,7 +31,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// An error with a code and message.
-    pub fn new(code: &'static str, message: impl Into<String>) -> Error {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
         Error {
             code,
             message: message.into(),
@@ -38,22 +41,22 @@ impl Error {
 
     /// `usage`: what was asked is wrong (a bad entry, a bad argument).
     pub fn usage(message: impl Into<String>) -> Error {
-        Error::new("usage", message)
+        Error::new(ErrorCode::Usage, message)
     }
 
     /// `not_found`: no such server, entry or connection.
     pub fn not_found(message: impl Into<String>) -> Error {
-        Error::new("not_found", message)
+        Error::new(ErrorCode::NotFound, message)
     }
 
     /// `conflict`: the state does not allow it now (a taken name, a read-only catalog).
     pub fn conflict(message: impl Into<String>) -> Error {
-        Error::new("conflict", message)
+        Error::new(ErrorCode::Conflict, message)
     }
 
     /// `internal`: our fault (SQLite, a failed task).
     pub fn internal(message: impl Into<String>) -> Error {
-        Error::new("internal", message)
+        Error::new(ErrorCode::Internal, message)
     }
 
     /// Add a field to the error object.
@@ -66,7 +69,7 @@ impl Error {
     /// carry it.
     pub fn body(&self) -> Value {
         let mut m = Map::new();
-        m.insert("code".into(), json!(self.code));
+        m.insert("code".into(), json!(self.code.code()));
         m.insert("message".into(), json!(self.message));
         for (k, v) in &self.extra {
             m.insert(k.clone(), v.clone());
@@ -74,25 +77,13 @@ impl Error {
         Value::Object(m)
     }
 
-    /// The error of a failed request or connection, with the CLI's codes.
+    /// The error of a failed request or connection: the engine's code and fields, as the CLI
+    /// reports them.
     pub fn from_client(e: &ClientError) -> Error {
-        let message = e.to_string();
-        match e {
-            ClientError::Rpc { error, .. } => {
-                let mut err = Error::new("rpc_error", message).with("rpcCode", error.code);
-                if let Some(d) = &error.data {
-                    err = err.with("data", d.clone());
-                }
-                err
-            }
-            ClientError::Cancelled { .. } => Error::new("cancelled", message),
-            ClientError::ServerCancelled { .. } => Error::new("server_cancelled", message),
-            ClientError::Timeout { .. } | ClientError::ConnectTimeout { .. } => {
-                Error::new("timeout", message)
-            }
-            e if e.is_auth_required() => Error::new("auth_required", message),
-            e if e.is_connection_failure() => Error::new("unreachable", message),
-            _ => Error::new("protocol_error", message),
+        Error {
+            code: e.code(),
+            message: e.to_string(),
+            extra: e.error_fields(),
         }
     }
 }

@@ -10,6 +10,7 @@
 use crate::catalog::CatalogEntry;
 use crate::error::{Error, Result};
 use crate::state::Inspector;
+use mcpscope_proto::error_code::ErrorCode;
 use mcpscope_proto::redact::{self, Secrets};
 use mcpscope_store::LazySecretStore;
 use serde_json::{Map, Value, json};
@@ -54,7 +55,7 @@ async fn blocking<T: Send + 'static>(
     })
     .await
     .map_err(|e| Error::internal(format!("the secret store task failed: {e}")))?
-    .map_err(|e| Error::internal(format!("the secret store: {e}")))
+    .map_err(|e| Error::new(ErrorCode::SecretStore, format!("the secret store: {e}")))
 }
 
 /// Move every `{"secret": …}` value of `entry` into the secret store.

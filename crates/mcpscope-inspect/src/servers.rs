@@ -9,6 +9,7 @@ use crate::catalog::CatalogEntry;
 use crate::error::{Error, Result};
 use crate::import::{self, RegistryChoice};
 use crate::state::Inspector;
+use mcpscope_proto::error_code::ErrorCode;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
@@ -111,7 +112,7 @@ impl Inspector {
                 }
                 match catalog.add(&name, entry) {
                     Ok(()) => added.push(name),
-                    Err(e) if e.code == "conflict" && catalog.get(&name).is_none() => {
+                    Err(e) if e.code == ErrorCode::Conflict && catalog.get(&name).is_none() => {
                         return Err(e);
                     }
                     Err(e) => skipped.push(json!({"name": name, "reason": e.message})),

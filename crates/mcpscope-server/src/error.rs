@@ -11,6 +11,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use mcpscope_proto::error_code::ErrorCode;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
@@ -20,8 +21,8 @@ pub struct ApiError {
     /// HTTP status.
     pub status: StatusCode,
     /// Stable code (`usage`, `not_found`, `unreachable`, `timeout`, `auth_required`, `rpc_error`,
-    /// `tool_error`, `cancelled`, `protocol_error`, `conflict`, `unauthorized`, `forbidden`,
-    /// `internal`).
+    /// `cancelled`, `input_refused`, `protocol_error`, `conflict`, `unauthorized`, `forbidden`,
+    /// `internal`, …): [`ErrorCode::code`] of the one table shared with the CLI.
     pub code: &'static str,
     /// What happened and what to do.
     pub message: String,
@@ -81,20 +82,31 @@ impl ApiError {
     }
 }
 
-/// The HTTP status of a core error's code: the one place a code becomes a status.
-pub(crate) fn status_of(code: &str) -> StatusCode {
+/// The HTTP status of an error code: the one place a code becomes a status. A match on the
+/// enum, so a new code is a compile error here rather than a silent 500.
+pub(crate) fn status_of(code: ErrorCode) -> StatusCode {
     match code {
-        "usage" => StatusCode::BAD_REQUEST,
-        "not_found" => StatusCode::NOT_FOUND,
-        "conflict" => StatusCode::CONFLICT,
-        "rpc_error" => StatusCode::UNPROCESSABLE_ENTITY,
-        "cancelled" => cancelled_status(),
-        "timeout" => StatusCode::GATEWAY_TIMEOUT,
-        // The server (or its authorization server) failed us: we are the gateway.
-        "server_cancelled" | "auth_required" | "unreachable" | "protocol_error" => {
-            StatusCode::BAD_GATEWAY
-        }
-        _ => StatusCode::INTERNAL_SERVER_ERROR,
+        ErrorCode::Usage => StatusCode::BAD_REQUEST,
+        ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+        ErrorCode::Forbidden => StatusCode::FORBIDDEN,
+        ErrorCode::NotFound => StatusCode::NOT_FOUND,
+        ErrorCode::Conflict => StatusCode::CONFLICT,
+        ErrorCode::RpcError | ErrorCode::ToolError => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::Cancelled | ErrorCode::Interrupted => cancelled_status(),
+        ErrorCode::Timeout => StatusCode::GATEWAY_TIMEOUT,
+        // The server (or its authorization server) failed us, or stopped because it wanted input
+        // we did not give: we are the gateway.
+        ErrorCode::ServerCancelled
+        | ErrorCode::AuthRequired
+        | ErrorCode::Unreachable
+        | ErrorCode::HandshakeRefused
+        | ErrorCode::InputRefused
+        | ErrorCode::InputRoundsExceeded
+        | ErrorCode::ProtocolError => StatusCode::BAD_GATEWAY,
+        ErrorCode::SecretStore
+        | ErrorCode::LintFailed
+        | ErrorCode::OutputFailed
+        | ErrorCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 
@@ -102,7 +114,7 @@ impl From<mcpscope_inspect::Error> for ApiError {
     fn from(e: mcpscope_inspect::Error) -> ApiError {
         ApiError {
             status: status_of(e.code),
-            code: e.code,
+            code: e.code.code(),
             message: e.message,
             extra: e.extra,
         }
