@@ -1,0 +1,344 @@
+//! The handshake of each era: legacy `initialize` (with the version retry and the HTTP+SSE
+//! fallback), modern `server/discover`, and the Auto probe that decides between them (wire
+//! reference §2.6), correcting itself when a slow modern server answered the probe late.
+
+use super::{RequestOptions, ServerInfo, Session};
+use crate::error::ClientError;
+use mcpscope_proto::era::{self, Era, EraPreference, ProbeVerdict};
+use mcpscope_transport::{Connection, Target, TransportError};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+impl Session {
+    pub(super) async fn handshake(&self) -> Result<(), ClientError> {
+        let mut notes = Vec::new();
+        match self.shared.opts.era {
+            EraPreference::Legacy => self.initialize_with_fallback(&mut notes).await,
+            EraPreference::Modern => {
+                notes.push("protocol era pinned to modern (--protocol-era modern)".into());
+                self.discover(&mut notes).await
+            }
+            EraPreference::Auto => self.probe(&mut notes).await,
+        }
+    }
+
+    /// Legacy `initialize`; on an HTTP target that refuses Streamable HTTP, fall back to HTTP+SSE.
+    async fn initialize_with_fallback(&self, notes: &mut Vec<String>) -> Result<(), ClientError> {
+        match self.initialize(notes).await {
+            Err(ClientError::Transport(TransportError::Status { status, .. }))
+                if self.shared.opts.sse_fallback && matches!(status, 400 | 404 | 405) =>
+            {
+                let url = match &*self.shared.target.lock().expect("target lock") {
+                    Target::Http { url, headers } => Some((url.clone(), headers.clone())),
+                    _ => None,
+                };
+                let Some((url, headers)) = url else {
+                    unreachable!("sse_fallback only for HTTP")
+                };
+                notes.push(format!(
+                    "Streamable HTTP POST answered {status}: falling back to the deprecated HTTP+SSE transport (GET {url})"
+                ));
+                self.warn(notes.last().cloned().unwrap_or_default(), None);
+                self.set_stage(format!("waiting for the endpoint event from GET {url}"));
+                self.replace_connection(Target::Sse { url, headers })
+                    .await?;
+                self.initialize(notes).await
+            }
+            other => other,
+        }
+    }
+
+    /// The legacy handshake: `initialize`, check the version, `notifications/initialized`.
+    pub(super) async fn initialize(&self, notes: &mut Vec<String>) -> Result<(), ClientError> {
+        {
+            let mut st = self.state();
+            st.era = Era::Legacy;
+            st.version = None;
+        }
+        self.conn().set_protocol_version(None);
+        let mut version = era::LEGACY_VERSION.to_string();
+        let mut retried = false;
+        let result = loop {
+            self.set_stage(format!(
+                "waiting for the answer to initialize (protocolVersion {version})"
+            ));
+            let params = json!({
+                "protocolVersion": version,
+                "capabilities": self.shared.responder.capabilities(Era::Legacy),
+                "clientInfo": self.shared.opts.client_info,
+            });
+            match self
+                .send_once(
+                    "initialize",
+                    Some(params),
+                    &RequestOptions {
+                        timeout: Some(None),
+                        ..Default::default()
+                    },
+                )
+                .await
+            {
+                Ok(r) => break r,
+                Err(ClientError::Rpc { error, .. }) if !retried => {
+                    let supported = era::supported_versions(&error);
+                    match era::LEGACY_VERSIONS
+                        .iter()
+                        .find(|v| supported.iter().any(|s| s == *v) && **v != version)
+                    {
+                        Some(v) => {
+                            notes.push(format!(
+                                "initialize at {version} refused ({error}); retrying at {v}"
+                            ));
+                            version = v.to_string();
+                            retried = true;
+                        }
+                        None => {
+                            return Err(ClientError::Rpc {
+                                method: "initialize".into(),
+                                error,
+                            });
+                        }
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        };
+        let negotiated = result
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        if !era::LEGACY_VERSIONS.contains(&negotiated.as_str()) {
+            return Err(ClientError::Protocol(format!(
+                "the server answered initialize with protocolVersion {negotiated:?}, which mcpscope does not speak (it speaks {}); per the spec the client disconnects",
+                era::LEGACY_VERSIONS.join(", ")
+            )));
+        }
+        if negotiated != version {
+            notes.push(format!(
+                "server chose protocol version {negotiated} (we offered {version})"
+            ));
+        }
+        self.state().version = Some(negotiated.clone());
+        let conn = self.conn();
+        conn.set_protocol_version(Some(negotiated.clone()));
+        self.set_stage("sending notifications/initialized");
+        self.notify("notifications/initialized", None).await?;
+        self.set_stage("opening the standalone GET stream");
+        conn.open_get_stream(Duration::from_secs(2)).await;
+        let info = ServerInfo {
+            era: Era::Legacy,
+            protocol_version: negotiated,
+            server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
+            capabilities: result
+                .get("capabilities")
+                .cloned()
+                .unwrap_or_else(|| json!({})),
+            instructions: result
+                .get("instructions")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            transport: self
+                .shared
+                .target
+                .lock()
+                .expect("target lock")
+                .transport_name()
+                .to_string(),
+            session_id: conn.session_id(),
+            notes: notes.clone(),
+            handshake_result: result,
+        };
+        self.state().info = Some(info);
+        self.set_stage("connected");
+        Ok(())
+    }
+
+    /// The modern handshake: `server/discover` (with the `-32022` retry inside `request`).
+    async fn discover(&self, notes: &mut [String]) -> Result<(), ClientError> {
+        {
+            let mut st = self.state();
+            st.era = Era::Modern;
+            st.version = Some(era::MODERN_VERSION.to_string());
+        }
+        self.set_stage("waiting for the answer to server/discover");
+        // The handshake is the connect timeout's, as `initialize` is: a slow-starting server
+        // must not fail `--request-timeout`, which is for the request the user asked for.
+        let handshake = RequestOptions {
+            timeout: Some(None),
+            ..Default::default()
+        };
+        let result = match self.request_with("server/discover", None, &handshake).await {
+            Ok(r) => r,
+            Err(ClientError::Rpc { error, .. }) if error.code == era::METHOD_NOT_FOUND => {
+                return Err(ClientError::Protocol(format!(
+                    "the server does not implement server/discover ({error}): it is probably a legacy server; try --protocol-era legacy or auto"
+                )));
+            }
+            Err(e) => return Err(e),
+        };
+        let version = self
+            .protocol_version()
+            .unwrap_or_else(|| era::MODERN_VERSION.to_string());
+        if let ProbeVerdict::Legacy { reason } = era::classify_probe(Ok(&result), &version) {
+            return Err(ClientError::Protocol(format!(
+                "{reason}; try --protocol-era legacy or auto"
+            )));
+        }
+        self.finish_modern(result, notes);
+        Ok(())
+    }
+
+    fn finish_modern(&self, result: Value, notes: &[String]) {
+        let version = self
+            .protocol_version()
+            .unwrap_or_else(|| era::MODERN_VERSION.to_string());
+        let server_info = result
+            .get("_meta")
+            .and_then(|m| m.get(era::META_SERVER_INFO))
+            .or_else(|| result.get("serverInfo"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        let info = ServerInfo {
+            era: Era::Modern,
+            protocol_version: version,
+            server_info,
+            capabilities: result
+                .get("capabilities")
+                .cloned()
+                .unwrap_or_else(|| json!({})),
+            instructions: result
+                .get("instructions")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            transport: self
+                .shared
+                .target
+                .lock()
+                .expect("target lock")
+                .transport_name()
+                .to_string(),
+            session_id: None,
+            notes: notes.to_vec(),
+            handshake_result: result,
+        };
+        self.state().info = Some(info);
+        self.set_stage("connected");
+    }
+
+    /// Auto: probe with `server/discover` and decide (wire reference §2.6).
+    async fn probe(&self, notes: &mut Vec<String>) -> Result<(), ClientError> {
+        {
+            let mut st = self.state();
+            st.era = Era::Modern;
+            st.version = Some(era::MODERN_VERSION.to_string());
+        }
+        let is_stdio = matches!(*self.conn(), Connection::Stdio(_));
+        let probe_timeout = self.shared.opts.probe_timeout;
+        let mut version = era::MODERN_VERSION.to_string();
+        let mut reprobed = false;
+        loop {
+            self.set_stage(format!(
+                "probing with server/discover at {version} (Auto mode)"
+            ));
+            let opts = RequestOptions {
+                timeout: Some(Some(probe_timeout)),
+                quiet_timeout: true,
+                ..Default::default()
+            };
+            let outcome = self.send_once("server/discover", None, &opts).await;
+            let verdict = match &outcome {
+                Ok(result) => era::classify_probe(Ok(result), &version),
+                Err(ClientError::Rpc { error, .. }) => era::classify_probe(Err(error), &version),
+                Err(ClientError::Timeout { .. }) if is_stdio => ProbeVerdict::Legacy {
+                    reason: format!(
+                        "no answer to server/discover within {} ms (--probe-timeout)",
+                        probe_timeout.as_millis()
+                    ),
+                },
+                Err(ClientError::Closed(reason)) if is_stdio => ProbeVerdict::Legacy {
+                    reason: format!("the server exited on server/discover ({reason})"),
+                },
+                Err(ClientError::Transport(TransportError::Status { status, .. }))
+                    if (400..500).contains(status) =>
+                {
+                    ProbeVerdict::Legacy {
+                        reason: format!(
+                            "server/discover answered HTTP {status} without a modern JSON-RPC error"
+                        ),
+                    }
+                }
+                Err(e) => ProbeVerdict::NotEvidence {
+                    reason: e.to_string(),
+                },
+            };
+            match verdict {
+                ProbeVerdict::Modern { version: v } => {
+                    notes.push(format!(
+                        "Auto: server/discover succeeded; speaking modern {v}"
+                    ));
+                    self.state().version = Some(v);
+                    match outcome {
+                        Ok(result) => {
+                            self.finish_modern(result, notes);
+                            return Ok(());
+                        }
+                        // A recognised modern error (-32020/-32021): modern, but discover must be redone right.
+                        Err(_) => return self.discover(notes).await,
+                    }
+                }
+                ProbeVerdict::RetryAt { version: v } if !reprobed => {
+                    notes.push(format!(
+                        "Auto: server rejected {version} but supports {v}; probing again"
+                    ));
+                    reprobed = true;
+                    version = v.clone();
+                    self.state().version = Some(v);
+                }
+                ProbeVerdict::RetryAt { version: v } => {
+                    return Err(ClientError::Protocol(format!(
+                        "server rejected protocol version {v} twice during the Auto probe"
+                    )));
+                }
+                ProbeVerdict::Legacy { reason } => {
+                    notes.push(format!(
+                        "Auto: legacy server ({reason}); falling back to initialize"
+                    ));
+                    self.warn(notes.last().cloned().unwrap_or_default(), None);
+                    if is_stdio && self.state().closed.is_some() {
+                        // The probe killed the server (rmcp-based servers exit on a pre-initialize
+                        // request): start it again for the legacy handshake.
+                        let target = self.shared.target.lock().expect("target lock").clone();
+                        notes.push("restarted the server process after the probe".into());
+                        self.replace_connection(target).await?;
+                    }
+                    let legacy = self.initialize_with_fallback(notes).await;
+                    let late = self.state().late_modern.take();
+                    return match (legacy, late) {
+                        // A slow-starting modern server (npx, a loaded machine): it answered the
+                        // probe late and refuses initialize, so the probe's verdict was wrong.
+                        (Err(e @ ClientError::Rpc { .. }), Some(result)) => {
+                            notes.push(format!(
+                                "Auto: initialize was refused ({e}) and the server had answered server/discover as a modern server after the probe timeout: speaking modern"
+                            ));
+                            self.warn(notes.last().cloned().unwrap_or_default(), None);
+                            {
+                                let mut st = self.state();
+                                st.era = Era::Modern;
+                                st.version = Some(era::MODERN_VERSION.to_string());
+                            }
+                            self.finish_modern(result, notes);
+                            Ok(())
+                        }
+                        (legacy, _) => legacy,
+                    };
+                }
+                ProbeVerdict::NotEvidence { .. } => {
+                    return Err(outcome
+                        .err()
+                        .unwrap_or_else(|| ClientError::Protocol("probe failed".into())));
+                }
+            }
+        }
+    }
+}
