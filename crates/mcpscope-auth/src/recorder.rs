@@ -10,7 +10,7 @@
 use bytes::Bytes;
 use futures::StreamExt;
 use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
-use mcpscope_transport::FrameSink;
+use mcpscope_transport::{FrameSink, HttpClients};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -89,7 +89,7 @@ pub(crate) struct Request<'a> {
 
 /// Makes the flow's HTTP requests and records them.
 pub(crate) struct Recorder<'a> {
-    pub(crate) client: &'a reqwest::Client,
+    pub(crate) client: &'a HttpClients,
     pub(crate) sink: &'a dyn FrameSink,
     pub(crate) timeout: Duration,
 }
@@ -124,7 +124,11 @@ impl Recorder<'_> {
             }),
         );
         let method = reqwest::Method::from_bytes(r.method.as_bytes()).map_err(|e| e.to_string())?;
-        let mut req = self.client.request(method, r.url).timeout(self.timeout);
+        let client = self
+            .client
+            .for_url(r.url)
+            .map_err(|e| format!("{} ({} {}) failed: {e}", r.step, r.method, r.url))?;
+        let mut req = client.request(method, r.url).timeout(self.timeout);
         for (k, v) in &r.headers {
             req = req.header(k, v);
         }

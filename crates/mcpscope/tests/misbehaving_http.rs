@@ -174,6 +174,126 @@ async fn redirects_are_followed_and_every_hop_is_recorded() {
     assert_eq!(gets, [server.entry_url().as_str(), real.as_str()]);
 }
 
+/// The request frames of exchange `ex` and the responses to them, lifecycle notes left out.
+fn exchange<'a>(run: &'a Run, ex: &Value) -> Vec<&'a Value> {
+    run.trace
+        .iter()
+        .filter(|f| &f["meta"]["exchange"] == ex && f["kind"] != "lifecycle")
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_request_follows_a_redirect_the_get_stream_resumption_and_delete_too() {
+    let server = fixture(HttpMode::RedirectSession).await;
+    let run = echo("redirect-session", &server.entry_url(), &[]).await;
+    said_hi(&run);
+    let stats = server.stats();
+    assert_eq!(stats.initializations(), 1, "{}", run.dump());
+    assert_eq!(
+        stats.standalone_streams(),
+        1,
+        "the GET stream reached /real/mcp"
+    );
+    assert_eq!(stats.resumptions(), 1, "the resuming GET reached /real/mcp");
+    assert_eq!(stats.sessions_ended(), 1, "the DELETE reached /real/mcp");
+    let (entry, real) = (server.entry_url(), server.url("/real/mcp"));
+    for (method, note) in [
+        ("POST", None),
+        ("GET", Some("standalone stream")),
+        ("GET", Some("resuming the stream")),
+        ("DELETE", Some("ending the session")),
+    ] {
+        let first = run
+            .frames("http-request")
+            .into_iter()
+            .find(|f| {
+                f["meta"]["method"] == method
+                    && f["meta"]["url"] == entry.as_str()
+                    && note
+                        .is_none_or(|n| f["meta"]["note"].as_str().is_some_and(|t| t.contains(n)))
+            })
+            .unwrap_or_else(|| panic!("no {method} {note:?} to {entry}:\n{}", run.dump()));
+        let hops = exchange(&run, &first["meta"]["exchange"]);
+        let redirect = hops
+            .iter()
+            .find(|f| f["meta"]["status"] == 307)
+            .unwrap_or_else(|| panic!("{method} {note:?}: the 307 is not recorded"));
+        assert_eq!(header(redirect, "location"), Some("/real/mcp"));
+        let resent = hops
+            .iter()
+            .find(|f| f["kind"] == "http-request" && f["meta"]["url"] == real.as_str())
+            .unwrap_or_else(|| panic!("{method} {note:?}: no hop to {real} in its exchange"));
+        assert_eq!(resent["meta"]["method"], method);
+        assert_eq!(resent["text"], first["text"], "same body on every hop");
+        assert!(
+            hops.iter()
+                .any(|f| f["kind"] == "http-response" && f["meta"]["url"] == real.as_str()),
+            "{method} {note:?}: the answer at {real} is recorded in the same exchange"
+        );
+    }
+    // What came on the redirected standalone stream reached the trace.
+    assert!(
+        run.frames("sse-event").iter().any(|f| f["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("hello on the standalone stream"))),
+        "{}",
+        run.dump()
+    );
+    // One counter: every request has its own exchange number, and only its redirect hops
+    // share it.
+    let mut numbers: Vec<u64> = run
+        .frames("http-request")
+        .iter()
+        .filter(|f| {
+            !f["meta"]["note"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("re-sent after redirect"))
+        })
+        .map(|f| f["meta"]["exchange"].as_u64().expect("exchange number"))
+        .collect();
+    let all = numbers.len();
+    numbers.sort_unstable();
+    numbers.dedup();
+    assert_eq!(numbers.len(), all, "exchange numbers repeat: {numbers:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_one_shot_list_opens_no_standalone_stream() {
+    let server = fixture(HttpMode::RedirectSession).await;
+    let args = [
+        &server.entry_url(),
+        "--method",
+        "tools/list",
+        "--format",
+        "json",
+    ];
+    let run = cli_async(
+        "one-shot-list",
+        args.iter().map(|s| (*s).to_owned()).collect(),
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.dump());
+    assert_eq!(run.json()["result"]["tools"][0]["name"], "echo");
+    // The list's answer needs no GET stream (it comes on its own POST's stream, here resumed),
+    // so the one-shot never opens one; the trace says so. A call opens it (test above).
+    assert_eq!(server.stats().standalone_streams(), 0, "{}", run.dump());
+    assert!(
+        !requests(&run)
+            .iter()
+            .any(|(_, _, note)| note.as_deref().is_some_and(|n| n.contains("standalone"))),
+        "{}",
+        run.dump()
+    );
+    assert!(
+        run.trace.iter().any(|f| f["kind"] == "lifecycle"
+            && f["meta"]["note"]
+                .as_str()
+                .is_some_and(|n| n.contains("standalone GET stream not opened"))),
+        "{}",
+        run.dump()
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_sse_stream_is_resumed_after_the_retry_delay() {
     let server = fixture(HttpMode::SseDropThenResume).await;

@@ -3,6 +3,7 @@
 //! Small modes live here; the stateful ones have a file each.
 
 mod legacy_sse;
+mod redirect_session;
 mod resume;
 mod sessions;
 
@@ -50,6 +51,15 @@ pub enum HttpMode {
     /// `Location`), where a minimal stateless legacy server answers. Proves redirects are
     /// followed with method and body intact and recorded hop by hop.
     Redirect,
+    /// Legacy Streamable HTTP with sessions that has moved: every request to `/mcp` — POST,
+    /// GET, DELETE — gets `307` to `/real/mcp`. There `initialize` issues a session; any other
+    /// request's SSE stream carries only a priming event (`retry: 100`) and closes, and the GET
+    /// with `Last-Event-ID` delivers its answer ([`HttpStats::resumptions`]); a GET without it is
+    /// the standalone stream, which sends one `notifications/message` and stays open
+    /// ([`HttpStats::standalone_streams`]); `DELETE` ends the session
+    /// ([`HttpStats::sessions_ended`]). Proves that every request a client makes follows
+    /// redirects, not just its POSTs.
+    RedirectSession,
     /// Legacy Streamable HTTP resumption: `initialize` is answered on an SSE stream normally; any
     /// other request's SSE stream carries only a priming event (`id`, `retry: 500`, empty data)
     /// and closes before the response. A GET with `Last-Event-ID: <that id>` delivers the
@@ -96,6 +106,8 @@ struct StatsInner {
     expired_session_rejections: AtomicUsize,
     resumptions: AtomicUsize,
     resume_delays: Mutex<Vec<Duration>>,
+    standalone_streams: AtomicUsize,
+    sessions_ended: AtomicUsize,
 }
 
 impl HttpStats {
@@ -110,7 +122,8 @@ impl HttpStats {
         self.0.requests.load(Ordering::SeqCst)
     }
 
-    /// `initialize` requests answered with a new session ([`HttpMode::SessionExpiring`]).
+    /// `initialize` requests answered with a new session ([`HttpMode::SessionExpiring`],
+    /// [`HttpMode::RedirectSession`]).
     pub fn initializations(&self) -> usize {
         self.0.initializations.load(Ordering::SeqCst)
     }
@@ -122,9 +135,19 @@ impl HttpStats {
     }
 
     /// GETs with `Last-Event-ID` that delivered a held-back response
-    /// ([`HttpMode::SseDropThenResume`]).
+    /// ([`HttpMode::SseDropThenResume`], [`HttpMode::RedirectSession`]).
     pub fn resumptions(&self) -> usize {
         self.0.resumptions.load(Ordering::SeqCst)
+    }
+
+    /// Standalone GET streams opened ([`HttpMode::RedirectSession`]).
+    pub fn standalone_streams(&self) -> usize {
+        self.0.standalone_streams.load(Ordering::SeqCst)
+    }
+
+    /// Sessions ended by a `DELETE` ([`HttpMode::RedirectSession`]).
+    pub fn sessions_ended(&self) -> usize {
+        self.0.sessions_ended.load(Ordering::SeqCst)
     }
 
     /// For each resumption, the time between the dropped stream's end and the GET that resumed
@@ -239,6 +262,7 @@ fn router(mode: HttpMode, stats: HttpStats) -> Router {
         HttpMode::Redirect => Router::new()
             .route("/mcp", any(redirect))
             .route("/real/mcp", any(plain_legacy)),
+        HttpMode::RedirectSession => redirect_session::router(stats.clone()),
         HttpMode::SseDropThenResume => resume::router(stats.clone()),
         HttpMode::AuthRequired => Router::new()
             .route(

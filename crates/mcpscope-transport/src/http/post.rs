@@ -88,7 +88,7 @@ async fn post_once(inner: &Inner, out: &Outgoing, round: usize) -> Option<AuthCh
         inner.frame(
             Frame::new(Direction::In, FrameKind::HttpResponse, Bytes::new()).with_meta(meta),
         );
-        stream::read_request_stream(inner, ex, &url, resp, out.id.as_ref()).await;
+        stream::read_request_stream(inner, ex, resp, out.id.as_ref()).await;
         return None;
     }
     let resp = match take_challenge(inner, ex, &url, resp, out, authorization).await {

@@ -33,7 +33,6 @@ pub(crate) struct SseOutcome {
 pub(super) async fn read_request_stream(
     inner: &Inner,
     ex: u64,
-    url: &str,
     resp: reqwest::Response,
     id: Option<&RequestId>,
 ) {
@@ -41,7 +40,7 @@ pub(super) async fn read_request_stream(
     if let Some(id) = id
         && !outcome.answered
     {
-        resume(inner, ex, url, id, outcome).await;
+        resume(inner, ex, id, outcome).await;
     }
 }
 
@@ -167,8 +166,9 @@ async fn stream_request(
 
 /// A request's stream ended without its answer: resume with `Last-Event-ID` if the server gave
 /// event ids (legacy resumability), else report the loss. Each resumption is a GET of its own
-/// exchange, redirects followed, at the URL the request's POST ended at.
-async fn resume(inner: &Inner, ex: u64, url: &str, id: &RequestId, mut outcome: SseOutcome) {
+/// exchange to the MCP endpoint, redirects followed as for the POST (a `307` is temporary: each
+/// request starts again at the endpoint).
+async fn resume(inner: &Inner, ex: u64, id: &RequestId, mut outcome: SseOutcome) {
     let lost = |why: String| inner.fail(Some(id.clone()), TransportError::StreamEnded(why));
     for attempt in 0.. {
         let Some(last) = outcome.last_id.clone() else {
@@ -190,7 +190,7 @@ async fn resume(inner: &Inner, ex: u64, url: &str, id: &RequestId, mut outcome: 
         tokio::time::sleep(Duration::from_millis(wait)).await;
         let rex = inner.next_exchange();
         let note = format!("resuming the stream of request {id}");
-        let request = stream_request(inner, url, Some(&last), note).await;
+        let request = stream_request(inner, &inner.url, Some(&last), note).await;
         let Some(resp) = resumed(inner, rex, request, id).await else {
             return;
         };
