@@ -4,7 +4,7 @@
 //! (RFC 9207, exact string comparison), then `error`.
 
 use crate::discovery::AuthServer;
-use crate::flow::FlowError;
+use crate::error::AuthError;
 use crate::pkce::{Pkce, random_token};
 use crate::recorder::{Recorder, Request};
 use axum::Router;
@@ -91,11 +91,11 @@ pub(crate) fn build(
     redirect_uri: &str,
     scopes: &[String],
     resource: Option<&str>,
-) -> Result<AuthorizationRequest, FlowError> {
+) -> Result<AuthorizationRequest, AuthError> {
     let pkce = Pkce::new();
     let state = random_token(24);
     let mut url = Url::parse(&server.authorization_endpoint).map_err(|e| {
-        FlowError::Failed(format!(
+        AuthError::Authorization(format!(
             "the authorization endpoint {:?} is not a URL: {e}",
             server.authorization_endpoint
         ))
@@ -164,7 +164,7 @@ fn same_endpoint(a: &Url, b: &Url) -> bool {
 pub(crate) async fn headless(
     rec: &Recorder<'_>,
     req: &AuthorizationRequest,
-) -> Result<Callback, FlowError> {
+) -> Result<Callback, AuthError> {
     let a = rec
         .send(Request {
             step: "authorization request (--headless-auth: the redirect is read, not followed)",
@@ -174,16 +174,16 @@ pub(crate) async fn headless(
             body: None,
         })
         .await
-        .map_err(FlowError::Failed)?;
+        .map_err(AuthError::Authorization)?;
     if (300..400).contains(&a.status)
         && let Some(loc) = a.header("location")
     {
         let callback =
-            Url::parse(&req.redirect_uri).map_err(|e| FlowError::Failed(e.to_string()))?;
+            Url::parse(&req.redirect_uri).map_err(|e| AuthError::Authorization(e.to_string()))?;
         let target = Url::parse(&req.url)
             .and_then(|u| u.join(loc))
             .map_err(|e| {
-                FlowError::Failed(format!(
+                AuthError::Authorization(format!(
                     "the authorization endpoint redirected to an invalid Location {loc:?}: {e}"
                 ))
             })?;
@@ -193,12 +193,12 @@ pub(crate) async fn headless(
                 req.redirect_uri
             );
             rec.step(msg.clone());
-            return Err(FlowError::Failed(msg));
+            return Err(AuthError::Authorization(msg));
         }
         return Ok(Callback::from_url(&target));
     }
     if a.ok() {
-        return Err(FlowError::Failed(format!(
+        return Err(AuthError::Authorization(format!(
             "the authorization endpoint answered HTTP {} (a login or consent page?) instead of redirecting back; --headless-auth only works with authorization servers that approve without a person — run without it to log in in the browser",
             a.status
         )));
@@ -211,7 +211,7 @@ pub(crate) async fn headless(
                 d.map(|d| format!(": {d}")).unwrap_or_default()
             );
             if e == "invalid_client" || e == "unauthorized_client" {
-                return Err(FlowError::InvalidClient(msg));
+                return Err(AuthError::InvalidClient(msg));
             }
             msg
         }
@@ -221,7 +221,7 @@ pub(crate) async fn headless(
             crate::recorder::excerpt(&a.body)
         ),
     };
-    Err(FlowError::Failed(why))
+    Err(AuthError::Authorization(why))
 }
 
 type Received = (String, Vec<(String, String)>);
@@ -267,8 +267,9 @@ pub(crate) async fn loopback(
     rec: &Recorder<'_>,
     req: &AuthorizationRequest,
     opts: LoopbackOptions<'_>,
-) -> Result<Callback, FlowError> {
-    let callback = Url::parse(&req.redirect_uri).map_err(|e| FlowError::Failed(e.to_string()))?;
+) -> Result<Callback, AuthError> {
+    let callback =
+        Url::parse(&req.redirect_uri).map_err(|e| AuthError::Authorization(e.to_string()))?;
     let ip = match callback.host() {
         Some(url::Host::Ipv4(a)) => IpAddr::V4(a),
         Some(url::Host::Ipv6(a)) => IpAddr::V6(a),
@@ -279,7 +280,7 @@ pub(crate) async fn loopback(
     let listener = tokio::net::TcpListener::bind((ip, port))
         .await
         .map_err(|e| {
-            FlowError::Failed(format!(
+            AuthError::Authorization(format!(
                 "cannot listen on {ip}:{port} for the login callback ({e}): another mcpscope may be waiting for a login; pass --callback-url with another loopback port"
             ))
         })?;
@@ -318,7 +319,7 @@ pub(crate) async fn loopback(
     let (target, headers) = match got {
         Ok(Ok(r)) => r,
         _ => {
-            return Err(FlowError::Failed(format!(
+            return Err(AuthError::Authorization(format!(
                 "no authorization response arrived at {} within {} s; run again and complete the login in the browser",
                 req.redirect_uri,
                 opts.timeout.as_secs()
@@ -327,7 +328,7 @@ pub(crate) async fn loopback(
     };
     let full = callback
         .join(&target)
-        .map_err(|e| FlowError::Failed(e.to_string()))?;
+        .map_err(|e| AuthError::Authorization(e.to_string()))?;
     rec.sink.frame(
         Frame::new(Direction::In, FrameKind::OAuthResponse, Bytes::new()).with_meta(FrameMeta {
             method: Some("GET".into()),
@@ -347,7 +348,7 @@ pub(crate) async fn external(
     req: &AuthorizationRequest,
     login: &dyn ExternalLogin,
     request: LoginRequest,
-) -> Result<Callback, FlowError> {
+) -> Result<Callback, AuthError> {
     let timeout = request.timeout;
     rec.step(format!(
         "waiting for the authorization response on {} (the person signs in from the web UI; up to {} s)",
@@ -358,7 +359,7 @@ pub(crate) async fn external(
         Ok(Ok(r)) => r,
         Ok(Err(why)) => {
             rec.step(format!("no authorization response: {why}"));
-            return Err(FlowError::Failed(why));
+            return Err(AuthError::Authorization(why));
         }
         Err(_) => {
             let why = format!(
@@ -367,11 +368,11 @@ pub(crate) async fn external(
                 timeout.as_secs()
             );
             rec.step(why.clone());
-            return Err(FlowError::Failed(why));
+            return Err(AuthError::Authorization(why));
         }
     };
     let full = Url::parse(&got.url).map_err(|e| {
-        FlowError::Failed(format!("the callback URL {:?} is not a URL: {e}", got.url))
+        AuthError::Authorization(format!("the callback URL {:?} is not a URL: {e}", got.url))
     })?;
     rec.sink.frame(
         Frame::new(Direction::In, FrameKind::OAuthResponse, Bytes::new()).with_meta(FrameMeta {
@@ -392,9 +393,9 @@ pub(crate) fn check(
     cb: &Callback,
     req: &AuthorizationRequest,
     server: &AuthServer,
-) -> Result<String, FlowError> {
+) -> Result<String, AuthError> {
     if cb.state.as_deref() != Some(req.state.as_str()) {
-        return Err(FlowError::Failed(format!(
+        return Err(AuthError::Authorization(format!(
             "the authorization response carries state {:?}, not the one sent: it does not belong to this login (possible cross-site request forgery), so it was refused",
             cb.state.as_deref().unwrap_or("(none)")
         )));
@@ -407,14 +408,14 @@ pub(crate) fn check(
                 "the authorization response says it comes from issuer {iss:?}, but the request went to {expected:?} (RFC 9207; compared exactly, without URL normalization); the code was not redeemed"
             );
             rec.step(msg.clone());
-            return Err(FlowError::Failed(msg));
+            return Err(AuthError::Authorization(msg));
         }
         (None, Some(expected)) if server.iss_parameter_supported => {
             let msg = format!(
                 "the authorization server {expected} advertises authorization_response_iss_parameter_supported, but its response has no iss (RFC 9207); the code was not redeemed"
             );
             rec.step(msg.clone());
-            return Err(FlowError::Failed(msg));
+            return Err(AuthError::Authorization(msg));
         }
         (Some(iss), None) => rec.step(format!(
             "the authorization response names issuer {iss:?}; without metadata there is no recorded issuer to compare it with"
@@ -431,24 +432,27 @@ pub(crate) fn check(
                 .unwrap_or_default()
         );
         return Err(if e == "invalid_client" || e == "unauthorized_client" {
-            FlowError::InvalidClient(msg)
+            AuthError::InvalidClient(msg)
         } else {
-            FlowError::Failed(msg)
+            AuthError::Authorization(msg)
         });
     }
     cb.code.clone().ok_or_else(|| {
-        FlowError::Failed("the authorization response has neither a code nor an error".into())
+        AuthError::Authorization(
+            "the authorization response has neither a code nor an error".into(),
+        )
     })
 }
 
 /// Accept a `--callback-url`: `http` on a loopback host (127.0.0.0/8, `[::1]`, `localhost`) with
 /// a path. Anything else would send the authorization code off this machine.
-pub fn validate_callback_url(s: &str) -> Result<Url, String> {
-    let u = Url::parse(s).map_err(|e| format!("--callback-url {s:?} is not a URL: {e}"))?;
+pub fn validate_callback_url(s: &str) -> Result<Url, AuthError> {
+    let u = Url::parse(s)
+        .map_err(|e| AuthError::Config(format!("--callback-url {s:?} is not a URL: {e}")))?;
     if u.scheme() != "http" {
-        return Err(format!(
+        return Err(AuthError::Config(format!(
             "--callback-url {s} must be http:// on a loopback address (the login lands on a listener of this process)"
-        ));
+        )));
     }
     let loopback = match u.host() {
         Some(url::Host::Ipv4(a)) => a.is_loopback(),
@@ -457,14 +461,14 @@ pub fn validate_callback_url(s: &str) -> Result<Url, String> {
         None => false,
     };
     if !loopback {
-        return Err(format!(
+        return Err(AuthError::Config(format!(
             "--callback-url {s} is not a loopback address: the authorization code must not leave this machine; use http://127.0.0.1:PORT/PATH"
-        ));
+        )));
     }
     if u.fragment().is_some() || u.query().is_some() {
-        return Err(format!(
+        return Err(AuthError::Config(format!(
             "--callback-url {s} must not have a query or fragment"
-        ));
+        )));
     }
     Ok(u)
 }

@@ -10,7 +10,7 @@
 
 use crate::credentials::{ClientRegistration, ClientSource, now};
 use crate::discovery::AuthServer;
-use crate::flow::FlowError;
+use crate::error::AuthError;
 use crate::recorder::{Recorder, Request};
 use bytes::Bytes;
 use serde_json::{Value, json};
@@ -62,7 +62,7 @@ pub(crate) async fn identify(
     server: &AuthServer,
     stored: Option<&ClientRegistration>,
     scopes: &[String],
-) -> Result<ClientRegistration, FlowError> {
+) -> Result<ClientRegistration, AuthError> {
     let methods = server.token_endpoint_auth_methods.as_deref();
     if let Some(id) = &cfg.client_id {
         let method = auth_method(cfg.client_secret.is_some(), methods);
@@ -107,7 +107,7 @@ pub(crate) async fn identify(
         return Ok(s.clone());
     }
     let Some(endpoint) = &server.registration_endpoint else {
-        return Err(FlowError::Failed(format!(
+        return Err(AuthError::Registration(format!(
             "the authorization server {} offers no dynamic client registration{}; register mcpscope there with the redirect URI {} and pass --client-id (and --client-secret), or --client-metadata-url if it accepts client ID metadata documents",
             server.key,
             if server.client_id_metadata_document_supported {
@@ -141,7 +141,7 @@ async fn register(
     server: &AuthServer,
     endpoint: &str,
     scopes: &[String],
-) -> Result<ClientRegistration, FlowError> {
+) -> Result<ClientRegistration, AuthError> {
     let requested = registration_method(server.token_endpoint_auth_methods.as_deref());
     let mut body = json!({
         "client_name": cfg.client_name,
@@ -170,20 +170,20 @@ async fn register(
             body: Some(Bytes::from(serde_json::to_vec(&body).expect("json"))),
         })
         .await
-        .map_err(FlowError::Failed)?;
+        .map_err(AuthError::Registration)?;
     if !a.ok() {
         let why = match a.oauth_error() {
             Some((e, d)) => format!("{e}{}", d.map(|d| format!(": {d}")).unwrap_or_default()),
             None => format!("HTTP {}{}", a.status, crate::recorder::excerpt(&a.body)),
         };
-        return Err(FlowError::Failed(format!(
+        return Err(AuthError::Registration(format!(
             "dynamic client registration at {endpoint} was refused ({why}); register mcpscope there by hand (redirect URI {}) and pass --client-id",
             cfg.redirect_uri
         )));
     }
-    let m = a.json_object().map_err(FlowError::Failed)?;
+    let m = a.json_object().map_err(AuthError::Registration)?;
     let Some(client_id) = m.get("client_id").and_then(Value::as_str) else {
-        return Err(FlowError::Failed(format!(
+        return Err(AuthError::Registration(format!(
             "the registration answer from {endpoint} has no client_id"
         )));
     };

@@ -6,6 +6,7 @@
 //! one server apart — the official Inspector's known defect #2549 is profiles overwriting each
 //! other's tokens.
 
+use crate::error::AuthError;
 use mcpscope_store::LazySecretStore;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -144,22 +145,32 @@ struct Index {
 /// enumerated, so `--list-stored-auth` reads this.
 const DIRECTORY_KEY: &str = "mcpscope-oauth-directory";
 
-async fn directory(store: &Arc<LazySecretStore>) -> Result<Vec<(String, String)>, String> {
+/// A secret store failure (or its blocking task's), in the store's words.
+fn store_error(e: impl std::fmt::Display) -> AuthError {
+    AuthError::Store(e.to_string())
+}
+
+async fn directory(store: &Arc<LazySecretStore>) -> Result<Vec<(String, String)>, AuthError> {
     let store = store.clone();
     let text = tokio::task::spawn_blocking(move || store.get()?.get(DIRECTORY_KEY))
         .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())?;
+        .map_err(store_error)?
+        .map_err(store_error)?;
     match text {
-        Some(t) => serde_json::from_str(&t)
-            .map_err(|e| format!("the list of stored credentials does not parse ({e})")),
+        Some(t) => serde_json::from_str(&t).map_err(|e| {
+            AuthError::Store(format!(
+                "the list of stored credentials does not parse ({e})"
+            ))
+        }),
         None => Ok(Vec::new()),
     }
 }
 
 /// What is stored for one profile and server, described without any token or secret
 /// (`--list-stored-auth`).
-pub async fn stored_grants(store: &Arc<LazySecretStore>) -> Result<Vec<serde_json::Value>, String> {
+pub async fn stored_grants(
+    store: &Arc<LazySecretStore>,
+) -> Result<Vec<serde_json::Value>, AuthError> {
     let mut out = Vec::new();
     for (profile, server) in directory(store).await? {
         let creds = CredentialStore::new(store.clone(), &profile, &server);
@@ -219,15 +230,15 @@ impl CredentialStore {
         )
     }
 
-    async fn get(&self, key: String) -> Result<Option<String>, String> {
+    async fn get(&self, key: String) -> Result<Option<String>, AuthError> {
         let store = self.store.clone();
         tokio::task::spawn_blocking(move || store.get()?.get(&key))
             .await
-            .map_err(|e| e.to_string())?
-            .map_err(|e| e.to_string())
+            .map_err(store_error)?
+            .map_err(store_error)
     }
 
-    async fn set(&self, key: String, value: Option<String>) -> Result<(), String> {
+    async fn set(&self, key: String, value: Option<String>) -> Result<(), AuthError> {
         let store = self.store.clone();
         tokio::task::spawn_blocking(move || {
             let s = store.get()?;
@@ -237,21 +248,24 @@ impl CredentialStore {
             }
         })
         .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())
+        .map_err(store_error)?
+        .map_err(store_error)
     }
 
     /// The record for `issuer` (empty when there is none).
-    pub async fn load(&self, issuer: &str) -> Result<Record, String> {
+    pub async fn load(&self, issuer: &str) -> Result<Record, AuthError> {
         match self.get(self.record_key(issuer)).await? {
-            Some(text) => serde_json::from_str(&text)
-                .map_err(|e| format!("the stored credentials for {issuer} do not parse ({e})")),
+            Some(text) => serde_json::from_str(&text).map_err(|e| {
+                AuthError::Store(format!(
+                    "the stored credentials for {issuer} do not parse ({e})"
+                ))
+            }),
             None => Ok(Record::default()),
         }
     }
 
     /// Replace the record for `issuer` (an empty record is deleted).
-    pub async fn save(&self, issuer: &str, record: &Record) -> Result<(), String> {
+    pub async fn save(&self, issuer: &str, record: &Record) -> Result<(), AuthError> {
         let value = (record.client.is_some() || record.tokens.is_some())
             .then(|| serde_json::to_string(record).expect("serializable record"));
         self.set(self.record_key(issuer), value).await
@@ -259,7 +273,7 @@ impl CredentialStore {
 
     /// Remember that the latest tokens came from `issuer` (and that this profile and server
     /// have credentials at all, for [`stored_grants`]).
-    pub async fn set_last_issuer(&self, issuer: &str) -> Result<(), String> {
+    pub async fn set_last_issuer(&self, issuer: &str) -> Result<(), AuthError> {
         let v = serde_json::to_string(&Index {
             issuer: Some(issuer.to_string()),
         })
@@ -280,7 +294,7 @@ impl CredentialStore {
     }
 
     /// The record of the authorization server the latest tokens came from, with its issuer.
-    pub async fn latest(&self) -> Result<Option<(String, Record)>, String> {
+    pub async fn latest(&self) -> Result<Option<(String, Record)>, AuthError> {
         match self.last_issuer().await? {
             Some(issuer) => {
                 let record = self.load(&issuer).await?;
@@ -291,7 +305,7 @@ impl CredentialStore {
     }
 
     /// The authorization server the latest tokens came from.
-    pub async fn last_issuer(&self) -> Result<Option<String>, String> {
+    pub async fn last_issuer(&self) -> Result<Option<String>, AuthError> {
         Ok(match self.get(self.index_key()).await? {
             Some(t) => serde_json::from_str::<Index>(&t)
                 .ok()

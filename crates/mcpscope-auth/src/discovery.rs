@@ -13,6 +13,7 @@
 //!   `/register` when there is none.
 
 use crate::challenge::split_scopes;
+use crate::error::AuthError;
 use crate::recorder::Recorder;
 use serde_json::{Map, Value};
 use url::Url;
@@ -80,8 +81,9 @@ pub fn protected_resource_urls(server_url: &str, from_challenge: Option<&str>) -
 }
 
 /// The authorization server metadata URLs to try for `issuer`, in the specification's order.
-pub fn authorization_server_urls(issuer: &str) -> Result<Vec<String>, String> {
-    let u = Url::parse(issuer).map_err(|e| format!("issuer {issuer:?} is not a URL: {e}"))?;
+pub fn authorization_server_urls(issuer: &str) -> Result<Vec<String>, AuthError> {
+    let u = Url::parse(issuer)
+        .map_err(|e| AuthError::Discovery(format!("issuer {issuer:?} is not a URL: {e}")))?;
     let origin = u.origin().ascii_serialization();
     let path = u.path().trim_end_matches('/');
     Ok(if path.is_empty() {
@@ -138,7 +140,7 @@ pub(crate) async fn protected_resource(
     rec: &Recorder<'_>,
     server_url: &str,
     from_challenge: Option<&str>,
-) -> Result<Option<ProtectedResource>, String> {
+) -> Result<Option<ProtectedResource>, AuthError> {
     const STEP: &str = "protected resource metadata (RFC 9728)";
     let mut tried = vec![];
     for url in protected_resource_urls(server_url, from_challenge) {
@@ -167,9 +169,9 @@ pub(crate) async fn protected_resource(
         };
         let servers = strings(&m, "authorization_servers").unwrap_or_default();
         if servers.is_empty() {
-            return Err(format!(
+            return Err(AuthError::Discovery(format!(
                 "the protected resource metadata at {url} lists no authorization_servers, so there is nowhere to authorize"
-            ));
+            )));
         }
         let resource = match m.get("resource").and_then(Value::as_str) {
             Some(r) => {
@@ -178,7 +180,7 @@ pub(crate) async fn protected_resource(
                         "the protected resource metadata at {url} names the resource {r:?}, which is not this server ({server_url}); refusing to authorize for it (RFC 9728 §3.3, RFC 8707)"
                     );
                     rec.step(msg.clone());
-                    return Err(msg);
+                    return Err(AuthError::Discovery(msg));
                 }
                 r.to_string()
             }
@@ -209,10 +211,10 @@ pub(crate) async fn protected_resource(
         return Ok(Some(prm));
     }
     if from_challenge.is_some() {
-        return Err(format!(
+        return Err(AuthError::Discovery(format!(
             "no protected resource metadata could be read ({})",
             tried.join("; ")
-        ));
+        )));
     }
     rec.step(format!(
         "{STEP}: none published ({}); treating {server_url} as a 2025-03-26 server whose origin is its authorization server",
@@ -225,7 +227,7 @@ pub(crate) async fn protected_resource(
 pub(crate) async fn authorization_server(
     rec: &Recorder<'_>,
     issuer: &str,
-) -> Result<AuthServer, String> {
+) -> Result<AuthServer, AuthError> {
     let mut tried = vec![];
     for url in authorization_server_urls(issuer)? {
         let step = if url.contains("openid-configuration") {
@@ -263,10 +265,10 @@ pub(crate) async fn authorization_server(
         }
         return from_metadata(rec, &m, issuer, issuer, &url);
     }
-    Err(format!(
+    Err(AuthError::Discovery(format!(
         "no usable metadata for the authorization server {issuer} ({})",
         tried.join("; ")
-    ))
+    )))
 }
 
 /// The authorization server of a 2025-03-26 server (no PRM): metadata at the root of the
@@ -274,23 +276,26 @@ pub(crate) async fn authorization_server(
 pub(crate) async fn legacy_authorization_server(
     rec: &Recorder<'_>,
     server_url: &str,
-) -> Result<AuthServer, String> {
+) -> Result<AuthServer, AuthError> {
     let base = Url::parse(server_url)
-        .map_err(|e| format!("{server_url} is not a URL: {e}"))?
+        .map_err(|e| AuthError::Discovery(format!("{server_url} is not a URL: {e}")))?
         .origin()
         .ascii_serialization();
     let url = format!("{base}/.well-known/oauth-authorization-server");
     let step = "authorization server metadata (RFC 8414, 2025-03-26 location)";
-    let a = rec.get_metadata(step, &url).await?;
+    let a = rec
+        .get_metadata(step, &url)
+        .await
+        .map_err(AuthError::Discovery)?;
     if a.ok() {
-        let m = a.json_object()?;
+        let m = a.json_object().map_err(AuthError::Discovery)?;
         let said = m.get("issuer").and_then(Value::as_str).unwrap_or("");
         if said.trim_end_matches('/') != base {
             let note = format!(
                 "{step} at {url} says issuer {said:?}, not {base:?}: refusing it (its issuer must be the origin it was found at)"
             );
             rec.step(note.clone());
-            return Err(note);
+            return Err(AuthError::Discovery(note));
         }
         return from_metadata(rec, &m, said, &base, &url);
     }
@@ -320,8 +325,8 @@ fn from_metadata(
     issuer: &str,
     key: &str,
     url: &str,
-) -> Result<AuthServer, String> {
-    let endpoint = |k: &str| -> Result<Option<String>, String> {
+) -> Result<AuthServer, AuthError> {
+    let endpoint = |k: &str| -> Result<Option<String>, AuthError> {
         let Some(v) = m.get(k).and_then(Value::as_str) else {
             return Ok(None);
         };
@@ -329,10 +334,15 @@ fn from_metadata(
         Url::parse(url)
             .and_then(|b| b.join(v))
             .map(|u| Some(u.to_string()))
-            .map_err(|e| format!("the metadata at {url} has an invalid {k} {v:?}: {e}"))
+            .map_err(|e| {
+                AuthError::Discovery(format!(
+                    "the metadata at {url} has an invalid {k} {v:?}: {e}"
+                ))
+            })
     };
-    let need = |k: &str| -> Result<String, String> {
-        endpoint(k)?.ok_or_else(|| format!("the metadata at {url} has no {k}"))
+    let need = |k: &str| -> Result<String, AuthError> {
+        endpoint(k)?
+            .ok_or_else(|| AuthError::Discovery(format!("the metadata at {url} has no {k}")))
     };
     let s = AuthServer {
         issuer: Some(issuer.to_string()),
@@ -377,19 +387,19 @@ fn from_metadata(
 impl AuthServer {
     /// Refuse an authorization server that does not offer PKCE with S256 (MCP requires it; a
     /// server without metadata is assumed to support it, as 2025-03-26 had nowhere to say so).
-    pub fn check_pkce(&self) -> Result<(), String> {
+    pub fn check_pkce(&self) -> Result<(), AuthError> {
         match &self.code_challenge_methods {
             None => Ok(()),
             Some(m) if m.iter().any(|x| x == "S256") => Ok(()),
-            Some(m) if m.is_empty() => Err(format!(
+            Some(m) if m.is_empty() => Err(AuthError::Discovery(format!(
                 "the authorization server {} does not list code_challenge_methods_supported, so PKCE support is unknown; MCP requires PKCE with S256, so mcpscope stops here",
                 self.key
-            )),
-            Some(m) => Err(format!(
+            ))),
+            Some(m) => Err(AuthError::Discovery(format!(
                 "the authorization server {} offers PKCE methods [{}] but not S256; MCP requires S256, so mcpscope stops here",
                 self.key,
                 m.join(", ")
-            )),
+            ))),
         }
     }
 

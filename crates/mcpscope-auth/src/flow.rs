@@ -13,6 +13,7 @@ use crate::challenge::{self, BearerChallenge, split_scopes};
 use crate::client::{self, ClientConfig};
 use crate::credentials::{ClientRegistration, ClientSource, CredentialStore, Record, Tokens};
 use crate::discovery::{self, AuthServer, ProtectedResource};
+use crate::error::AuthError;
 use crate::recorder::Recorder;
 use crate::revoke;
 use crate::token::{self, Grant};
@@ -23,30 +24,6 @@ use serde_json::{Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-
-/// Why a flow step failed.
-#[derive(Debug)]
-pub(crate) enum FlowError {
-    /// Give up, with this explanation.
-    Failed(String),
-    /// The authorization server no longer knows the client: a stored registration is dropped and
-    /// registration runs again (once).
-    InvalidClient(String),
-}
-
-impl FlowError {
-    fn message(self) -> String {
-        match self {
-            FlowError::Failed(m) | FlowError::InvalidClient(m) => m,
-        }
-    }
-}
-
-impl From<String> for FlowError {
-    fn from(m: String) -> Self {
-        FlowError::Failed(m)
-    }
-}
 
 /// Everything the flow is told by its user (the CLI's flags).
 #[derive(Clone)]
@@ -146,7 +123,7 @@ pub struct OAuthProvider {
 
 impl OAuthProvider {
     /// A provider for `cfg.server_url`, keeping credentials in `store`.
-    pub fn new(cfg: AuthConfig, store: Arc<LazySecretStore>) -> Result<OAuthProvider, String> {
+    pub fn new(cfg: AuthConfig, store: Arc<LazySecretStore>) -> Result<OAuthProvider, AuthError> {
         authorize::validate_callback_url(&cfg.callback_url)?;
         // Never silently: the clients follow no redirects; they are followed (or refused) by
         // hand, each hop recorded.
@@ -221,7 +198,11 @@ impl OAuthProvider {
     /// Log in again now — the web UI's Re-authorize — for the scopes of the current grant plus
     /// `extra`, without waiting for the server to refuse a request. The step-up counter is not
     /// touched: a person asked for this.
-    pub async fn reauthorize(&self, extra: &[String], sink: &dyn FrameSink) -> Result<(), String> {
+    pub async fn reauthorize(
+        &self,
+        extra: &[String],
+        sink: &dyn FrameSink,
+    ) -> Result<(), AuthError> {
         self.authorizing.fetch_add(1, Ordering::SeqCst);
         let _busy = Busy(&self.authorizing);
         let _one_at_a_time = self.flow.lock().await;
@@ -235,13 +216,15 @@ impl OAuthProvider {
             (st.server.clone(), st.prm.clone(), previous)
         };
         let Some(server) = server else {
-            return Err(
+            return Err(AuthError::Challenge(
                 "nothing is known yet about this server's authorization server: connect first"
                     .into(),
-            );
+            ));
         };
         if matches!(self.cfg.login, LoginMode::Never) {
-            return Err("--stored-auth-only forbids a login".into());
+            return Err(AuthError::LoginForbidden(
+                "--stored-auth-only forbids a login".into(),
+            ));
         }
         let mut scopes = split_scopes(previous.as_deref());
         if scopes.is_empty() {
@@ -282,7 +265,7 @@ impl OAuthProvider {
     /// Forget the tokens — in memory and in the secret store — for this server and profile,
     /// revoking them first (RFC 7009) unless `--no-revoke`; the client registration stays. The
     /// next request that is refused logs in again. Returns what could not be revoked.
-    pub async fn forget(&self, sink: &dyn FrameSink) -> Result<Vec<String>, String> {
+    pub async fn forget(&self, sink: &dyn FrameSink) -> Result<Vec<String>, AuthError> {
         let _one_at_a_time = self.flow.lock().await;
         let rec = self.recorder(sink);
         let in_memory = {
@@ -444,7 +427,7 @@ impl OAuthProvider {
         st.client = Some(client.clone());
     }
 
-    async fn challenge(&self, ch: AuthChallenge, sink: &dyn FrameSink) -> Result<(), String> {
+    async fn challenge(&self, ch: AuthChallenge, sink: &dyn FrameSink) -> Result<(), AuthError> {
         self.authorizing.fetch_add(1, Ordering::SeqCst);
         let _busy = Busy(&self.authorizing);
         let _one_at_a_time = self.flow.lock().await;
@@ -469,7 +452,7 @@ impl OAuthProvider {
         rec.step(describe_challenge(&ch, &bearer));
         let step_up = ch.status == 403;
         if step_up && bearer.error.as_deref() != Some("insufficient_scope") {
-            return Err(format!(
+            return Err(AuthError::Challenge(format!(
                 "HTTP 403{}: the server refuses this request with these credentials, and the challenge asks for no scope a new authorization could add",
                 bearer
                     .error
@@ -483,7 +466,7 @@ impl OAuthProvider {
                             .unwrap_or_default()
                     ))
                     .unwrap_or_default()
-            ));
+            )));
         }
         let prm = discovery::protected_resource(
             &rec,
@@ -508,9 +491,9 @@ impl OAuthProvider {
             Ok(r) => r,
             Err(e) => {
                 if matches!(self.cfg.login, LoginMode::Never) {
-                    return Err(format!(
+                    return Err(AuthError::LoginForbidden(format!(
                         "the stored credentials cannot be read ({e}), and --stored-auth-only forbids a login"
-                    ));
+                    )));
                 }
                 rec.step(format!(
                     "the stored credentials could not be read ({e}); continuing without them"
@@ -535,7 +518,12 @@ impl OAuthProvider {
     }
 
     /// A `401`: a stored token, a refresh, or a login.
-    async fn login(&self, ctx: &Ctx<'_>, record: Record, sent: Option<&str>) -> Result<(), String> {
+    async fn login(
+        &self,
+        ctx: &Ctx<'_>,
+        record: Record,
+        sent: Option<&str>,
+    ) -> Result<(), AuthError> {
         let rec = ctx.rec;
         let refused = sent.and_then(|s| s.strip_prefix("Bearer "));
         // Candidates for this issuer: the tokens in use, else the stored ones. (The state is
@@ -573,7 +561,7 @@ impl OAuthProvider {
         {
             match self.refresh(ctx, &record, t, rt).await {
                 Ok(()) => return Ok(()),
-                Err(FlowError::InvalidClient(m)) => {
+                Err(AuthError::InvalidClient(m)) => {
                     rec.step(format!("{m}; the client registration is forgotten"));
                     self.update_record(rec, &ctx.server.key, |r| {
                         r.client = None;
@@ -584,7 +572,8 @@ impl OAuthProvider {
                         .login_fresh(ctx, Record::default(), sent, Some(m))
                         .await;
                 }
-                Err(FlowError::Failed(m)) => {
+                Err(e) => {
+                    let m = e.into_message();
                     rec.step(format!("{m}; a new login is needed"));
                     self.update_record(rec, &ctx.server.key, |r| r.tokens = None)
                         .await;
@@ -606,7 +595,7 @@ impl OAuthProvider {
         record: Record,
         sent: Option<&str>,
         why: Option<String>,
-    ) -> Result<(), String> {
+    ) -> Result<(), AuthError> {
         {
             let mut st = self.st();
             let refused_fresh = st.fresh
@@ -615,21 +604,21 @@ impl OAuthProvider {
             if refused_fresh {
                 st.fresh_rejections += 1;
                 if st.fresh_rejections >= 2 {
-                    return Err(format!(
+                    return Err(AuthError::Challenge(format!(
                         "the server refused, {} times in a row, the access token its authorization server {} had just issued; the server and its authorization server disagree (audience, resource or issuer?), so logging in again would not help",
                         st.fresh_rejections, ctx.server.key
-                    ));
+                    )));
                 }
             }
         }
         if matches!(self.cfg.login, LoginMode::Never) {
-            return Err(format!(
+            return Err(AuthError::LoginForbidden(format!(
                 "{} for {} (profile {:?}) at {}, and --stored-auth-only forbids a login: run once without it to log in and store them",
                 why.unwrap_or_else(|| "no usable stored credentials".into()),
                 self.cfg.server_url,
                 self.cfg.profile,
                 ctx.server.key
-            ));
+            )));
         }
         let chosen = match self.cfg.scope.as_deref().map(|s| split_scopes(Some(s))) {
             Some(configured) if !configured.is_empty() => {
@@ -646,7 +635,7 @@ impl OAuthProvider {
     }
 
     /// A `403 insufficient_scope`: log in again for the union of scopes, boundedly.
-    async fn step_up(&self, ctx: &Ctx<'_>, record: Record) -> Result<(), String> {
+    async fn step_up(&self, ctx: &Ctx<'_>, record: Record) -> Result<(), AuthError> {
         let previous = {
             let st = self.st();
             st.tokens
@@ -662,15 +651,15 @@ impl OAuthProvider {
         }
         let scopes = self.with_offline_access(scopes, ctx.server);
         if matches!(self.cfg.login, LoginMode::Never) {
-            return Err(format!(
+            return Err(AuthError::LoginForbidden(format!(
                 "the server needs the scope {:?} (HTTP 403 insufficient_scope), and --stored-auth-only forbids the login that would grant it",
                 challenged.join(" ")
-            ));
+            )));
         }
         {
             let mut st = self.st();
             if st.step_ups >= self.cfg.max_step_ups {
-                return Err(format!(
+                return Err(AuthError::Challenge(format!(
                     "still HTTP 403 insufficient_scope after {} step-up authorization(s) in a row (requested: {:?}; the server asks for {:?}{}); giving up instead of looping",
                     st.step_ups,
                     scopes.join(" "),
@@ -680,7 +669,7 @@ impl OAuthProvider {
                         .as_deref()
                         .map(|d| format!(", saying {d:?}"))
                         .unwrap_or_default()
-                ));
+                )));
             }
             st.step_ups += 1;
         }
@@ -709,7 +698,7 @@ impl OAuthProvider {
         record: &Record,
         old: &Tokens,
         refresh_token: &str,
-    ) -> Result<(), FlowError> {
+    ) -> Result<(), AuthError> {
         let client = match (&self.client_cfg.client_id, &record.client) {
             (Some(_), _) | (None, None) => {
                 client::identify(
@@ -757,7 +746,7 @@ impl OAuthProvider {
         ctx: &Ctx<'_>,
         mut record: Record,
         scopes: Vec<String>,
-    ) -> Result<(), String> {
+    ) -> Result<(), AuthError> {
         for attempt in 0..2 {
             let client = client::identify(
                 ctx.rec,
@@ -766,14 +755,13 @@ impl OAuthProvider {
                 record.client.as_ref(),
                 &scopes,
             )
-            .await
-            .map_err(FlowError::message)?;
+            .await?;
             let stored = record.client.as_ref() == Some(&client);
             match self
                 .authorize_with(ctx, client.clone(), &scopes, stored)
                 .await
             {
-                Err(FlowError::InvalidClient(m))
+                Err(AuthError::InvalidClient(m))
                     if attempt == 0
                         && stored
                         && client.source == ClientSource::DynamicRegistration =>
@@ -786,10 +774,12 @@ impl OAuthProvider {
                         .await;
                     record.client = None;
                 }
-                other => return other.map_err(FlowError::message),
+                other => return other,
             }
         }
-        Err("the authorization server refused the new registration too".into())
+        Err(AuthError::Registration(
+            "the authorization server refused the new registration too".into(),
+        ))
     }
 
     /// One login with `client`; `stored`: its registration is one kept from an earlier run.
@@ -799,7 +789,7 @@ impl OAuthProvider {
         client: ClientRegistration,
         scopes: &[String],
         stored: bool,
-    ) -> Result<(), FlowError> {
+    ) -> Result<(), AuthError> {
         let req = authorize::build(
             ctx.server,
             &client.client_id,
@@ -845,7 +835,7 @@ impl OAuthProvider {
                 authorize::external(ctx.rec, &req, login.as_ref(), request).await?
             }
             LoginMode::Never => {
-                return Err(FlowError::Failed(
+                return Err(AuthError::LoginForbidden(
                     "--stored-auth-only forbids a login".into(),
                 ));
             }
@@ -891,7 +881,7 @@ impl OAuthProvider {
         grant: Grant<'_>,
         requested: Option<&str>,
         stored: bool,
-    ) -> Result<(Tokens, ClientRegistration), FlowError> {
+    ) -> Result<(Tokens, ClientRegistration), AuthError> {
         const STEP: &str = "token request (authorization code)";
         let first = match token::request(
             ctx.rec,
@@ -938,7 +928,7 @@ impl OAuthProvider {
         } else {
             "check --client-id, --client-secret and the token endpoint authentication method the client is registered with"
         };
-        Err(FlowError::Failed(format!(
+        Err(AuthError::Token(format!(
             "the {STEP} at {} was refused for the client {:?} ({}, identified just now) {}; the flow stops here, with no new registration and no second login: {hint}",
             ctx.server.token_endpoint,
             client.client_id,
@@ -1066,7 +1056,12 @@ impl AuthProvider for OAuthProvider {
         challenge: AuthChallenge,
         sink: &'a dyn FrameSink,
     ) -> BoxFuture<'a, Result<(), String>> {
-        Box::pin(self.challenge(challenge, sink))
+        // The transports carry the message; the step stays in the recorded OAuth frames.
+        Box::pin(async move {
+            self.challenge(challenge, sink)
+                .await
+                .map_err(AuthError::into_message)
+        })
     }
 
     fn on_success(&self, sent_authorization: &str) {

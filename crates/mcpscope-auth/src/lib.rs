@@ -13,17 +13,20 @@
 //! secret store ([`mcpscope_store`]) keyed by profile, server and issuer, and stepped up on
 //! `403 insufficient_scope` with the union of scopes, a bounded number of times.
 //!
+//! A failed step is an [`AuthError`] naming the step (discovery, registration, authorization,
+//! token request, …) with the message a person reads.
+//!
 //! Every HTTP exchange becomes an `OAuthRequest`/`OAuthResponse` frame, and every decision an
 //! `OAuthStep` frame, in the event stream of the connection that needed authorization.
 //!
 //! ```no_run
-//! # fn f() -> Result<(), String> {
+//! # fn f() -> Result<(), Box<dyn std::error::Error>> {
 //! use mcpscope_auth::{AuthConfig, LoginMode, OAuthProvider};
 //! use mcpscope_store::{LazySecretStore, SecretStoreConfig};
 //! use std::sync::Arc;
 //! let mut cfg = AuthConfig::new("https://mcp.example.com/mcp");
 //! cfg.login = LoginMode::PrintUrl;
-//! let store = Arc::new(LazySecretStore::new(SecretStoreConfig::from_env().map_err(|e| e.to_string())?));
+//! let store = Arc::new(LazySecretStore::new(SecretStoreConfig::from_env()?));
 //! let provider = Arc::new(OAuthProvider::new(cfg, store)?);
 //! // Put `provider` into `TransportOptions::auth`; the transports do the rest.
 //! # Ok(()) }
@@ -34,6 +37,7 @@ pub mod challenge;
 mod client;
 pub mod credentials;
 pub mod discovery;
+mod error;
 mod flow;
 pub mod pkce;
 mod recorder;
@@ -46,4 +50,5 @@ pub use authorize::{
 pub use credentials::{
     ClientRegistration, ClientSource, CredentialStore, Record, Tokens, stored_grants,
 };
+pub use error::AuthError;
 pub use flow::{AuthConfig, DEFAULT_CALLBACK_URL, OAuthProvider};

@@ -8,7 +8,7 @@
 
 use crate::credentials::{ClientRegistration, Tokens, now};
 use crate::discovery::AuthServer;
-use crate::flow::FlowError;
+use crate::error::AuthError;
 use crate::recorder::{Recorder, Request, form};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as B64;
@@ -71,11 +71,11 @@ impl TokenError {
         matches!(self, TokenError::Rejected { error, .. } if error == "invalid_client" || error == "unauthorized_client")
     }
 
-    pub(crate) fn into_flow(self, what: &str) -> FlowError {
+    pub(crate) fn into_flow(self, what: &str) -> AuthError {
         if self.invalid_client() {
-            FlowError::InvalidClient(self.message(what))
+            AuthError::InvalidClient(self.message(what))
         } else {
-            FlowError::Failed(self.message(what))
+            AuthError::Token(self.message(what))
         }
     }
 }

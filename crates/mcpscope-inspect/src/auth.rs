@@ -410,7 +410,7 @@ async fn reauthorize(app: &Arc<Inspector>, name: &str, extra: Vec<String>) -> Re
         queue,
         exchanges: &web.exchanges,
     };
-    let r = web.provider.reauthorize(&extra, &sink).await;
+    let r = web.provider.reauthorize(&extra, &sink).await.map_err(String::from);
     web.ended(&r);
     match r {
         Ok(()) => Ok(view(app, &slot, Some(&entry))),

@@ -27,7 +27,7 @@ const OAUTH_HTTP_TIMEOUT: Duration = Duration::from_secs(30);
 /// flags on a stdio server, an unknown `MCPSCOPE_SECRET_STORE`) are usage errors.
 pub fn setup(args: &Args, resolved: &Resolved) -> Result<OAuthSetup, UsageError> {
     let target = &resolved.target;
-    mcpscope_auth::validate_callback_url(&args.callback_url).map_err(UsageError)?;
+    mcpscope_auth::validate_callback_url(&args.callback_url).map_err(|e| UsageError(e.into()))?;
     let config = secret_config().map_err(|e| UsageError(e.to_string()))?;
     let store = Arc::new(LazySecretStore::new(config));
     let (url, headers) = match target {
@@ -96,7 +96,7 @@ pub fn setup(args: &Args, resolved: &Resolved) -> Result<OAuthSetup, UsageError>
     } else {
         LoginMode::Browser
     };
-    let provider = OAuthProvider::new(cfg, store.clone()).map_err(UsageError)?;
+    let provider = OAuthProvider::new(cfg, store.clone()).map_err(|e| UsageError(e.into()))?;
     Ok(OAuthSetup {
         provider: Some(Arc::new(provider)),
         store,
