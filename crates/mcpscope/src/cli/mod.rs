@@ -65,6 +65,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     let mut options = resolved.options;
     options.log_level = log_level.clone();
     options.transport.auth = oauth.auth_provider();
+    options.transport.standalone_stream = needs_standalone_stream(&method);
     let connecting = Session::connect(resolved.target, options, responder, observer.clone());
     let session = connect(connecting, &observer, &resolved.label).await?;
     set_legacy_log_level(&session, log_level.as_deref(), &observer).await;
@@ -258,4 +259,24 @@ fn report(
         eprintln!("{}", f.json_line());
     }
     Ok(code)
+}
+
+/// A one-shot waits only for the answers to its own requests, which come on the response
+/// streams of its POSTs, so the legacy standalone GET stream is opened only for a method that
+/// may need what arrives there: resource updates after a subscribe, and the server requests a
+/// legacy server may send there while it works on a call or a prompt (or any method we do not
+/// know).
+fn needs_standalone_stream(method: &str) -> bool {
+    let Some(method) = Method::from_name(method) else {
+        return true;
+    };
+    !(method.list_key().is_some()
+        || matches!(
+            method,
+            Method::Initialize
+                | Method::Ping
+                | Method::ResourcesRead
+                | Method::CompletionComplete
+                | Method::LoggingSetLevel
+        ))
 }
