@@ -7,6 +7,7 @@
 
 use futures::future::BoxFuture;
 use mcpscope_proto::era::Era;
+use mcpscope_proto::method::Method;
 use mcpscope_proto::{RequestId, RpcError};
 use serde_json::{Value, json};
 
@@ -83,15 +84,15 @@ impl Responder for DeclineAll {
 /// The declining answer for a method: elicitation `decline`, sampling an error (code -1, as the
 /// spec's examples use for a user rejection), roots an empty list, anything else method-not-found.
 pub fn decline(method: &str) -> Result<Value, RpcError> {
-    match method {
-        "elicitation/create" => Ok(json!({"action": "decline"})),
-        "roots/list" => Ok(json!({"roots": []})),
-        "sampling/createMessage" => Err(RpcError {
+    match Method::from_name(method) {
+        Some(Method::ElicitationCreate) => Ok(json!({"action": "decline"})),
+        Some(Method::RootsList) => Ok(json!({"roots": []})),
+        Some(Method::SamplingCreateMessage) => Err(RpcError {
             code: -1,
             message: "User rejected sampling request (mcpscope declines sampling unless --sampling-text is given)".into(),
             data: None,
         }),
-        "ping" => Ok(json!({})),
-        other => Err(RpcError { code: -32601, message: format!("Method not found: {other}"), data: None }),
+        Some(Method::Ping) => Ok(json!({})),
+        _ => Err(RpcError { code: -32601, message: format!("Method not found: {method}"), data: None }),
     }
 }

@@ -4,6 +4,7 @@
 use super::Session;
 use crate::error::ClientError;
 use mcpscope_proto::era::Era;
+use mcpscope_proto::method::Method;
 use serde_json::{Map, Value, json};
 use std::time::Duration;
 
@@ -19,7 +20,7 @@ impl Session {
         let mut round = 0;
         loop {
             let task = self
-                .request("tasks/get", Some(json!({"taskId": task_id})))
+                .request(Method::TasksGet.name(), Some(json!({"taskId": task_id})))
                 .await?;
             let status = task
                 .get("status")
@@ -30,7 +31,7 @@ impl Session {
                 (Era::Modern, "completed" | "failed" | "cancelled") => return Ok(task),
                 (Era::Legacy, "completed" | "failed" | "cancelled") => {
                     return self
-                        .request("tasks/result", Some(json!({"taskId": task_id})))
+                        .request(Method::TasksResult.name(), Some(json!({"taskId": task_id})))
                         .await;
                 }
                 (Era::Modern, "input_required") => {
@@ -48,11 +49,15 @@ impl Session {
                     if !pending.is_empty() {
                         round += 1;
                         let responses = self
-                            .fulfil("tasks/get", round, Some(&Value::Object(pending)))
+                            .fulfil(
+                                Method::TasksGet.name(),
+                                round,
+                                Some(&Value::Object(pending)),
+                            )
                             .await?;
                         answered.extend(responses.keys().cloned());
                         self.request(
-                            "tasks/update",
+                            Method::TasksUpdate.name(),
                             Some(json!({"taskId": task_id, "inputResponses": responses})),
                         )
                         .await?;

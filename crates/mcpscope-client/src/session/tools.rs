@@ -6,6 +6,7 @@ use super::Session;
 use crate::error::ClientError;
 use mcpscope_proto::era::Era;
 use mcpscope_proto::headers::{self};
+use mcpscope_proto::method::Method;
 use mcpscope_transport::Connection;
 use serde_json::Value;
 
@@ -74,7 +75,9 @@ impl Session {
     /// inside `request_with`, which it calls again.
     pub(super) fn refresh_tools(&self) -> futures::future::BoxFuture<'_, Result<(), ClientError>> {
         Box::pin(async move {
-            let listing = self.list_all("tools/list", "tools", None).await?;
+            let tools = Method::ToolsList;
+            let key = tools.list_key().expect("tools/list is a list");
+            let listing = self.list_all(tools.name(), key, None).await?;
             // No view asked for this list, so no view would say it was cut short.
             if let Some(stop) = listing.stop {
                 self.warn(
