@@ -1,0 +1,168 @@
+//! The history: entries (searched, exported, one in detail, its whole result), pins, clearing,
+//! and saved requests.
+
+use super::{app, download};
+use crate::error::{ApiError, ApiResult, Json};
+use crate::extract::{OptionalJson, Path, Query};
+use crate::state::AppState;
+use axum::Router;
+use axum::extract::State;
+use axum::response::Response;
+use axum::routing::{delete, get, post};
+use mcpscope_inspect::time::parse_time_us;
+use mcpscope_store::HistoryQuery;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// The history and saved-request routes.
+pub(super) fn router() -> Router<AppState> {
+    Router::new()
+        .route("/history", get(history).delete(clear_history))
+        .route("/history/export", get(export_history))
+        .route("/history/{id}", get(history_entry))
+        .route("/history/{id}/result", get(history_result))
+        .route("/history/{id}/pin", post(pin).delete(unpin))
+        .route("/saved", get(saved).post(save))
+        .route("/saved/{id}", delete(delete_saved))
+}
+
+#[derive(Deserialize, Default)]
+struct HistoryParams {
+    q: Option<String>,
+    server: Option<String>,
+    method: Option<String>,
+    status: Option<String>,
+    from: Option<String>,
+    to: Option<String>,
+    pinned: Option<String>,
+    limit: Option<usize>,
+    before: Option<i64>,
+}
+
+fn history_query(
+    p: &HistoryParams,
+    default_limit: usize,
+    max_limit: usize,
+) -> ApiResult<HistoryQuery> {
+    let time = |v: &Option<String>, name: &str| -> ApiResult<Option<u64>> {
+        match v.as_deref().filter(|s| !s.is_empty()) {
+            None => Ok(None),
+            Some(t) => parse_time_us(t).map(Some).ok_or_else(|| {
+                ApiError::usage(format!(
+                    "{name} must be an RFC 3339 time or microseconds, got {t:?}"
+                ))
+            }),
+        }
+    };
+    if let Some(st) = p.status.as_deref()
+        && !matches!(st, "ok" | "error" | "cancelled" | "pending")
+    {
+        return Err(ApiError::usage(format!(
+            "status must be ok, error, cancelled or pending, got {st:?}"
+        )));
+    }
+    Ok(HistoryQuery {
+        text: p.q.clone().filter(|s| !s.trim().is_empty()),
+        server: p.server.clone().filter(|s| !s.is_empty()),
+        method: p.method.clone().filter(|s| !s.is_empty()),
+        status: p.status.clone(),
+        from_us: time(&p.from, "from")?,
+        to_us: time(&p.to, "to")?,
+        pinned: match p.pinned.as_deref() {
+            Some("true" | "1") => Some(true),
+            Some("false" | "0") => Some(false),
+            _ => None,
+        },
+        before: p.before,
+        limit: p.limit.unwrap_or(default_limit).clamp(1, max_limit),
+    })
+}
+
+async fn history(
+    State(s): State<AppState>,
+    Query(p): Query<HistoryParams>,
+) -> ApiResult<Json<Value>> {
+    let q = history_query(&p, 100, 1000)?;
+    let page = app(&s).history(q).await?;
+    Ok(Json(json!({
+        "entries": page.entries,
+        "nextBefore": page.next_before,
+    })))
+}
+
+async fn export_history(
+    State(s): State<AppState>,
+    Query(p): Query<HistoryParams>,
+) -> ApiResult<Response> {
+    let q = history_query(&p, 100_000, 100_000)?;
+    let doc = app(&s).export_history(q).await?;
+    let body = serde_json::to_vec_pretty(&doc).unwrap_or_default();
+    Ok(download(body, "application/json", "mcpscope-history.json"))
+}
+
+async fn history_entry(State(s): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    Ok(Json(app(&s).history_entry(id).await?))
+}
+
+async fn history_result(State(s): State<AppState>, Path(id): Path<i64>) -> ApiResult<Response> {
+    let text = app(&s).history_result(id).await?;
+    Ok(download(
+        text.into_bytes(),
+        "application/json",
+        &format!("result-{id}.json"),
+    ))
+}
+
+#[derive(Deserialize, Default)]
+struct PinBody {
+    label: Option<String>,
+}
+
+async fn pin(
+    State(s): State<AppState>,
+    Path(id): Path<i64>,
+    OptionalJson(b): OptionalJson<PinBody>,
+) -> ApiResult<Json<Value>> {
+    Ok(Json(app(&s).pin(id, b.label).await?))
+}
+
+async fn unpin(State(s): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    Ok(Json(app(&s).unpin(id).await?))
+}
+
+#[derive(Deserialize)]
+struct ClearParams {
+    server: Option<String>,
+}
+
+async fn clear_history(
+    State(s): State<AppState>,
+    Query(p): Query<ClearParams>,
+) -> ApiResult<Json<Value>> {
+    let n = app(&s).clear_history(p.server).await?;
+    Ok(Json(json!({"deleted": n})))
+}
+
+async fn saved(State(s): State<AppState>) -> ApiResult<Json<Value>> {
+    Ok(Json(json!({"saved": app(&s).saved().await?})))
+}
+
+#[derive(Deserialize)]
+struct SaveBody {
+    name: String,
+    server: String,
+    method: String,
+    #[serde(default)]
+    params: Value,
+}
+
+async fn save(State(s): State<AppState>, Json(b): Json<SaveBody>) -> ApiResult<Json<Value>> {
+    Ok(Json(
+        app(&s).save(b.name, b.server, b.method, b.params).await?,
+    ))
+}
+
+async fn delete_saved(State(s): State<AppState>, Path(id): Path<i64>) -> ApiResult<Json<Value>> {
+    app(&s).delete_saved(id).await?;
+    Ok(Json(json!({})))
+}

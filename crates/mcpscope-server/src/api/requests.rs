@@ -1,0 +1,135 @@
+//! Requests on a connection: any method (`/request`), a list with its pages (`/list`), and
+//! cancelling one by the id its page chose.
+
+use super::app;
+use crate::error::{ApiError, ApiResult, Json};
+use crate::extract::Path;
+use crate::state::AppState;
+use axum::Router;
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use mcpscope_inspect::{Call, CallOutcome};
+use serde_json::{Map, Value, json};
+use std::time::Duration;
+
+/// The request routes.
+pub(super) fn router() -> Router<AppState> {
+    Router::new()
+        .route("/servers/{name}/request", post(request))
+        .route("/servers/{name}/list", post(list))
+        .route("/requests/{request_id}/cancel", post(cancel))
+}
+
+/// Read `timeoutMs`: absent → the server's default; `null` or 0 → none; a number → that.
+fn timeout_of(b: &Map<String, Value>) -> ApiResult<Option<Option<Duration>>> {
+    match b.get("timeoutMs") {
+        None => Ok(None),
+        Some(Value::Null) => Ok(Some(None)),
+        Some(v) => match v.as_u64() {
+            Some(0) => Ok(Some(None)),
+            Some(ms) => Ok(Some(Some(Duration::from_millis(ms)))),
+            None => Err(ApiError::usage(
+                "timeoutMs must be a non-negative number of milliseconds or null",
+            )),
+        },
+    }
+}
+
+fn string_field(b: &Map<String, Value>, k: &str) -> ApiResult<Option<String>> {
+    match b.get(k) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(ApiError::usage(format!("{k} must be a string"))),
+    }
+}
+
+fn call_of(b: &Map<String, Value>) -> ApiResult<Call> {
+    let method = string_field(b, "method")?
+        .filter(|m| !m.is_empty())
+        .ok_or_else(|| ApiError::usage("method is required (e.g. \"tools/call\")"))?;
+    let params = match b.get("params") {
+        None | Some(Value::Null) => None,
+        Some(p @ Value::Object(_)) => Some(p.clone()),
+        Some(_) => return Err(ApiError::usage("params must be a JSON object")),
+    };
+    let meta = match b.get("meta") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(m)) => m.clone(),
+        Some(_) => return Err(ApiError::usage("meta must be a JSON object")),
+    };
+    Ok(Call {
+        method,
+        params,
+        request_id: string_field(b, "requestId")?,
+        progress: b.get("progress").and_then(Value::as_bool).unwrap_or(false),
+        meta,
+        timeout: timeout_of(b)?,
+        pages: None,
+    })
+}
+
+fn outcome_response(out: CallOutcome, extra: Option<Value>) -> Response {
+    match out.result {
+        Ok(result) => {
+            let mut v = json!({"historyId": out.history_id, "result": result});
+            if let Some(Value::Object(m)) = extra {
+                for (k, x) in m {
+                    v[k] = x;
+                }
+            }
+            axum::Json(v).into_response()
+        }
+        Err(e) => ApiError::from(e).into_response(),
+    }
+}
+
+async fn request(
+    State(s): State<AppState>,
+    Path(name): Path<String>,
+    Json(b): Json<Map<String, Value>>,
+) -> ApiResult<Response> {
+    let c = call_of(&b)?;
+    let out = app(&s).call(&name, c).await?;
+    Ok(outcome_response(out, None))
+}
+
+async fn list(
+    State(s): State<AppState>,
+    Path(name): Path<String>,
+    Json(b): Json<Map<String, Value>>,
+) -> ApiResult<Response> {
+    let mut c = call_of(&b)?;
+    let key = string_field(&b, "key")?.unwrap_or_else(|| {
+        // tools/list → tools, resources/templates/list → resourceTemplates, …
+        match c.method.as_str() {
+            "resources/templates/list" => "resourceTemplates".into(),
+            m => m.split('/').next().unwrap_or(m).to_string(),
+        }
+    });
+    match b.get("cursor") {
+        Some(Value::String(cursor)) => {
+            let mut p = match c.params.take() {
+                Some(Value::Object(m)) => m,
+                _ => Map::new(),
+            };
+            p.insert("cursor".into(), json!(cursor));
+            c.params = Some(Value::Object(p));
+        }
+        Some(Value::Null) | None => {
+            if b.get("allPages").and_then(Value::as_bool).unwrap_or(true) {
+                c.pages = Some(key);
+            }
+        }
+        Some(_) => return Err(ApiError::usage("cursor must be a string")),
+    }
+    let out = app(&s).call(&name, c).await?;
+    let extra = out.excluded_tools.as_ref().map(|ex| {
+        json!({"excludedTools": ex.iter().map(|(n, r)| json!({"name": n, "reason": r})).collect::<Vec<_>>()})
+    });
+    Ok(outcome_response(out, extra))
+}
+
+async fn cancel(State(s): State<AppState>, Path(request_id): Path<String>) -> Json<Value> {
+    Json(json!({"cancelled": app(&s).cancel(&request_id)}))
+}

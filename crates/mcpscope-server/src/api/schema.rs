@@ -1,0 +1,68 @@
+//! Input schemas: the schema → form model, validation of a value against a schema, and of a
+//! tool's arguments against the `inputSchema` of the last `tools/list`.
+
+use super::app;
+use crate::error::{ApiError, ApiResult, Json};
+use crate::extract::Path;
+use crate::state::AppState;
+use axum::Router;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::post;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+/// The schema routes.
+pub(super) fn router() -> Router<AppState> {
+    Router::new()
+        .route("/servers/{name}/tools/{tool}/validate", post(validate_tool))
+        .route("/form", post(form))
+        .route("/validate", post(validate))
+}
+
+#[derive(Deserialize)]
+struct ArgumentsBody {
+    #[serde(default)]
+    arguments: Value,
+}
+
+async fn validate_tool(
+    State(s): State<AppState>,
+    Path((name, tool)): Path<(String, String)>,
+    Json(b): Json<ArgumentsBody>,
+) -> ApiResult<Json<Value>> {
+    let schema = app(&s).tool_schema(&name, &tool)?;
+    let args = if b.arguments.is_null() {
+        json!({})
+    } else {
+        b.arguments
+    };
+    let errors = mcpscope_proto::form::validate(&schema, &args)
+        .map_err(unusable_schema)?;
+    Ok(Json(json!({"errors": errors})))
+}
+
+#[derive(Deserialize)]
+struct SchemaBody {
+    schema: Value,
+    #[serde(default)]
+    value: Value,
+}
+
+async fn form(Json(b): Json<SchemaBody>) -> Json<Value> {
+    Json(serde_json::to_value(mcpscope_proto::form::form_model(&b.schema)).unwrap_or(Value::Null))
+}
+
+async fn validate(Json(b): Json<SchemaBody>) -> ApiResult<Json<Value>> {
+    let errors = mcpscope_proto::form::validate(&b.schema, &b.value)
+        .map_err(unusable_schema)?;
+    Ok(Json(json!({"errors": errors})))
+}
+
+/// 422 `usage`: the schema cannot be used (too costly to check, or not a schema).
+fn unusable_schema(reason: String) -> ApiError {
+    ApiError {
+        status: StatusCode::UNPROCESSABLE_ENTITY,
+        ..ApiError::usage(reason)
+    }
+}
