@@ -7,7 +7,8 @@ in a release build, for a fixed total time; writes bench/RESULTS-fuzz.md.
 
 The harnesses are the same code `cargo test` runs with a small case count: each reads
 MCPSCOPE_FUZZ_SECONDS (run rounds of cases until then) and MCPSCOPE_FUZZ_CASES (cases a round),
-checks its per-case time bound only under this budget (a case running 30x its bound, at least
+checks its per-case time bound (CPU time of the thread, so other load on the machine does not
+count) only under this budget (a case running 30x its bound, at least
 60 s, is a hang: the run ends naming the seed that replays it), and prints one line
 `fuzz NAME: N cases in S s, slowest X ms (bound B ms)` that this script collects.
 """
@@ -100,6 +101,8 @@ def main():
         "a failure is a panic, a bound exceeded, a case slower than its bound, or a hang (a case "
         "past 30x its bound, at least 60 s, ends the run with the seed that replays it; runner: "
         "`crates/mcpscope-fuzz`).",
+        "",
+        "Slowest case and time bound are CPU time of the thread running the case.",
         "",
         "| harness | cases | seconds | slowest case | time bound | what is checked and bounded |",
         "| --- | --- | --- | --- | --- | --- |",

@@ -81,6 +81,15 @@ fn child_is_slow_when_large() {
     if is_child() {
         run("slow", 200, Duration::from_millis(20), 0u32..1000, |n| {
             if n >= 500 {
+                // Busy for 60 ms of this thread's CPU time.
+                let start = super::thread_cpu().expect("thread CPU clock");
+                while super::thread_cpu().expect("thread CPU clock") - start
+                    < Duration::from_millis(60)
+                {
+                    std::hint::spin_loop();
+                }
+            } else if n >= 250 {
+                // Waiting, as a case preempted on a loaded machine does: not slow.
                 std::thread::sleep(Duration::from_millis(60));
             }
             Ok(())
@@ -186,7 +195,7 @@ fn a_hang_ends_the_run_with_the_seed_that_replays_it() {
 }
 
 #[test]
-fn a_slow_case_fails_only_under_the_long_budget() {
+fn a_busy_case_fails_only_under_the_long_budget_and_a_waiting_one_never() {
     let o = child("tests::child_is_slow_when_large", &[]);
     assert!(o.status.success(), "{:?}", text(&o));
     let o = child(
@@ -195,9 +204,10 @@ fn a_slow_case_fails_only_under_the_long_budget() {
     );
     let (out, err) = text(&o);
     assert!(!o.status.success(), "{out}");
-    // Shrunk to the smallest slow input.
-    assert!(out.contains("over the bound of 20ms") || err.contains("over the bound of 20ms"));
-    assert!(out.contains("500") || err.contains("500"), "{out}{err}");
+    // Shrunk to the smallest input that is busy, not one that only waits.
+    let all = format!("{out}{err}");
+    assert!(all.contains("over the bound of 20ms"), "{all}");
+    assert!(all.contains("minimal failing input: 500\n"), "{all}");
 }
 
 #[test]
