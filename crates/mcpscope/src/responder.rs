@@ -6,6 +6,7 @@ use futures::future::BoxFuture;
 use mcpscope_client::{Responder, ServerRequest, decline, full_capabilities};
 use mcpscope_proto::RpcError;
 use mcpscope_proto::era::Era;
+use mcpscope_proto::method::Method;
 use serde_json::{Map, Value, json};
 
 /// How the CLI answers.
@@ -38,8 +39,8 @@ pub fn schema_defaults(schema: &Value) -> Map<String, Value> {
 
 impl CliResponder {
     fn answer(&self, req: &ServerRequest) -> Result<Value, RpcError> {
-        match req.method.as_str() {
-            "elicitation/create" => {
+        match Method::from_name(&req.method) {
+            Some(Method::ElicitationCreate) => {
                 let mode = req
                     .params
                     .get("mode")
@@ -73,22 +74,22 @@ impl CliResponder {
                 }
                 Ok(json!({"action": "accept", "content": content}))
             }
-            "sampling/createMessage" => match &self.sampling_text {
+            Some(Method::SamplingCreateMessage) => match &self.sampling_text {
                 Some(text) => Ok(json!({
                     "role": "assistant",
                     "content": {"type": "text", "text": text},
                     "model": "mcpscope-cli",
                     "stopReason": "endTurn",
                 })),
-                None => decline("sampling/createMessage"),
+                None => decline(&req.method),
             },
-            "roots/list" => Ok(json!({
+            Some(Method::RootsList) => Ok(json!({
                 "roots": self.roots.iter().map(|u| {
                     let name = u.trim_end_matches('/').rsplit('/').next().unwrap_or(u);
                     json!({"uri": u, "name": name})
                 }).collect::<Vec<_>>()
             })),
-            other => decline(other),
+            _ => decline(&req.method),
         }
     }
 }
