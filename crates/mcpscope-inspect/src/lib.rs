@@ -43,8 +43,6 @@ mod error;
 pub mod events;
 mod frames;
 mod history;
-pub mod import;
-mod secrets;
 mod servers;
 mod state;
 pub mod time;
@@ -54,6 +52,9 @@ mod views;
 
 pub use auth::Delivery;
 pub use catalog::{Catalog, CatalogEntry, OAuthEntry, write_atomically};
+// The registry dialect under the name the views first knew it by (`import::preview_registry`).
+pub use catalog::registry as import;
+pub(crate) use catalog::secrets;
 pub use conn::{Call, CallOutcome, RESULT_CAP};
 pub use datadir::{DataDirLock, LOCK_FILE, make_private, precreate_private};
 pub use error::{Error, Result};

@@ -6,8 +6,10 @@
 //! to), and publishes a `catalog` event.
 
 use crate::catalog::CatalogEntry;
+use crate::catalog::dialect::Usable;
+use crate::catalog::registry::{self, RegistryChoice};
+use crate::catalog::{McpJson, McpJsonError};
 use crate::error::{Error, Result};
-use crate::import::{self, RegistryChoice};
 use crate::state::Inspector;
 use mcpscope_proto::error_code::ErrorCode;
 use serde_json::{Map, Value, json};
@@ -26,10 +28,10 @@ impl Inspector {
 
     /// Add `entry` with its secret values moved to the secret store (taken back if the add fails).
     async fn add_sealed(&self, name: &str, entry: CatalogEntry) -> Result<CatalogEntry> {
-        let entry = crate::secrets::seal(self, entry).await?;
+        let entry = crate::catalog::secrets::seal(self, entry).await?;
         let added = self.catalog.lock().await.add(name, entry.clone());
         if let Err(e) = added {
-            crate::secrets::forget_unused(self, &entry, None).await;
+            crate::catalog::secrets::forget_unused(self, &entry, None).await;
             return Err(e);
         }
         self.publish_catalog().await;
@@ -55,7 +57,7 @@ impl Inspector {
                 "no server named {name:?} in the catalog"
             )));
         };
-        let entry = crate::secrets::seal(self, entry).await?;
+        let entry = crate::catalog::secrets::seal(self, entry).await?;
         // A connection made from the old entry would not match the card any more.
         let slot = self.slots().get(name).cloned();
         if (new_name != name || old.as_ref() != Some(&entry))
@@ -70,7 +72,7 @@ impl Inspector {
             .lock()
             .await
             .update(name, &new_name, entry.clone())?;
-        crate::secrets::forget_unused(self, &old_entry, Some(&entry)).await;
+        crate::catalog::secrets::forget_unused(self, &old_entry, Some(&entry)).await;
         self.publish_catalog().await;
         Ok(self.view(&new_name, &entry))
     }
@@ -87,7 +89,7 @@ impl Inspector {
             crate::conn::disconnect(self, &slot).await;
         }
         self.catalog.lock().await.remove(name)?;
-        crate::secrets::forget_unused(self, &old, None).await;
+        crate::catalog::secrets::forget_unused(self, &old, None).await;
         self.slots().remove(name);
         self.publish_catalog().await;
         Ok(())
@@ -96,16 +98,22 @@ impl Inspector {
     /// Add the servers of a pasted `mcp.json` (any dialect); `{"added": [names], "skipped":
     /// [{name, reason}]}`. A name already in the catalog is skipped, not overwritten.
     pub async fn import_mcp_json(&self, text: &str) -> Result<Value> {
-        let parsed = import::parse_mcp_json(text)?;
+        let Usable { entries, skipped } = McpJson::parse(text)
+            .map_err(|e| match e {
+                McpJsonError::NotJson(e) => Error::usage(format!(
+                    "the pasted text is not valid JSON ({e}); paste the whole mcp.json"
+                )),
+                e => Error::usage(e.to_string()),
+            })?
+            .usable();
         let mut added = Vec::new();
-        let mut skipped: Vec<Value> = parsed
-            .skipped
+        let mut skipped: Vec<Value> = skipped
             .iter()
             .map(|(n, r)| json!({"name": n, "reason": r}))
             .collect();
         {
             let mut catalog = self.catalog.lock().await;
-            for (name, entry) in parsed.entries {
+            for (name, entry) in entries {
                 if catalog.get(&name).is_some() {
                     skipped.push(json!({"name": name, "reason": "a server with this name is already in the catalog; rename or remove it first"}));
                     continue;
@@ -132,7 +140,7 @@ impl Inspector {
         name: &str,
         values: &Map<String, Value>,
     ) -> Result<Value> {
-        let entry = import::registry_entry(text, choice, values)?;
+        let entry = registry::registry_entry(text, choice, values)?;
         let entry = self.add_sealed(name, entry).await?;
         Ok(self.view(name, &entry))
     }

@@ -38,9 +38,10 @@ pub struct Resolved {
     pub secrets: Secrets,
 }
 
-/// One server entry from a config file.
+/// One server entry from a config file, its secret values resolved.
 #[derive(Debug, Default)]
 struct ServerEntry {
+    /// `type` (or `transport`), normalised: `stdio`, `http` or `sse`.
     kind: Option<String>,
     command: Option<String>,
     args: Vec<String>,
@@ -48,8 +49,8 @@ struct ServerEntry {
     cwd: Option<String>,
     url: Option<String>,
     headers: Vec<(String, String)>,
-    /// (name, value) of every value given as a secret.
-    secrets: Vec<(String, String)>,
+    /// Every value given as a secret, by its name, and the credential headers.
+    secrets: Secrets,
     protocol_era: Option<String>,
     connection_timeout: Option<u64>,
     request_timeout: Option<u64>,
@@ -89,127 +90,60 @@ fn ms(v: u64) -> Option<Duration> {
     (v > 0).then(|| Duration::from_millis(v))
 }
 
+/// The server `name` (or the only one) of the config file at `path`, read by the catalog's one
+/// parser (`mcpscope_inspect::catalog`: every `mcp.json` dialect, comments, `{"secretRef"}` from
+/// the secret store — opened only when the entry has one — and `{"secret"}` as given), the way
+/// the web UI reads the same file.
 fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), UsageError> {
+    use mcpscope_inspect::catalog::{McpJson, secrets};
     let text = std::fs::read_to_string(path)
         .map_err(|e| UsageError(format!("cannot read config {path}: {e}")))?;
-    let doc: Value = serde_json::from_str(&text)
-        .map_err(|e| UsageError(format!("config {path} is not valid JSON: {e}")))?;
-    // Claude Desktop / Cursor / Inspector: mcpServers; VS Code: servers or mcp.servers.
-    let servers = doc
-        .get("mcpServers")
-        .or_else(|| doc.get("servers"))
-        .or_else(|| doc.get("mcp").and_then(|m| m.get("servers")))
-        .and_then(Value::as_object)
-        .ok_or_else(|| {
-            UsageError(format!(
-                "config {path} has no \"mcpServers\" (or \"servers\") object"
-            ))
-        })?;
+    let file = McpJson::parse(&text).map_err(|e| UsageError(format!("config {path}: {e}")))?;
+    let names = file.names();
     let (name, entry) = match name {
-        Some(n) => match servers.get(n) {
+        Some(n) => match file.get(n) {
             Some(e) => (n.to_string(), e),
             None => {
-                let names: Vec<&String> = servers.keys().collect();
                 return usage(format!(
                     "config {path} has no server {n:?}; it has: {names:?}"
                 ));
             }
         },
-        None if servers.len() == 1 => {
-            let (n, e) = servers.iter().next().expect("one");
+        None if file.servers.len() == 1 => {
+            let (n, e) = &file.servers[0];
             (n.clone(), e)
         }
         None => {
-            let names: Vec<&String> = servers.keys().collect();
             return usage(format!(
                 "config {path} has {} servers; choose one with --server (one of {names:?})",
-                servers.len()
+                file.servers.len()
             ));
         }
     };
-    let s = |k: &str| entry.get(k).and_then(Value::as_str).map(str::to_string);
-    // Values the web UI keeps in the secret store (`{"secretRef": key}`) are read from it, opened
-    // only when the entry has one.
-    let store = std::cell::OnceCell::new();
-    let secrets = std::cell::RefCell::new(Vec::new());
-    let secret = |name: &str, v: String| {
-        secrets.borrow_mut().push((name.to_string(), v.clone()));
-        v
+    let entry = entry
+        .as_ref()
+        .map_err(|e| UsageError(format!("server {name:?} in {path} is malformed: {e}")))?;
+    let open = || {
+        crate::oauth::secret_config()
+            .and_then(|c| mcpscope_store::open_secret_store(&c))
+            .map(std::sync::Arc::from)
+            .map_err(|e| e.to_string())
     };
-    let value = |name: &str, v: &Value| -> Result<String, UsageError> {
-        if let Some(key) = v.get("secretRef").and_then(Value::as_str) {
-            let s = store
-                .get_or_init(|| {
-                    crate::oauth::secret_config()
-                        .and_then(|c| mcpscope_store::open_secret_store(&c))
-                        .map_err(|e| e.to_string())
-                })
-                .as_ref()
-                .map_err(|e| {
-                    UsageError(format!(
-                        "{name} is kept in the secret store, which cannot be opened: {e}"
-                    ))
-                })?;
-            return match s.get(key) {
-                Ok(Some(v)) => Ok(secret(name, v)),
-                Ok(None) => Err(UsageError(format!(
-                    "{name} is kept in the secret store under {key}, but the store has no such value (another machine or profile?)"
-                ))),
-                Err(e) => Err(UsageError(format!(
-                    "{name}: the secret store could not be read: {e}"
-                ))),
-            };
-        }
-        if let Some(s) = v.get("secret") {
-            let plain = s
-                .as_str()
-                .map(str::to_string)
-                .unwrap_or_else(|| s.to_string());
-            return Ok(secret(name, plain));
-        }
-        Ok(v.as_str()
-            .map(str::to_string)
-            .unwrap_or_else(|| v.to_string()))
-    };
-    let pairs = |k: &str| -> Result<Vec<(String, String)>, UsageError> {
-        entry
-            .get(k)
-            .and_then(Value::as_object)
-            .map(|m| {
-                m.iter()
-                    .map(|(k, v)| Ok((k.clone(), value(k, v)?)))
-                    .collect()
-            })
-            .unwrap_or_else(|| Ok(Vec::new()))
-    };
-    let env = pairs("env")?;
-    let headers = pairs("headers")?;
+    let (entry, secrets) = secrets::resolve(entry, &open).map_err(|e| UsageError(e.message))?;
     Ok((
         name,
         ServerEntry {
-            secrets: secrets.take(),
-            kind: s("type").or_else(|| s("transport")),
-            command: s("command"),
-            args: entry
-                .get("args")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .map(|v| {
-                            v.as_str()
-                                .map(str::to_string)
-                                .unwrap_or_else(|| v.to_string())
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
-            env,
-            cwd: s("cwd"),
-            url: s("url").or_else(|| s("serverUrl")),
-            headers,
-            protocol_era: s("protocolEra"),
-            connection_timeout: entry.get("connectionTimeout").and_then(Value::as_u64),
-            request_timeout: entry.get("requestTimeout").and_then(Value::as_u64),
+            secrets,
+            env: entry.env_text(),
+            headers: entry.headers_text(),
+            kind: entry.kind,
+            command: entry.command,
+            args: entry.args,
+            cwd: entry.cwd,
+            url: entry.url,
+            protocol_era: entry.protocol_era,
+            connection_timeout: entry.connection_timeout,
+            request_timeout: entry.request_timeout,
         },
     ))
 }
@@ -298,9 +232,7 @@ pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
                 _ => None,
             };
         }
-        for (name, value) in &e.secrets {
-            secrets.add(name, value);
-        }
+        secrets = e.secrets;
         // Command-line values win over the file's.
         let mut file_env = e.env;
         file_env.extend(env);

@@ -50,3 +50,5 @@ mod web_ui;
 // --trace: redaction of credentials and secret-store values, --trace-secrets, and a trace that
 // survives SIGTERM and SIGKILL.
 mod trace;
+// One catalog parser: an odd VS Code settings.json gives the same entry in the CLI and the web UI.
+mod catalog_dialects;

@@ -1,11 +1,5 @@
-//! Importing servers: a pasted or uploaded `mcp.json` in any of the ecosystem's shapes, and a
-//! registry `server.json` with its validation results, package choice and environment form.
-//!
-//! `mcp.json` shapes: Claude Desktop, Cursor and the official Inspector (`{"mcpServers": {…}}`,
-//! the Inspector also writes `"type": "streamable-http"`), VS Code (`{"servers": {…}}` in
-//! `.vscode/mcp.json`, `{"mcp": {"servers": {…}}}` in settings), Windsurf (`serverUrl`), and a
-//! bare `{name: entry}` map. Every entry is normalised to our [`CatalogEntry`]; one that cannot be
-//! used is skipped with the reason instead of failing the whole import.
+//! The MCP Registry's `server.json` as a catalog dialect: checked, described, and turned into a
+//! [`CatalogEntry`] once the user has chosen.
 //!
 //! A registry `server.json` (the MCP Registry's format: `name`, `version`, `packages` with
 //! `registryType`/`identifier`/`transport`/`environmentVariables`, `remotes`) is checked and
@@ -13,120 +7,10 @@
 //! entry is built from that choice: `npx -y id@version` for npm, `uvx id==version` for PyPI,
 //! `docker run -i --rm` for OCI images, `dnx id@version --yes` for NuGet.
 
-use crate::catalog::CatalogEntry;
+use super::entry::CatalogEntry;
 use crate::error::{Error, Result};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
-
-/// The result of reading an `mcp.json`: entries to add and entries skipped with a reason.
-#[derive(Debug, Default)]
-pub(crate) struct McpJsonImport {
-    /// Usable entries, in file order.
-    pub entries: Vec<(String, CatalogEntry)>,
-    /// `(name, reason)`.
-    pub skipped: Vec<(String, String)>,
-}
-
-/// Read an `mcp.json` in any supported shape.
-pub(crate) fn parse_mcp_json(text: &str) -> Result<McpJsonImport> {
-    let doc: Value = serde_json::from_str(strip_json_comments(text).as_str()).map_err(|e| {
-        Error::usage(format!(
-            "the pasted text is not valid JSON ({e}); paste the whole mcp.json"
-        ))
-    })?;
-    let servers = doc
-        .get("mcpServers")
-        .or_else(|| doc.get("servers"))
-        .or_else(|| doc.get("mcp").and_then(|m| m.get("servers")))
-        .and_then(Value::as_object)
-        .or_else(|| {
-            // A bare map of entries: every value is an object with a command or a URL.
-            doc.as_object().filter(|m| {
-                !m.is_empty()
-                    && m.values().all(|v| {
-                        v.get("command").is_some()
-                            || v.get("url").is_some()
-                            || v.get("serverUrl").is_some()
-                    })
-            })
-        })
-        .ok_or_else(|| {
-            Error::usage(
-                "no servers found: expected {\"mcpServers\": {…}} (Claude Desktop, Cursor, Inspector), {\"servers\": {…}} (VS Code) or {\"mcp\": {\"servers\": {…}}}",
-            )
-        })?;
-    let mut out = McpJsonImport::default();
-    for (name, v) in servers {
-        match serde_json::from_value::<CatalogEntry>(v.clone()) {
-            Ok(entry) => {
-                let entry = entry.normalized();
-                match entry.problem() {
-                    Some(p) => out.skipped.push((name.clone(), p)),
-                    None => out.entries.push((name.clone(), entry)),
-                }
-            }
-            Err(e) => out
-                .skipped
-                .push((name.clone(), format!("not a server entry: {e}"))),
-        }
-    }
-    Ok(out)
-}
-
-/// VS Code's `mcp.json` and settings allow `//` and `/* */` comments and trailing commas; drop
-/// them (outside strings) so serde_json can read the rest.
-fn strip_json_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            if c == '\\' {
-                if let Some(n) = chars.next() {
-                    out.push(n);
-                }
-            } else if c == '"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match c {
-            '"' => {
-                in_string = true;
-                out.push(c);
-            }
-            '/' if chars.peek() == Some(&'/') => {
-                for n in chars.by_ref() {
-                    if n == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            '/' if chars.peek() == Some(&'*') => {
-                chars.next();
-                let mut prev = ' ';
-                for n in chars.by_ref() {
-                    if prev == '*' && n == '/' {
-                        break;
-                    }
-                    prev = n;
-                }
-            }
-            ',' => {
-                // A trailing comma: the next non-space character closes an object or array.
-                let rest: String = chars.clone().collect();
-                let next = rest.trim_start().chars().next();
-                if !matches!(next, Some('}' | ']')) {
-                    out.push(c);
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
 
 /// One finding about a `server.json`.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -655,10 +539,10 @@ pub(crate) fn registry_entry(
 }
 
 /// A value to store: marked for the secret store when the registry says it is secret
-/// (`crate::secrets::seal` moves it there before the catalog is written).
+/// ([`super::secrets`] moves it there before the catalog is written).
 fn sealed_if(secret: bool, v: impl Into<Value>) -> Value {
     if secret {
-        json!({ crate::secrets::SECRET: v.into() })
+        json!({ super::secrets::SECRET: v.into() })
     } else {
         v.into()
     }
@@ -691,29 +575,6 @@ fn arguments(list: Option<&Value>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_mcp_json_shape_is_read() {
-        let claude = r#"{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "x"]}, "web": {"url": "https://h/mcp"}}}"#;
-        let r = parse_mcp_json(claude).unwrap();
-        assert_eq!(r.entries.len(), 2);
-        let vscode = "{\n // a comment\n \"servers\": {\"a\": {\"type\": \"http\", \"url\": \"http://h/mcp\",},},\n \"inputs\": []\n}";
-        let r = parse_mcp_json(vscode).unwrap();
-        assert_eq!(r.entries[0].1.transport(), "http");
-        let settings = r#"{"mcp": {"servers": {"s": {"type": "sse", "url": "http://h/sse"}}}}"#;
-        assert_eq!(
-            parse_mcp_json(settings).unwrap().entries[0].1.transport(),
-            "sse"
-        );
-        let inspector = r#"{"mcpServers": {"i": {"type": "streamable-http", "url": "http://h/x"}, "bad": {"type": "stdio"}}}"#;
-        let r = parse_mcp_json(inspector).unwrap();
-        assert_eq!(r.entries[0].1.kind.as_deref(), Some("http"));
-        assert_eq!(r.skipped[0].0, "bad");
-        let bare = r#"{"w": {"serverUrl": "https://h/mcp"}}"#;
-        assert_eq!(parse_mcp_json(bare).unwrap().entries.len(), 1);
-        assert!(parse_mcp_json("{}").is_err());
-        assert!(parse_mcp_json("nope").is_err());
-    }
 
     const SERVER_JSON: &str = r#"{
       "$schema": "https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json",
