@@ -3,9 +3,16 @@
 //! with one tool a page). Either way the items gathered are kept and the stop is named — on
 //! stderr and in `--format json` — never a silent stop and never an endless loop.
 
-use crate::misbehaving_support::{cli, with_server};
+use crate::misbehaving_support::{cli, server};
 use mcpscope_testkit::StdioMode;
 use serde_json::{Value, json};
+
+/// `args` followed by the server command for `mode`.
+fn with_server(args: &[&str], mode: &StdioMode) -> Vec<String> {
+    let mut all: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
+    all.extend(server(mode));
+    all
+}
 
 fn names(result: &Value) -> Vec<String> {
     result["tools"]
