@@ -16,6 +16,7 @@
 use crate::catalog::CatalogEntry;
 use crate::conn::{Item, Queue};
 use crate::error::{Error, Result};
+use crate::events::{Event, WarningEvent};
 use crate::state::{Inspector, Slot};
 use mcpscope_auth::{
     AuthConfig, BoxFuture, CallbackReceived, CredentialStore, ExternalLogin, LoginMode,
@@ -25,11 +26,13 @@ use mcpscope_proto::Frame;
 use mcpscope_proto::error_code::ErrorCode;
 use mcpscope_store::LazySecretStore;
 use mcpscope_transport::{AuthChallenge, AuthProvider, FrameSink, Target};
+use serde::Serialize;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::sync::oneshot;
+use ts_rs::TS;
 
 /// How long a person has to sign in before the login is abandoned.
 const LOGIN_TIMEOUT: Duration = Duration::from_secs(600);
@@ -138,8 +141,63 @@ fn provider_of(slot: &Slot) -> Option<Arc<WebAuth>> {
     slot.auth().provider.as_ref().map(|(_, p)| p.clone())
 }
 
-/// `AuthView` (docs/web-api.md).
-pub(crate) fn view(app: &Inspector, slot: &Slot, entry: Option<&CatalogEntry>) -> Value {
+/// `AuthView` (docs/web-api.md): what a server's authorization looks like to a view.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthView {
+    /// The server.
+    pub server: String,
+    /// OAuth applies (HTTP/SSE without its own `Authorization` header).
+    pub applies: bool,
+    /// `none`, `authorizing`, `authorized` or `failed`.
+    #[ts(type = "AuthState")]
+    pub state: &'static str,
+    /// A login waiting for a person.
+    pub pending: Option<AuthPending>,
+    /// What the flow established (never the token itself).
+    #[ts(type = "AuthSummary | null")]
+    pub summary: Option<Value>,
+    /// Why the last authorization failed.
+    pub error: Option<String>,
+    /// Where tokens are kept.
+    #[ts(type = "SecretStoreView | null")]
+    pub secret_store: Value,
+    /// The redirect URI logins use.
+    pub callback_url: String,
+    /// `GET …/auth` and forgetting only: the grant the secret store holds (null: none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "AuthStored | null")]
+    pub stored: Option<Value>,
+}
+
+/// A login waiting for a person: the view opens `url` in a new tab.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthPending {
+    /// Its id.
+    pub id: String,
+    /// The authorization URL.
+    pub url: String,
+    /// The authorization server.
+    pub issuer: Option<String>,
+    /// The scopes asked for.
+    pub scopes: Vec<String>,
+    /// `login` or `step-up`.
+    #[ts(type = "'login' | 'step-up'")]
+    pub reason: &'static str,
+    /// When it started (RFC 3339).
+    pub started_at: String,
+}
+
+impl AuthView {
+    /// As a JSON value (what the REST answers carry).
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// The `AuthView` of `slot`.
+pub(crate) fn view(app: &Inspector, slot: &Slot, entry: Option<&CatalogEntry>) -> AuthView {
     let st = slot.auth();
     let provider = st.provider.as_ref().map(|(_, p)| p.clone());
     let summary = provider.as_ref().and_then(|p| p.provider.summary());
@@ -153,15 +211,13 @@ pub(crate) fn view(app: &Inspector, slot: &Slot, entry: Option<&CatalogEntry>) -
     } else {
         "none"
     };
-    let pending = st.pending.as_ref().map(|p| {
-        json!({
-            "id": p.id,
-            "url": p.url,
-            "issuer": p.issuer,
-            "scopes": p.scopes,
-            "reason": if p.step_up { "step-up" } else { "login" },
-            "startedAt": p.started_at,
-        })
+    let pending = st.pending.as_ref().map(|p| AuthPending {
+        id: p.id.clone(),
+        url: p.url.clone(),
+        issuer: p.issuer.clone(),
+        scopes: p.scopes.clone(),
+        reason: if p.step_up { "step-up" } else { "login" },
+        started_at: p.started_at.clone(),
     });
     // Never opened here: views are built on async threads and in event publishing, and opening
     // may probe the keyring or ask for a passphrase (`get_view` opens it off the async threads).
@@ -170,22 +226,22 @@ pub(crate) fn view(app: &Inspector, slot: &Slot, entry: Option<&CatalogEntry>) -
         Some(Err(e)) => json!({"error": e.to_string()}),
         None => json!({"error": "not opened yet: it opens when a server needs it"}),
     };
-    json!({
-        "server": slot.name,
-        "applies": entry.map(applies).unwrap_or(provider.is_some()),
-        "state": state,
-        "pending": pending,
-        "summary": summary,
-        "error": st.error,
-        "secretStore": secret_store,
-        "callbackUrl": app.callback_url,
-    })
+    AuthView {
+        server: slot.name.clone(),
+        applies: entry.map(applies).unwrap_or(provider.is_some()),
+        state,
+        pending,
+        summary,
+        error: st.error.clone(),
+        secret_store,
+        callback_url: app.callback_url.clone(),
+        stored: None,
+    }
 }
 
 /// Publish an `auth` event for `slot`.
 fn publish(app: &Inspector, slot: &Slot) {
-    let v = view(app, slot, None);
-    app.events.publish("auth", &v);
+    app.events.publish(Event::Auth(view(app, slot, None)));
 }
 
 /// The provider in the transports' hook, publishing how each flow ended.
@@ -347,10 +403,10 @@ async fn get_view(app: &Arc<Inspector>, name: &str) -> Result<Value> {
     let mut v = view(app, &slot, Some(&entry));
     // Always said while nothing is loaded (null: nothing stored), so a page that showed a
     // grant which has since gone (refresh refused, profile edited, --relogin) drops it.
-    if v["summary"].is_null() {
-        v["stored"] = stored_grant(app, &entry).await.unwrap_or(Value::Null);
+    if v.summary.is_none() {
+        v.stored = Some(stored_grant(app, &entry).await.unwrap_or(Value::Null));
     }
-    Ok(v)
+    Ok(v.to_value())
 }
 
 /// What the secret store holds for `entry` (its URL and profile) before anything is loaded —
@@ -410,10 +466,14 @@ async fn reauthorize(app: &Arc<Inspector>, name: &str, extra: Vec<String>) -> Re
         queue,
         exchanges: &web.exchanges,
     };
-    let r = web.provider.reauthorize(&extra, &sink).await.map_err(String::from);
+    let r = web
+        .provider
+        .reauthorize(&extra, &sink)
+        .await
+        .map_err(String::from);
     web.ended(&r);
     match r {
-        Ok(()) => Ok(view(app, &slot, Some(&entry))),
+        Ok(()) => Ok(view(app, &slot, Some(&entry)).to_value()),
         Err(m) => Err(Error::new(ErrorCode::AuthRequired, m)),
     }
 }
@@ -452,19 +512,21 @@ async fn forget(app: &Arc<Inspector>, name: &str) -> Result<Value> {
     }
     .map_err(|e| Error::internal(format!("the tokens could not be forgotten: {e}")))?;
     for f in &failed {
-        app.events.publish(
-            "warning",
-            &json!({"server": name, "message": format!("Forget: {f}"), "frameSeq": null}),
-        );
+        app.events.publish(Event::Warning(WarningEvent {
+            server: name.to_string(),
+            message: format!("Forget: {f}"),
+            frame_seq: None,
+        }));
     }
     slot.auth().error = None;
     // `stored: null`: nothing is stored any more (the page keeps a stored grant it was shown
     // until a view says otherwise).
     let mut event = view(app, &slot, None);
-    event["stored"] = Value::Null;
-    app.events.publish("auth", &event);
+    event.stored = Some(Value::Null);
+    app.events.publish(Event::Auth(event));
     let mut v = view(app, &slot, Some(&entry));
-    v["stored"] = Value::Null;
+    v.stored = Some(Value::Null);
+    let mut v = v.to_value();
     v["revocationFailures"] = json!(failed);
     Ok(v)
 }

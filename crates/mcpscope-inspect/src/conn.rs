@@ -11,19 +11,23 @@
 //! handler that made the request answers.
 
 use crate::error::{Error, Result};
+use crate::events::{
+    Event, LogEvent, NotificationEvent, ProgressEvent, RenderedFrame, ResetEvent,
+    ServerRequestEvent, WarningEvent,
+};
 use crate::frames::{self, FrameHead, LintFinding, VIEW_BODY_CAP, WebFrame};
+use crate::interactions::{Interaction, InteractionClosed, InteractionSink, QueueResponder};
 use crate::state::{InFlight, Inspector, Slot, Status};
 use crate::verdicts::{self, HeaderVerdicts};
 use crate::views;
-use futures::future::BoxFuture;
 use mcpscope_client::{
-    ClientError, Observer, Recorded, RequestControl, RequestOptions, RequestOrigin, Responder,
-    ServerRequest, Session, SessionEvent, decline, full_capabilities,
+    ClientError, Observer, Recorded, RequestControl, RequestOptions, RequestOrigin, ServerRequest,
+    Session, SessionEvent,
 };
 use mcpscope_proto::era::{self, Era};
 use mcpscope_proto::lint::{LintContext, Revision};
 use mcpscope_proto::redact::{self, Secrets};
-use mcpscope_proto::{Classified, Direction, Frame, FrameKind, RequestId, RpcError, now_us};
+use mcpscope_proto::{Classified, Direction, Frame, FrameKind, RequestId, now_us};
 use mcpscope_store::{Child, NewEntry};
 use serde_json::{Map, Value, json};
 use std::collections::{HashMap, VecDeque};
@@ -51,13 +55,13 @@ pub(crate) enum Item {
         version: Option<String>,
     },
     Event(SessionEvent),
-    /// The responder answered a server request (declined, in this version).
-    Answered {
-        method: String,
-        params: Value,
+    /// A server request became an interaction in the queue (`interactions.rs`).
+    Opened {
+        interaction: Interaction,
         origin: RequestOrigin,
-        answer: Value,
     },
+    /// It was answered, timed out or abandoned.
+    InteractionClosed(InteractionClosed),
     Closed(String),
     Begin(Active),
     Finish {
@@ -191,41 +195,20 @@ impl Observer for WebObserver {
     }
 }
 
-/// The web UI's responder: declines every server request (the dialogs come in a later version)
-/// and makes each decline visible as a `serverRequest` event.
-struct WebResponder {
+/// Tells a connection's processor about its interactions, in order (opened before closed).
+struct ProcessorSink {
     tx: Queue,
 }
 
-impl Responder for WebResponder {
-    fn capabilities(&self, era: Era) -> Value {
-        full_capabilities(era)
-    }
-
-    fn respond(&self, request: ServerRequest) -> BoxFuture<'static, Result<Value, RpcError>> {
-        let answer = decline(&request.method);
-        let shown = match &answer {
-            Ok(v) => json!({"result": v}),
-            Err(e) => json!({"error": e.to_value()}),
-        };
-        let _ = self.tx.send(Item::Answered {
-            method: request.method,
-            params: request.params,
-            origin: request.origin,
-            answer: shown,
+impl InteractionSink for ProcessorSink {
+    fn opened(&self, interaction: &Interaction, request: &ServerRequest) {
+        let _ = self.tx.send(Item::Opened {
+            interaction: interaction.clone(),
+            origin: request.origin.clone(),
         });
-        Box::pin(async move { answer })
     }
-}
-
-fn origin_text(o: &RequestOrigin) -> String {
-    match o {
-        RequestOrigin::Legacy { id } => format!("server request {id}"),
-        RequestOrigin::InputRequired {
-            key,
-            round,
-            for_method,
-        } => format!("input_required round {round} of {for_method}, key {key:?}"),
+    fn closed(&self, closed: &InteractionClosed) {
+        let _ = self.tx.send(Item::InteractionClosed(closed.clone()));
     }
 }
 
@@ -249,6 +232,10 @@ struct Processor {
     seq_map: VecDeque<(u64, u64)>,
     /// Values of this connection that never reach the view or SQLite (see [`redact`]).
     secrets: Arc<Secrets>,
+    /// Open interactions: their cause's history entry, redacted params and origin in words.
+    interactions: HashMap<u64, (Option<i64>, Value, String)>,
+    /// This connection's number in the interaction queue.
+    connection: u64,
 }
 
 impl Processor {
@@ -263,12 +250,11 @@ impl Processor {
                     version,
                 } => self.frame(frame, classified, method, version).await,
                 Item::Event(e) => self.event(e).await,
-                Item::Answered {
-                    method,
-                    params,
+                Item::Opened {
+                    interaction,
                     origin,
-                    answer,
-                } => self.answered(method, params, origin, answer).await,
+                } => self.opened(interaction, origin),
+                Item::InteractionClosed(closed) => self.interaction_closed(closed).await,
                 Item::Closed(reason) => self.closed(reason).await,
                 Item::Begin(a) => self.active.push(a),
                 Item::Finish {
@@ -543,9 +529,9 @@ impl Processor {
                 }
                 let updated = Arc::new(WebFrame::new(&head, sources, body));
                 self.slot.frames().replace(updated.clone());
-                self.app
-                    .events
-                    .publish_json("frame", updated.render(VIEW_BODY_CAP));
+                self.app.events.publish(Event::Frame(RenderedFrame::new(
+                    updated.render(VIEW_BODY_CAP),
+                )));
                 let _ = self
                     .app
                     .spill
@@ -565,7 +551,7 @@ impl Processor {
         self.slot.frames().push(f.clone());
         self.app
             .events
-            .publish_json("frame", f.render(VIEW_BODY_CAP));
+            .publish(Event::Frame(RenderedFrame::new(f.render(VIEW_BODY_CAP))));
         // Bounded: when SQLite falls behind, the traffic waits here rather than piling up.
         let _ = self.app.spill.send(f.to_stored(&self.slot.name)).await;
     }
@@ -639,11 +625,15 @@ impl Processor {
                 if let Some(h) = hist {
                     self.child(h, "progress", data).await;
                 }
-                self.app.events.publish(
-                    "progress",
-                    &json!({"server": server, "requestId": request_id, "historyId": hist,
-                            "method": method, "progress": progress, "total": total, "message": message}),
-                );
+                self.app.events.publish(Event::Progress(ProgressEvent {
+                    server,
+                    request_id,
+                    history_id: hist,
+                    method,
+                    progress,
+                    total,
+                    message,
+                }));
             }
             SessionEvent::Log {
                 level,
@@ -655,11 +645,14 @@ impl Processor {
                 if let Some(h) = hist {
                     self.child(h, "log", payload).await;
                 }
-                self.app.events.publish(
-                    "log",
-                    &json!({"server": server, "level": level, "logger": logger, "data": data,
-                            "historyId": hist, "timeUs": now_us()}),
-                );
+                self.app.events.publish(Event::Log(LogEvent {
+                    server,
+                    level,
+                    logger,
+                    data,
+                    history_id: hist,
+                    time_us: now_us(),
+                }));
             }
             SessionEvent::Notification { method, params } => {
                 if method == "notifications/tools/list_changed" {
@@ -674,10 +667,13 @@ impl Processor {
                     )
                     .await;
                 }
-                self.app.events.publish(
-                    "notification",
-                    &json!({"server": server, "method": method, "params": params}),
-                );
+                self.app
+                    .events
+                    .publish(Event::Notification(NotificationEvent {
+                        server,
+                        method,
+                        params,
+                    }));
             }
             // The responder reports each server request with its params and our answer.
             SessionEvent::ServerRequest { .. } => {}
@@ -689,23 +685,19 @@ impl Processor {
                         .find(|(engine, _)| *engine == s)
                         .map(|(_, ours)| *ours)
                 });
-                self.app.events.publish(
-                    "warning",
-                    &json!({"server": server, "message": message, "frameSeq": seq}),
-                );
+                self.app.events.publish(Event::Warning(WarningEvent {
+                    server,
+                    message,
+                    frame_seq: seq,
+                }));
             }
         }
     }
 
-    async fn answered(
-        &mut self,
-        method: String,
-        mut params: Value,
-        origin: RequestOrigin,
-        answer: Value,
-    ) {
-        self.secrets.value(&mut params);
-        let hist = match &origin {
+    /// The request that caused a server request: the legacy request's entry (its frame came
+    /// first), or the one request in flight with the method an `input_required` round is for.
+    fn cause(&mut self, origin: &RequestOrigin) -> Option<i64> {
+        match origin {
             RequestOrigin::Legacy { id } => self.asked_by.remove(id),
             RequestOrigin::InputRequired { for_method, .. } => {
                 let matching: Vec<i64> = self
@@ -719,24 +711,61 @@ impl Processor {
                     _ => None,
                 }
             }
-        };
-        let origin = origin_text(&origin);
-        if let Some(h) = hist {
-            self.child(
-                h,
-                "serverRequest",
-                json!({"method": method, "params": params, "origin": origin, "answer": answer}),
-            )
-            .await;
         }
-        self.app.events.publish(
-            "serverRequest",
-            &json!({"server": self.slot.name, "method": method, "params": params,
-                    "origin": origin, "answer": answer, "historyId": hist}),
+    }
+
+    fn opened(&mut self, mut interaction: Interaction, origin: RequestOrigin) {
+        self.secrets.value(&mut interaction.payload);
+        let hist = self.cause(&origin);
+        interaction.history_id = hist;
+        self.app
+            .interactions
+            .describe(interaction.id, hist, interaction.payload.clone());
+        self.interactions.insert(
+            interaction.id,
+            (
+                hist,
+                interaction.payload.clone(),
+                interaction.origin.clone(),
+            ),
         );
+        self.app
+            .events
+            .publish(Event::InteractionOpened(interaction));
+    }
+
+    /// One row per interaction in its cause's history entry (kind `serverRequest`, with how it
+    /// ended), the `serverRequest` event views already read, and `interactionClosed`.
+    async fn interaction_closed(&mut self, mut closed: InteractionClosed) {
+        let (hist, params, origin) =
+            self.interactions
+                .remove(&closed.id)
+                .unwrap_or((None, Value::Null, String::new()));
+        closed.history_id = hist;
+        let method = closed.method.clone();
+        if let Some(h) = hist {
+            let row = json!({"method": method, "params": params, "origin": origin,
+                "answer": closed.answer, "interactionId": closed.id, "kind": closed.kind,
+                "round": closed.round, "outcome": closed.outcome, "reason": closed.reason});
+            self.child(h, "serverRequest", row).await;
+        }
+        self.app
+            .events
+            .publish(Event::ServerRequest(ServerRequestEvent {
+                server: self.slot.name.clone(),
+                method,
+                params,
+                origin,
+                answer: closed.answer.clone(),
+                history_id: hist,
+            }));
+        self.app.events.publish(Event::InteractionClosed(closed));
     }
 
     async fn closed(&mut self, reason: String) {
+        self.app
+            .interactions
+            .abandon(self.connection, &format!("the connection ended: {reason}"));
         let changed = {
             let mut st = self.slot.st();
             if st.generation == self.generation
@@ -790,8 +819,9 @@ async fn finish(
     match r {
         Ok(Ok(Some(e))) => {
             let v = views::history_entry(&e);
-            app.events.publish("history", &v);
-            Some(v)
+            let out = v.to_value();
+            app.events.publish(Event::History(v));
+            Some(out)
         }
         Ok(Err(e)) => {
             eprintln!("mcpscope: history entry {hist} not saved: {e}");
@@ -848,6 +878,8 @@ pub(crate) async fn connect(
     };
     slot.tools().clear();
     app.publish_status(name).await;
+    let connection = app.interactions.connection_id();
+    slot.st().interaction_connection = connection;
     tokio::spawn(
         Processor {
             app: app.clone(),
@@ -861,11 +893,20 @@ pub(crate) async fn connect(
             current: None,
             seq_map: VecDeque::new(),
             secrets,
+            interactions: HashMap::new(),
+            connection,
         }
         .run(rx, tx.gauge.clone()),
     );
     let observer = Arc::new(WebObserver { tx: tx.clone() });
-    let responder = Arc::new(WebResponder { tx: tx.clone() });
+    let responder = Arc::new(QueueResponder {
+        queue: app.interactions.clone(),
+        server: name.to_string(),
+        connection,
+        policy: app.options.interaction_policy.clone(),
+        timeout: app.options.interaction_timeout,
+        sink: Arc::new(ProcessorSink { tx: tx.clone() }),
+    });
     match Session::connect(target, opts, responder, observer).await {
         Ok(session) => {
             let info = session.server_info();
@@ -931,6 +972,9 @@ async fn disconnect_locked(app: &Arc<Inspector>, slot: &Arc<Slot>) {
         }
         s
     };
+    let connection = slot.st().interaction_connection;
+    app.interactions
+        .abandon(connection, "the connection was closed (disconnect)");
     if let Some(s) = session {
         s.cancel_all("disconnected");
         s.close().await;
@@ -1021,10 +1065,11 @@ async fn listener(app: Arc<Inspector>, slot: Arc<Slot>, session: Session, genera
         st.generation == generation && st.status == Some(Status::Connected)
     };
     let warn = |message: String| {
-        app.events.publish(
-            "warning",
-            &json!({"server": slot.name, "message": message, "frameSeq": null}),
-        );
+        app.events.publish(Event::Warning(WarningEvent {
+            server: slot.name.clone(),
+            message,
+            frame_seq: None,
+        }));
     };
     let mut quick_ends = 0u32;
     loop {
@@ -1171,7 +1216,7 @@ pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<Ca
     let new2 = new.clone();
     let hist = tokio::task::spawn_blocking(move || store.insert(&new2)).await??;
     app.events
-        .publish("history", &views::pending_entry(hist, &new));
+        .publish(Event::History(views::pending_entry(hist, &new)));
     let _ = tx.send(Item::Begin(Active {
         hist,
         request_id: request_id.clone(),
@@ -1391,7 +1436,9 @@ impl Inspector {
             st.latency_ms = None;
         }
         slot.tools().clear();
-        self.events.publish("reset", &json!({"server": name}));
+        self.events.publish(Event::Reset(ResetEvent {
+            server: name.to_string(),
+        }));
         if saved.is_ok() {
             self.publish_catalog().await;
         }

@@ -16,6 +16,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::sync::Arc;
+use ts_rs::TS;
 
 /// Frames per server kept in memory.
 pub const WINDOW_FRAMES: usize = 10_000;
@@ -25,32 +26,56 @@ pub const WINDOW_BYTES: usize = 128 << 20;
 pub const VIEW_BODY_CAP: usize = 64 << 10;
 
 /// Everything of a `FrameView` but the body.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct FrameHead {
     pub seq: u64,
     pub server: String,
     pub time_us: u64,
+    #[ts(type = "FrameDirection")]
     pub direction: Direction,
+    #[ts(type = "string")]
     pub kind: FrameKind,
+    #[ts(type = "FrameSource")]
     pub source: &'static str,
+    #[ts(type = "FrameMeta")]
     pub meta: FrameMeta,
+    #[ts(type = "'request' | 'response' | 'notification' | 'error' | 'batch' | 'invalid' | null")]
     pub message: Option<&'static str>,
     pub method: Option<String>,
+    #[ts(type = "number | string | null")]
     pub id: Option<Value>,
     pub duration_ms: Option<f64>,
     pub lint: Option<Vec<LintFinding>>,
     pub headers: Option<HeaderVerdicts>,
     /// The history entry this frame belongs to, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub history_id: Option<i64>,
 }
 
 /// One schema-lint finding of a frame.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
 pub(crate) struct LintFinding {
     pub path: String,
     pub message: String,
+}
+
+/// `FrameView` (docs/web-api.md): a frame as a view shows it. Never built on the hot path:
+/// [`render`] splices the body into the head serialised once, and a test holds the two to the
+/// same JSON. This type is what the SPA's generated `FrameView` is made from.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct FrameView {
+    #[serde(flatten)]
+    head: FrameHead,
+    /// The body as text (UTF-8), cut to the view cap; null when it is not UTF-8.
+    text: Option<String>,
+    /// The body as Base64 when it is not UTF-8.
+    base64: Option<String>,
+    /// The whole body's length in bytes.
+    size: u64,
+    /// True when `text`/`base64` hold only the head of the body.
+    truncated: bool,
 }
 
 /// A frame ready to serve: its description as JSON text and its bytes.
@@ -283,6 +308,39 @@ mod tests {
         let b: Value = serde_json::from_str(&render("{}", &[0xff, 0], 10)).unwrap();
         assert_eq!(b["base64"], "/wA=");
         assert_eq!(b["text"], Value::Null);
+    }
+
+    #[test]
+    fn the_spliced_rendering_is_the_typed_frame_view() {
+        let head = FrameHead {
+            seq: 7,
+            server: "demo".into(),
+            time_us: 1,
+            direction: Direction::In,
+            kind: FrameKind::StdoutLine,
+            source: "jsonrpc",
+            meta: FrameMeta::default(),
+            message: Some("response"),
+            method: None,
+            id: Some(Value::from(1)),
+            duration_ms: Some(2.5),
+            lint: Some(vec![]),
+            headers: None,
+            history_id: Some(3),
+        };
+        let body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
+        let web = WebFrame::new(&head, vec!["jsonrpc"], Bytes::from(body));
+        let typed = FrameView {
+            head,
+            text: Some(body.into()),
+            base64: None,
+            size: body.len() as u64,
+            truncated: false,
+        };
+        assert_eq!(
+            web.render(VIEW_BODY_CAP),
+            serde_json::to_string(&typed).unwrap()
+        );
     }
 
     #[test]

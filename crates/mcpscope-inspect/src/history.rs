@@ -4,6 +4,7 @@
 
 use crate::conn::RESULT_CAP;
 use crate::error::{Error, Result};
+use crate::events::Event;
 use crate::state::Inspector;
 use crate::traffic::blocking;
 use crate::views;
@@ -28,7 +29,10 @@ impl Inspector {
             .then(|| entries.last().map(|e| e.id))
             .flatten();
         Ok(HistoryPage {
-            entries: entries.iter().map(views::history_entry).collect(),
+            entries: entries
+                .iter()
+                .map(|e| views::history_entry(e).to_value())
+                .collect(),
             next_before,
         })
     }
@@ -48,7 +52,7 @@ impl Inspector {
             Ok(match st.get(id, RESULT_CAP)? {
                 Some(e) => {
                     let children = st.children(id)?;
-                    Some(views::history_detail(&e, &children))
+                    Some(views::history_detail(&e, &children).to_value())
                 }
                 None => None,
             })
@@ -71,8 +75,9 @@ impl Inspector {
             .await?
             .ok_or_else(|| Error::not_found(format!("no history entry {id}")))?;
         let v = views::history_entry(&e);
-        self.events.publish("history", &v);
-        Ok(v)
+        let out = v.to_value();
+        self.events.publish(Event::History(v));
+        Ok(out)
     }
 
     /// Unpin an entry.
@@ -81,8 +86,9 @@ impl Inspector {
             .await?
             .ok_or_else(|| Error::not_found(format!("no history entry {id}")))?;
         let v = views::history_entry(&e);
-        self.events.publish("history", &v);
-        Ok(v)
+        let out = v.to_value();
+        self.events.publish(Event::History(v));
+        Ok(out)
     }
 
     /// Delete the unpinned entries (of one server, or all); how many went.

@@ -43,6 +43,7 @@ mod error;
 pub mod events;
 mod frames;
 mod history;
+pub mod interactions;
 mod servers;
 mod state;
 pub mod time;
@@ -51,6 +52,7 @@ mod verdicts;
 mod views;
 
 pub use auth::Delivery;
+pub use auth::{AuthPending, AuthView};
 pub use catalog::{Catalog, CatalogEntry, OAuthEntry, write_atomically};
 // The registry dialect under the name the views first knew it by (`import::preview_registry`).
 pub use catalog::registry as import;
@@ -58,12 +60,15 @@ pub(crate) use catalog::secrets;
 pub use conn::{Call, CallOutcome, RESULT_CAP};
 pub use datadir::{DataDirLock, LOCK_FILE, make_private, precreate_private};
 pub use error::{Error, Result};
-pub use events::{EventBus, Published, RING_BYTES, RING_EVENTS};
+pub use events::{Event, EventBus, Published, RING_BYTES, RING_EVENTS};
+pub use frames::FrameView;
 pub use frames::{VIEW_BODY_CAP, WINDOW_BYTES, WINDOW_FRAMES};
 pub use history::HistoryPage;
 pub use import::RegistryChoice;
+pub use interactions::{Answer, Interaction, InteractionClosed, InteractionKind, Outcome, Policy};
 pub use state::{Inspector, Options};
 pub use traffic::FramePage;
+pub use views::{HistoryChild, HistoryEntry, ServerView};
 
 /// `bytes` random bytes as lowercase hex (request ids, secret-store keys).
 pub(crate) fn random_hex(bytes: usize) -> String {

@@ -6,8 +6,10 @@
 //! an `.await`; the catalog's is a tokio mutex because saving it writes a file.
 
 use crate::catalog::{Catalog, CatalogEntry};
-use crate::events::EventBus;
+use crate::events::{CatalogEvent, Event, EventBus};
 use crate::frames::{FrameWindow, WINDOW_BYTES, WINDOW_FRAMES};
+use crate::interactions::{DEFAULT_INTERACTION_TIMEOUT, DeclineAtOnce, InteractionQueue, Policy};
+use crate::views::ServerView;
 use mcpscope_client::{RequestControl, ServerInfo, Session};
 use mcpscope_proto::lint::Linter;
 use mcpscope_store::{HistoryStore, StoredFrame};
@@ -34,6 +36,11 @@ pub struct Options {
     /// Where OAuth tokens are kept; `None`: as the environment says (`MCPSCOPE_SECRET_STORE`, …),
     /// like the CLI.
     pub secrets: Option<mcpscope_store::SecretStoreConfig>,
+    /// Who answers a server's questions at once (`None` from it: a view must, within
+    /// `interaction_timeout`). The web UI declines at once until its dialogs land.
+    pub interaction_policy: Arc<dyn Policy>,
+    /// How long an interaction waits for a view before it is declined as timed out.
+    pub interaction_timeout: Duration,
 }
 
 impl Options {
@@ -54,6 +61,8 @@ impl Default for Options {
             window_bytes: WINDOW_BYTES,
             callback_url: "http://127.0.0.1:6274/oauth/callback".into(),
             secrets: None,
+            interaction_policy: Arc::new(DeclineAtOnce),
+            interaction_timeout: DEFAULT_INTERACTION_TIMEOUT,
         }
     }
 }
@@ -88,6 +97,9 @@ pub(crate) struct SlotState {
     pub log_level: Option<String>,
     /// An era chosen with the protocol selector when the catalog could not be saved.
     pub era_override: Option<String>,
+    /// The current connection's number in the interaction queue (its questions are abandoned
+    /// when it ends).
+    pub interaction_connection: u64,
 }
 
 /// One server's slot.
@@ -142,6 +154,8 @@ pub struct Inspector {
     pub(crate) logins: crate::auth::Logins,
     /// The OAuth redirect URI (`options.callback_url`).
     pub(crate) callback_url: String,
+    /// The servers' questions waiting for an answer.
+    pub(crate) interactions: Arc<InteractionQueue>,
 }
 
 impl std::fmt::Debug for Inspector {
@@ -168,6 +182,7 @@ impl Inspector {
             secrets: crate::auth::secret_store(options.secrets.clone()),
             logins: Default::default(),
             callback_url: options.callback_url.clone(),
+            interactions: Arc::new(InteractionQueue::new()),
             options,
         })
     }
@@ -232,8 +247,13 @@ impl Inspector {
         Ok(slot.clone())
     }
 
-    /// The server card of `name`.
+    /// The server card of `name`, as JSON (what the REST answers carry).
     pub(crate) fn view(&self, name: &str, entry: &CatalogEntry) -> Value {
+        serde_json::to_value(self.server_view(name, entry)).unwrap_or(Value::Null)
+    }
+
+    /// The server card of `name`.
+    pub(crate) fn server_view(&self, name: &str, entry: &CatalogEntry) -> ServerView {
         let slot = self.slots().get(name).cloned();
         let (status, error, latency, era, version) = match &slot {
             Some(s) => {
@@ -249,25 +269,25 @@ impl Inspector {
             None => (Status::Disconnected, None, None, None, None),
         };
         let connected = status == Status::Connected;
-        serde_json::json!({
-            "name": name,
-            "entry": entry,
-            "transport": entry.transport(),
-            "target": entry.target_text(),
-            "status": status,
-            "error": error,
-            "latencyMs": if connected { latency } else { None },
-            "era": if connected { era } else { None },
-            "protocolVersion": if connected { version } else { None },
-        })
+        ServerView {
+            name: name.to_string(),
+            entry: entry.clone(),
+            transport: entry.transport(),
+            target: entry.target_text(),
+            status,
+            error,
+            latency_ms: if connected { latency } else { None },
+            era: if connected { era } else { None },
+            protocol_version: if connected { version } else { None },
+        }
     }
 
     /// Publish a `status` event for `name`.
     pub(crate) async fn publish_status(&self, name: &str) {
         let entry = self.catalog.lock().await.get(name).cloned();
         if let Some(entry) = entry {
-            let v = self.view(name, &entry);
-            self.events.publish("status", &v);
+            let v = self.server_view(name, &entry);
+            self.events.publish(Event::Status(v));
         }
     }
 
@@ -283,9 +303,16 @@ impl Inspector {
 
     /// Publish a `catalog` event.
     pub(crate) async fn publish_catalog(&self) {
-        let servers = self.servers().await;
+        let servers = {
+            let catalog = self.catalog.lock().await;
+            catalog
+                .servers()
+                .iter()
+                .map(|(n, e)| self.server_view(n, e))
+                .collect()
+        };
         self.events
-            .publish("catalog", &serde_json::json!({"servers": servers}));
+            .publish(Event::Catalog(CatalogEvent { servers }));
     }
 }
 

@@ -15,9 +15,10 @@ use mcpscope_proto::headers::{decode_value, param_header_values, param_headers};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
+use ts_rs::TS;
 
 /// The verdicts of one outgoing frame (`HeaderVerdicts` in `docs/web-api.md`).
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct HeaderVerdicts {
     /// Every request header as sent (credentials redacted).
@@ -34,11 +35,13 @@ pub(crate) struct HeaderVerdicts {
     pub failed: bool,
     /// The transport failure, when there was one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub transport_error: Option<String>,
 }
 
 /// One judged header.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+#[ts(rename = "HeaderRow")]
 pub(crate) struct VerdictRow {
     /// Header name as sent (or as it should have been sent).
     pub header: String,
@@ -47,9 +50,11 @@ pub(crate) struct VerdictRow {
     /// What was sent (decoded).
     pub sent: Option<String>,
     /// `ok`, `mismatch`, `missing`, `undeclared` or `unchecked`.
+    #[ts(type = "Verdict")]
     pub verdict: &'static str,
     /// Why, when the verdict needs a reason.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub note: Option<String>,
 }
 

@@ -3,7 +3,8 @@
 //! A page that reconnects with `Last-Event-ID` gets what it missed from the bus's ring; when the
 //! ring no longer holds it, a `resync` event says how many were lost so the page refetches with
 //! the REST calls. A new page starts from now. Each event goes out with its bus id, so the
-//! browser's `Last-Event-ID` is the bus's numbering.
+//! browser's `Last-Event-ID` is the bus's numbering. Names and bodies are the core's
+//! (`mcpscope_inspect::Event`); this file only frames them as SSE.
 
 use crate::extract::Query;
 use axum::extract::State;
@@ -11,6 +12,7 @@ use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::{Stream, StreamExt as _};
 use mcpscope_inspect::EventBus;
+use mcpscope_inspect::events::{Event as ViewEvent, ResyncEvent};
 use serde::Deserialize;
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -62,9 +64,11 @@ fn stream(
             let (batch, lost) = bus.since(next, 256);
             let mut out: Vec<Result<Event, Infallible>> = Vec::with_capacity(batch.len() + 1);
             if lost > 0 {
+                // Not in the ring, so no id: the next real event's id stays the page's cursor.
+                let resync = ViewEvent::Resync(ResyncEvent { missed: lost });
                 out.push(Ok(Event::default()
-                    .event("resync")
-                    .data(format!("{{\"missed\":{lost}}}"))));
+                    .event(resync.name())
+                    .data(resync.data())));
                 next += lost;
             }
             if let Some(last) = batch.last() {

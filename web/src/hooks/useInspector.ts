@@ -426,26 +426,25 @@ export function useInspector(): { state: State; actions: Actions } {
   useEffect(() => {
     void actionsSingleton.refreshServers().then(() => actionsSingleton.loadAuth());
     const close = openEvents(
-      (name, data) => {
-        if (name === 'frame') store.queueFrame(data as FrameView);
-        else if (name === 'log') store.queueLog(data as LogEvent);
-        else if (name === 'auth') {
-          const v = data as AuthView;
-          store.set((s) => applyEvent(s, name, data));
+      (e) => {
+        if (e.event === 'frame') store.queueFrame(e.data);
+        else if (e.event === 'log') store.queueLog(e.data);
+        else if (e.event === 'auth') {
+          const v = e.data;
+          store.set((s) => applyEvent(s, e));
           const o = authOutcome(awaitingLogin.has(v.server), v);
           if (o.awaiting) awaitingLogin.add(v.server);
           else awaitingLogin.delete(v.server);
           if (o.toast) notifications.show({ ...o.toast, autoClose: o.toast.color === 'red' ? 10_000 : 6000 });
         } else {
-          store.set((s) => applyEvent(s, name, data));
-          if (name === 'resync') {
+          store.set((s) => applyEvent(s, e));
+          if (e.event === 'resync') {
             // Events were lost: refetch what the REST calls can give back.
             void actionsSingleton.refreshServers().then(() => actionsSingleton.loadAuth());
             for (const server of Object.keys(store.get().data)) void actionsSingleton.loadFrames(server);
           }
-          if (name === 'warning') {
-            const w = data as { server: string; message: string };
-            notifications.show({ color: 'yellow', title: `Warning from ${w.server}`, message: w.message });
+          if (e.event === 'warning') {
+            notifications.show({ color: 'yellow', title: `Warning from ${e.data.server}`, message: e.data.message });
           }
         }
       },

@@ -107,6 +107,8 @@ const view = (over: Partial<AuthView>): AuthView => ({
   pending: null,
   summary: null,
   error: null,
+  secretStore: null,
+  callbackUrl: 'http://127.0.0.1:6274/oauth/callback',
   ...over,
 });
 const pending = (id: string, startedAt: string) => ({ id, url: 'https://as/authorize', issuer: 'https://as', scopes: ['mcp:read'], reason: 'login' as const, startedAt });

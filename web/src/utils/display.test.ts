@@ -108,7 +108,7 @@ describe('content', () => {
 describe('logs', () => {
   const logs: LogEvent[] = [
     { server: 's', level: 'debug', logger: 'demo', data: 'starting', timeUs: 1, historyId: 7 },
-    { server: 's', level: 'error', logger: 'db', data: { msg: 'boom' }, timeUs: 2 },
+    { server: 's', level: 'error', logger: 'db', data: { msg: 'boom' }, timeUs: 2, historyId: null },
   ];
   it('orders and colours levels', () => {
     expect(levelRank('warning')).toBeGreaterThan(levelRank('info'));
@@ -135,7 +135,8 @@ describe('history', () => {
   });
   it('upserts entries newest first', () => {
     const e = (id: number, status: 'ok' | 'pending'): HistoryEntry => ({
-      id, server: 's', method: 'ping', status, startedAt: '', startedAtUs: 0, durationMs: null, pinned: false,
+      id, server: 's', method: 'ping', params: null, status, result: null, error: null, startedAt: '', startedAtUs: 0,
+      durationMs: null, pinned: false, label: null, era: null, parentId: null, requestId: null, truncated: false, resultSize: 0,
     });
     let list = upsertEntry([], e(1, 'ok'));
     list = upsertEntry(list, e(2, 'pending'));

@@ -44,11 +44,11 @@ describe('collapsed row', () => {
   });
   it('tallies passing and unchecked rows', () => {
     expect(collapsedSummary(base)).toEqual({ text: 'HTTP 200 · 2 ✓', tone: 'ok' });
-    const unchecked = { ...base, rows: [{ header: 'Mcp-Param-Region', verdict: 'unchecked' as const }] };
+    const unchecked = { ...base, rows: [{ header: 'Mcp-Param-Region', expected: null, sent: 'us-west1', verdict: 'unchecked' as const }] };
     expect(collapsedSummary(unchecked)).toEqual({ text: 'HTTP 200 · 1 unchecked', tone: 'warn' });
   });
   it('names a failing row when no disagreement is given', () => {
-    const bad = { ...base, rows: [{ header: 'Mcp-Param-Region', verdict: 'missing' as const }] };
+    const bad = { ...base, rows: [{ header: 'Mcp-Param-Region', expected: 'us-west1', sent: null, verdict: 'missing' as const }] };
     expect(collapsedSummary(bad).text).toBe('HTTP 200 · Mcp-Param-Region never sent');
   });
   it('is red for 4xx/5xx and transport failures', () => {

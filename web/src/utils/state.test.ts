@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { FRAME_WINDOW, applyEvent, applyFrames, initialState, serverData } from './state';
-import type { FrameView, ServerView } from './types';
+import type { FrameView, ServerView, WebEvent } from './types';
+
+/** An event as the stream hands it over (bodies here are partial: only what the test reads). */
+const ev = (event: WebEvent['event'], data: unknown): WebEvent => ({ event, data }) as WebEvent;
 
 const sv = (name: string, status: ServerView['status']): ServerView => ({
   name, entry: {}, transport: 'stdio', target: 'x', status, error: null, latencyMs: null, era: null, protocolVersion: null,
@@ -15,40 +18,40 @@ describe('applyEvent', () => {
   it('keeps the last authorization view of each server', () => {
     const v = { server: 'notes', applies: true, state: 'authorizing' as const, summary: null, error: null,
       pending: { id: 'p1', url: 'https://as/authorize', issuer: null, scopes: [], reason: 'login' as const, startedAt: 't' } };
-    let s = applyEvent(initialState(), 'catalog', { servers: [sv('notes', 'connecting'), sv('other', 'connected')] });
-    s = applyEvent(s, 'auth', v);
+    let s = applyEvent(initialState(), ev('catalog', { servers: [sv('notes', 'connecting'), sv('other', 'connected')] }));
+    s = applyEvent(s, ev('auth', v));
     expect(s.auth.notes.pending?.id).toBe('p1');
-    s = applyEvent(s, 'auth', { ...v, state: 'authorized', pending: null });
+    s = applyEvent(s, ev('auth', { ...v, state: 'authorized', pending: null }));
     expect(s.auth.notes.state).toBe('authorized');
-    s = applyEvent(s, 'catalog', { servers: [sv('other', 'connected')] });
+    s = applyEvent(s, ev('catalog', { servers: [sv('other', 'connected')] }));
     expect(s.auth.notes).toBeUndefined();
   });
 
   it('keeps a stored grant shown until tokens load or Forget says none is left', () => {
     const stored = { issuer: 'https://as', scope: null, expiresAt: null, obtainedAt: 1, refreshToken: true, clientId: null, profile: 'default' };
     const v = { server: 'notes', applies: true, state: 'none' as const, summary: null, error: null, pending: null };
-    let s = applyEvent(initialState(), 'auth', { ...v, stored });
-    s = applyEvent(s, 'auth', { ...v, state: 'failed', error: 'x' });
+    let s = applyEvent(initialState(), ev('auth', { ...v, stored }));
+    s = applyEvent(s, ev('auth', { ...v, state: 'failed', error: 'x' }));
     expect(s.auth.notes.stored?.issuer).toBe('https://as');
-    s = applyEvent(s, 'auth', { ...v, stored: null });
+    s = applyEvent(s, ev('auth', { ...v, stored: null }));
     expect(s.auth.notes.stored).toBeNull();
   });
 
   it('tracks server status', () => {
-    let s = applyEvent(initialState(), 'catalog', { servers: [sv('demo', 'disconnected')] });
-    s = applyEvent(s, 'status', sv('demo', 'connected'));
+    let s = applyEvent(initialState(), ev('catalog', { servers: [sv('demo', 'disconnected')] }));
+    s = applyEvent(s, ev('status', sv('demo', 'connected')));
     expect(s.servers).toHaveLength(1);
     expect(s.servers[0].status).toBe('connected');
-    s = applyEvent(s, 'status', sv('other', 'connecting'));
+    s = applyEvent(s, ev('status', sv('other', 'connecting')));
     expect(s.servers.map((x) => x.name)).toEqual(['demo', 'other']);
   });
 
   it('flags list changes and clears them on reset', () => {
-    let s = applyEvent(initialState(), 'notification', { server: 'demo', method: 'notifications/tools/list_changed' });
+    let s = applyEvent(initialState(), ev('notification', { server: 'demo', method: 'notifications/tools/list_changed' }));
     expect(serverData(s, 'demo').changed.tools).toBe(true);
-    s = applyEvent(s, 'progress', { server: 'demo', requestId: 'r1', progress: 1, total: 5, message: 'step 1 of 5' });
+    s = applyEvent(s, ev('progress', { server: 'demo', requestId: 'r1', progress: 1, total: 5, message: 'step 1 of 5' }));
     expect(serverData(s, 'demo').progress.r1.message).toBe('step 1 of 5');
-    s = applyEvent(s, 'reset', { server: 'demo' });
+    s = applyEvent(s, ev('reset', { server: 'demo' }));
     const d = serverData(s, 'demo');
     expect(d.changed.tools).toBe(false);
     expect(d.progress).toEqual({});
@@ -56,10 +59,10 @@ describe('applyEvent', () => {
   });
 
   it('keeps logs and history', () => {
-    let s = applyEvent(initialState(), 'log', { server: 'demo', level: 'info', data: 'hi', timeUs: 1 });
+    let s = applyEvent(initialState(), ev('log', { server: 'demo', level: 'info', data: 'hi', timeUs: 1 }));
     expect(serverData(s, 'demo').logs).toHaveLength(1);
-    s = applyEvent(s, 'history', { id: 1, server: 'demo', method: 'ping', status: 'pending', startedAt: '', startedAtUs: 0, durationMs: null, pinned: false });
-    s = applyEvent(s, 'history', { id: 1, server: 'demo', method: 'ping', status: 'ok', startedAt: '', startedAtUs: 0, durationMs: 3, pinned: false });
+    s = applyEvent(s, ev('history', { id: 1, server: 'demo', method: 'ping', status: 'pending', startedAt: '', startedAtUs: 0, durationMs: null, pinned: false }));
+    s = applyEvent(s, ev('history', { id: 1, server: 'demo', method: 'ping', status: 'ok', startedAt: '', startedAtUs: 0, durationMs: 3, pinned: false }));
     expect(s.history).toHaveLength(1);
     expect(s.history[0].status).toBe('ok');
   });

@@ -9,12 +9,12 @@ import type {
   HistoryEntry,
   JsonObject,
   LogEvent,
-  NotificationEvent,
   ProgressEvent,
   ServerInfo,
   ServerRequestEvent,
   ServerView,
   WarningEvent,
+  WebEvent,
 } from './types';
 import type { ToolDef } from './tools';
 
@@ -136,10 +136,10 @@ export function applyLogs(state: State, logs: LogEvent[]): State {
 }
 
 /** Apply one event of `GET /api/events` (frames and logs go through the batch functions). */
-export function applyEvent(state: State, name: string, data: unknown): State {
-  switch (name) {
+export function applyEvent(state: State, e: WebEvent): State {
+  switch (e.event) {
     case 'status': {
-      const s = data as ServerView;
+      const s = e.data;
       let next: State = { ...state, servers: upsertServer(state.servers, s) };
       if (s.status === 'disconnected' || s.status === 'failed') {
         next = updateServer(next, s.name, (d) => ({ ...d, info: null, progress: {} }));
@@ -147,24 +147,24 @@ export function applyEvent(state: State, name: string, data: unknown): State {
       return next;
     }
     case 'catalog': {
-      const servers = (data as { servers: ServerView[] }).servers;
+      const servers = e.data.servers;
       // Views of servers no longer in the catalog go (a rename starts a new slot).
       const names = new Set(servers.map((s) => s.name));
       const auth = Object.fromEntries(Object.entries(state.auth).filter(([n]) => names.has(n)));
       return { ...state, servers, auth };
     }
     case 'auth':
-      return setAuth(state, data as AuthView);
+      return setAuth(state, e.data);
     case 'frame':
-      return applyFrames(state, [data as FrameView]);
+      return applyFrames(state, [e.data]);
     case 'log':
-      return applyLogs(state, [data as LogEvent]);
+      return applyLogs(state, [e.data]);
     case 'progress': {
-      const p = data as ProgressEvent;
-      return updateServer(state, p.server, (d) => ({ ...d, progress: { ...d.progress, [p.requestId]: p } }));
+      const p = e.data;
+      return updateServer(state, p.server, (d) => ({ ...d, progress: { ...d.progress, [String(p.requestId)]: p } }));
     }
     case 'notification': {
-      const n = data as NotificationEvent;
+      const n = e.data;
       return updateServer(state, n.server, (d) => {
         switch (n.method) {
           case 'notifications/tools/list_changed':
@@ -183,17 +183,17 @@ export function applyEvent(state: State, name: string, data: unknown): State {
       });
     }
     case 'serverRequest': {
-      const r = data as ServerRequestEvent;
+      const r = e.data;
       return updateServer(state, r.server, (d) => ({ ...d, serverRequests: [...d.serverRequests.slice(-99), r] }));
     }
     case 'warning': {
-      const w = data as WarningEvent;
+      const w = e.data;
       return updateServer(state, w.server, (d) => ({ ...d, warnings: [...d.warnings.slice(-99), w] }));
     }
     case 'history':
-      return { ...state, history: upsertEntry(state.history, data as HistoryEntry) };
+      return { ...state, history: upsertEntry(state.history, e.data) };
     case 'reset': {
-      const server = (data as { server: string }).server;
+      const server = e.data.server;
       const prev = serverData(state, server);
       const fresh = emptyServerData(prev.resetCount + 1);
       return { ...state, data: { ...state.data, [server]: { ...fresh, info: prev.info } } };

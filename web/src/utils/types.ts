@@ -1,5 +1,25 @@
 // Types of the mcpscope web API (docs/web-api.md). Pure declarations, no behaviour.
+// What travels in events is generated from the Rust types (src/generated/events.ts) and
+// re-exported here; the rest is written by hand.
 import type { EntryValue } from './secrets';
+
+export type {
+  AuthPending,
+  AuthView,
+  FrameView,
+  HeaderRow,
+  HeaderVerdicts,
+  HistoryChild,
+  HistoryEntry,
+  LintFinding,
+  LogEvent,
+  NotificationEvent,
+  ProgressEvent,
+  ServerRequestEvent,
+  ServerView,
+  WarningEvent,
+  WebEvent,
+} from '../generated/events';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -43,18 +63,6 @@ export interface ApiErrorBody {
   data?: Json;
   historyId?: number;
   [key: string]: unknown;
-}
-
-export interface ServerView {
-  name: string;
-  entry: CatalogEntry;
-  transport: Transport;
-  target: string;
-  status: ServerStatus;
-  error: ApiErrorBody | null;
-  latencyMs: number | null;
-  era: Era | null;
-  protocolVersion: string | null;
 }
 
 export interface ServerInfo {
@@ -168,35 +176,6 @@ export interface FormField {
 
 export type HistoryStatus = 'ok' | 'error' | 'cancelled' | 'pending';
 
-/** Something a request caused: `progress`, `log`, `serverRequest` or `notification`. */
-export interface HistoryChild {
-  kind: string;
-  offsetMs: number;
-  data?: Json;
-}
-
-export interface HistoryEntry {
-  id: number;
-  server: string;
-  method: string;
-  params?: Json;
-  status: HistoryStatus;
-  result?: Json;
-  error?: ApiErrorBody | Json;
-  startedAt: string;
-  startedAtUs: number;
-  durationMs: number | null;
-  pinned: boolean;
-  label?: string | null;
-  era?: Era | null;
-  parentId?: number | null;
-  truncated?: boolean;
-  resultSize?: number;
-  requestId?: string | null;
-  children?: HistoryChild[];
-  frames?: number[];
-}
-
 export interface SavedRequest {
   id: number | string;
   name: string;
@@ -224,61 +203,9 @@ export interface FrameMeta {
 
 export type Verdict = 'ok' | 'mismatch' | 'missing' | 'undeclared' | 'unchecked';
 
-export interface HeaderRow {
-  header: string;
-  expected?: string | null;
-  sent?: string | null;
-  verdict: Verdict;
-  note?: string | null;
-}
-
-export interface HeaderVerdicts {
-  request: [string, string][];
-  status: number | null;
-  mirrored: [string, string][];
-  firstDisagreement: string | null;
-  rows: HeaderRow[];
-  failed: boolean;
-}
-
-export interface LintFinding {
-  path: string;
-  message: string;
-}
-
-export interface FrameView {
-  seq: number;
-  server: string;
-  timeUs: number;
-  direction: FrameDirection;
-  kind: string;
-  source: FrameSource;
-  meta: FrameMeta;
-  text: string | null;
-  base64: string | null;
-  size: number;
-  truncated: boolean;
-  message: 'request' | 'response' | 'notification' | 'error' | 'batch' | 'invalid' | null;
-  method: string | null;
-  id: number | string | null;
-  durationMs: number | null;
-  lint: LintFinding[] | null;
-  headers: HeaderVerdicts | null;
-}
-
 // --- authorization (OAuth 2.1) ---
 
 export type AuthState = 'none' | 'authorizing' | 'authorized' | 'failed';
-
-/** A login waiting for a person: the page opens `url` in a new tab. */
-export interface AuthPending {
-  id: string;
-  url: string;
-  issuer: string | null;
-  scopes: string[];
-  reason: 'login' | 'step-up';
-  startedAt: string;
-}
 
 /** What the flow established (never the token itself). */
 export interface AuthSummary {
@@ -302,20 +229,6 @@ export type SecretStoreView =
   | { kind: string; location?: string | null; protection?: string | null; reason?: string | null }
   | { error: string };
 
-export interface AuthView {
-  server: string;
-  applies: boolean;
-  state: AuthState;
-  pending: AuthPending | null;
-  summary: AuthSummary | null;
-  error: string | null;
-  secretStore?: SecretStoreView | null;
-  callbackUrl?: string | null;
-  /** `GET …/auth` only, while nothing is loaded: the grant the secret store holds for this
-   *  server and profile (used when it connects). */
-  stored?: AuthStored | null;
-}
-
 /** A stored grant, described without its tokens. */
 export interface AuthStored {
   issuer: string;
@@ -332,47 +245,6 @@ export interface AuthToken {
   accessToken: string;
   tokenType?: string | null;
   expiresAt?: number | null;
-}
-
-// --- events ---
-
-export interface ProgressEvent {
-  server: string;
-  requestId: string;
-  historyId?: number;
-  method?: string;
-  progress: number;
-  total?: number | null;
-  message?: string | null;
-}
-
-export interface LogEvent {
-  server: string;
-  level: string;
-  logger?: string | null;
-  data: Json;
-  historyId?: number | null;
-  timeUs: number;
-}
-
-export interface NotificationEvent {
-  server: string;
-  method: string;
-  params?: Json;
-}
-
-export interface ServerRequestEvent {
-  server: string;
-  method: string;
-  params?: Json;
-  origin?: Json;
-  answer?: Json;
-}
-
-export interface WarningEvent {
-  server: string;
-  message: string;
-  frameSeq?: number;
 }
 
 /** The tabs of the top bar. */

@@ -6,9 +6,18 @@
 //! ([`EventBus::since`]); when the ring no longer holds it, the count of lost events says so, and
 //! the view refetches. Subscribers read the ring directly and wait on a watch channel for the next
 //! id ([`EventBus::subscribe`]), so a slow view never blocks the engine and never drops events
-//! silently. How a view encodes events (Server-Sent Events for the web UI) is the view's business.
+//! silently. How a view encodes events (Server-Sent Events for the web UI) is the view's business;
+//! what an event is, and its JSON, is [`Event`]'s (`vocabulary.rs`).
 
-use serde::Serialize;
+mod typescript;
+mod vocabulary;
+
+pub use typescript::typescript;
+pub use vocabulary::{
+    CatalogEvent, Event, LogEvent, NotificationEvent, ProgressEvent, RenderedFrame, ResetEvent,
+    ResyncEvent, ServerRequestEvent, WarningEvent,
+};
+
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use tokio::sync::watch;
@@ -23,9 +32,9 @@ pub const RING_BYTES: usize = 64 << 20;
 pub struct Published {
     /// Its number (from 1, in publishing order).
     pub id: u64,
-    /// Its name (`frame`, `status`, `history`, …; `docs/web-api.md`).
+    /// Its name ([`Event::name`]).
     pub name: &'static str,
-    /// Its body, as JSON text.
+    /// Its body, as JSON text ([`Event::data`]).
     pub data: String,
 }
 
@@ -66,14 +75,10 @@ impl EventBus {
         EventBus::default()
     }
 
-    /// Publish `data` (serialised to JSON) as event `name`; returns its id.
-    pub fn publish(&self, name: &'static str, data: &impl Serialize) -> u64 {
-        let data = serde_json::to_string(data).unwrap_or_else(|_| "null".into());
-        self.publish_json(name, data)
-    }
-
-    /// Publish already-serialised JSON.
-    pub fn publish_json(&self, name: &'static str, data: String) -> u64 {
+    /// Publish `event`; returns its id.
+    pub fn publish(&self, event: Event) -> u64 {
+        let name = event.name();
+        let data = event.data();
         let id = {
             let mut ring = self.ring.lock().unwrap_or_else(|p| p.into_inner());
             let id = ring.next_id;
@@ -136,14 +141,21 @@ mod tests {
     #[tokio::test]
     async fn replays_from_the_ring_and_reports_what_it_lost() {
         let bus = Arc::new(EventBus::new());
+        let warning = |i: u64| {
+            Event::Warning(WarningEvent {
+                server: "s".into(),
+                message: format!("{i}"),
+                frame_seq: Some(i),
+            })
+        };
         for i in 0..3 {
-            bus.publish("warning", &serde_json::json!({"i": i}));
+            bus.publish(warning(i));
         }
         let (got, lost) = bus.since(2, 10);
         assert_eq!(got.iter().map(|e| e.id).collect::<Vec<_>>(), vec![2, 3]);
         assert_eq!(lost, 0);
-        for _ in 0..RING_EVENTS {
-            bus.publish("warning", &1);
+        for i in 0..RING_EVENTS {
+            bus.publish(warning(i as u64));
         }
         let (got, lost) = bus.since(1, 1);
         assert_eq!(lost, 3);

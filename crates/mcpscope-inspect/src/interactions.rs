@@ -1,0 +1,612 @@
+//! The pending-interaction queue: where a server's question to the client waits for an answer.
+//!
+//! Every server→client request (legacy `sampling/createMessage`, `elicitation/create` in form and
+//! URL mode, `roots/list`) and every entry of a modern `input_required` round reaches the engine's
+//! [`Responder`] as one [`ServerRequest`]. A [`QueueResponder`] turns it into an [`Interaction`]:
+//! an id, the server, the history entry of the request that caused it, its kind, its payload, the
+//! round, a deadline. Then exactly one of these closes it:
+//!
+//! - its [`Policy`] answers at once (the web UI declines, as it did before dialogs; the CLI answers
+//!   as its flags say),
+//! - a view answers it with [`InteractionQueue::answer`] — accept with content, decline, cancel,
+//! - its deadline passes (outcome `timedOut`, the reason named, the server gets the decline),
+//! - its connection closes ([`InteractionQueue::abandon`], outcome `abandoned`).
+//!
+//! Whoever takes the interaction out of the queue closes it, so each is closed exactly once and
+//! its [`InteractionSink`] hears `opened` before `closed`. What goes back on the wire for each kind
+//! and each answer is decided in one place, [`wire_answer`] (declines are
+//! [`mcpscope_client::decline`]'s).
+
+use crate::error::{Error, Result};
+use futures::future::BoxFuture;
+use mcpscope_client::{RequestOrigin, Responder, ServerRequest, decline, full_capabilities};
+use mcpscope_proto::era::Era;
+use mcpscope_proto::{RpcError, now_us};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::oneshot;
+use ts_rs::TS;
+
+/// How long an interaction waits for a view by default.
+pub const DEFAULT_INTERACTION_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// What the server asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum InteractionKind {
+    /// `sampling/createMessage`: an LLM completion.
+    Sampling,
+    /// `elicitation/create` in form mode: values for a schema.
+    ElicitationForm,
+    /// `elicitation/create` in URL mode: the user opens a URL.
+    ElicitationUrl,
+    /// `roots/list`: the client's roots.
+    Roots,
+    /// Anything else a server sends (answered method-not-found unless accepted).
+    Other,
+}
+
+impl InteractionKind {
+    /// The kind of `method` with `params`.
+    pub fn of(method: &str, params: &Value) -> InteractionKind {
+        match method {
+            "sampling/createMessage" => InteractionKind::Sampling,
+            "elicitation/create" if params.get("mode").and_then(Value::as_str) == Some("url") => {
+                InteractionKind::ElicitationUrl
+            }
+            "elicitation/create" => InteractionKind::ElicitationForm,
+            "roots/list" => InteractionKind::Roots,
+            _ => InteractionKind::Other,
+        }
+    }
+}
+
+/// A question waiting for an answer (the `interactionOpened` event's body).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Interaction {
+    /// Its id (for [`InteractionQueue::answer`]).
+    pub id: u64,
+    /// The server that asks.
+    pub server: String,
+    /// The history entry of the request that caused it, when known.
+    pub history_id: Option<i64>,
+    /// What it asks for.
+    pub kind: InteractionKind,
+    /// The method as the server sent it.
+    pub method: String,
+    /// The request's params (secret values redacted once a connection's pipeline saw it).
+    pub payload: Value,
+    /// Where it came from, in words (`server request 5`, `input_required round 1 of …`).
+    pub origin: String,
+    /// The `input_required` round (1-based); null for a legacy server request.
+    pub round: Option<u32>,
+    /// When it opened (µs since the Unix epoch).
+    pub opened_at_us: u64,
+    /// When it times out (µs since the Unix epoch).
+    pub deadline_us: u64,
+}
+
+/// How a view answers.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "action", content = "content", rename_all = "camelCase")]
+pub enum Answer {
+    /// Accept: the elicitation's content, the sampling result, the roots (list or `{roots}`).
+    Accept(#[serde(default)] Value),
+    /// Say no.
+    Decline,
+    /// Dismiss without choosing (elicitation `cancel`; a decline for the other kinds).
+    Cancel,
+}
+
+/// How an interaction ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum Outcome {
+    /// Answered with content.
+    Accepted,
+    /// Declined (by a view or a policy).
+    Declined,
+    /// Cancelled by a view.
+    Cancelled,
+    /// Nobody answered before the deadline: declined.
+    TimedOut,
+    /// The connection closed first.
+    Abandoned,
+}
+
+/// An interaction's end (the `interactionClosed` event's body).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct InteractionClosed {
+    /// The interaction's id.
+    pub id: u64,
+    /// The server that asked.
+    pub server: String,
+    /// The history entry of the request that caused it, when known.
+    pub history_id: Option<i64>,
+    /// What it asked for.
+    pub kind: InteractionKind,
+    /// The method as the server sent it.
+    pub method: String,
+    /// The `input_required` round; null for a legacy server request.
+    pub round: Option<u32>,
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Why, for `timedOut` and `abandoned` (and who answered otherwise).
+    pub reason: Option<String>,
+    /// What the server got: `{result}` or `{error}`.
+    pub answer: Value,
+}
+
+/// Decides at once, or leaves the interaction for a view.
+pub trait Policy: Send + Sync + std::fmt::Debug + 'static {
+    /// `Some(answer)`: answer now; `None`: wait for a view (or the deadline).
+    fn decide(&self, interaction: &Interaction) -> Option<Answer>;
+}
+
+/// Declines everything at once (the web UI until its dialogs land).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DeclineAtOnce;
+
+impl Policy for DeclineAtOnce {
+    fn decide(&self, _: &Interaction) -> Option<Answer> {
+        Some(Answer::Decline)
+    }
+}
+
+/// Answers nothing: every interaction waits for a view or its deadline.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WaitForView;
+
+impl Policy for WaitForView {
+    fn decide(&self, _: &Interaction) -> Option<Answer> {
+        None
+    }
+}
+
+/// Hears each interaction open and close (a connection's pipeline: events, history rows).
+pub trait InteractionSink: Send + Sync + 'static {
+    /// It opened (before any answer).
+    fn opened(&self, interaction: &Interaction, request: &ServerRequest);
+    /// It closed (exactly once).
+    fn closed(&self, closed: &InteractionClosed);
+}
+
+/// A sink that hears nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoSink;
+
+impl InteractionSink for NoSink {
+    fn opened(&self, _: &Interaction, _: &ServerRequest) {}
+    fn closed(&self, _: &InteractionClosed) {}
+}
+
+/// The wire answer to `method` for `answer`: the one place it is decided.
+pub fn wire_answer(
+    method: &str,
+    params: &Value,
+    answer: &Answer,
+) -> std::result::Result<Value, RpcError> {
+    let kind = InteractionKind::of(method, params);
+    match (kind, answer) {
+        (InteractionKind::ElicitationForm, Answer::Accept(content)) => {
+            let content = if content.is_null() {
+                json!({})
+            } else {
+                content.clone()
+            };
+            Ok(json!({"action": "accept", "content": content}))
+        }
+        // URL mode carries no content: the user went to the URL (SEP-1036).
+        (InteractionKind::ElicitationUrl, Answer::Accept(_)) => Ok(json!({"action": "accept"})),
+        (InteractionKind::ElicitationForm | InteractionKind::ElicitationUrl, Answer::Cancel) => {
+            Ok(json!({"action": "cancel"}))
+        }
+        (InteractionKind::Roots, Answer::Accept(Value::Array(roots))) => {
+            Ok(json!({"roots": roots}))
+        }
+        (_, Answer::Accept(result)) => Ok(result.clone()),
+        (_, Answer::Decline | Answer::Cancel) => decline(method),
+    }
+}
+
+/// The answer as the views see it: `{result}` or `{error}`.
+fn shown(wire: &std::result::Result<Value, RpcError>) -> Value {
+    match wire {
+        Ok(v) => json!({"result": v}),
+        Err(e) => json!({"error": e.to_value()}),
+    }
+}
+
+/// The `input_required` round of `origin`, if it is one.
+fn round_of(origin: &RequestOrigin) -> Option<u32> {
+    match origin {
+        RequestOrigin::Legacy { .. } => None,
+        RequestOrigin::InputRequired { round, .. } => {
+            Some(u32::try_from(*round).unwrap_or(u32::MAX))
+        }
+    }
+}
+
+/// `origin` in words.
+pub(crate) fn origin_text(o: &RequestOrigin) -> String {
+    match o {
+        RequestOrigin::Legacy { id } => format!("server request {id}"),
+        RequestOrigin::InputRequired {
+            key,
+            round,
+            for_method,
+        } => format!("input_required round {round} of {for_method}, key {key:?}"),
+    }
+}
+
+/// One interaction in the queue.
+struct Waiting {
+    interaction: Interaction,
+    /// The connection it belongs to ([`InteractionQueue::abandon`]).
+    connection: u64,
+    sink: Arc<dyn InteractionSink>,
+    reply: oneshot::Sender<std::result::Result<Value, RpcError>>,
+}
+
+/// Every interaction still waiting, of every server.
+#[derive(Default)]
+pub struct InteractionQueue {
+    waiting: Mutex<HashMap<u64, Waiting>>,
+    next_id: AtomicU64,
+    next_connection: AtomicU64,
+}
+
+impl std::fmt::Debug for InteractionQueue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InteractionQueue")
+            .field("waiting", &self.lock().len())
+            .finish()
+    }
+}
+
+impl InteractionQueue {
+    /// An empty queue.
+    pub fn new() -> InteractionQueue {
+        InteractionQueue::default()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Waiting>> {
+        self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A number for a new connection, to [`abandon`](Self::abandon) its interactions by.
+    pub fn connection_id(&self) -> u64 {
+        self.next_connection.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Every interaction still waiting, oldest first.
+    pub fn pending(&self) -> Vec<Interaction> {
+        let mut out: Vec<Interaction> = self
+            .lock()
+            .values()
+            .map(|w| w.interaction.clone())
+            .collect();
+        out.sort_by_key(|i| i.id);
+        out
+    }
+
+    /// Answer interaction `id` (any view). Not found: it already closed, or never was.
+    pub fn answer(&self, id: u64, answer: Answer) -> Result<InteractionClosed> {
+        let outcome = match &answer {
+            Answer::Accept(_) => Outcome::Accepted,
+            Answer::Decline => Outcome::Declined,
+            Answer::Cancel => Outcome::Cancelled,
+        };
+        self.close(id, outcome, None, |i| {
+            wire_answer(&i.method, &i.payload, &answer)
+        })
+        .ok_or_else(|| {
+            Error::not_found(format!(
+                "no interaction {id} is waiting: it was answered, timed out or abandoned"
+            ))
+        })
+    }
+
+    /// Record the cause and the redacted payload a connection's pipeline found for `id`.
+    pub(crate) fn describe(&self, id: u64, history_id: Option<i64>, payload: Value) {
+        if let Some(w) = self.lock().get_mut(&id) {
+            w.interaction.history_id = history_id;
+            w.interaction.payload = payload;
+        }
+    }
+
+    /// Close every interaction of `connection`: it ended (`reason` says how).
+    pub fn abandon(&self, connection: u64, reason: &str) {
+        let ids: Vec<u64> = self
+            .lock()
+            .iter()
+            .filter(|(_, w)| w.connection == connection)
+            .map(|(id, _)| *id)
+            .collect();
+        for id in ids {
+            let reason = format!("abandoned: {reason}");
+            self.close(id, Outcome::Abandoned, Some(reason), |i| decline(&i.method));
+        }
+    }
+
+    /// Take `id` out of the queue, answer the server with `wire`, tell the sink. `None` when it
+    /// was no longer waiting.
+    fn close(
+        &self,
+        id: u64,
+        outcome: Outcome,
+        reason: Option<String>,
+        wire: impl FnOnce(&Interaction) -> std::result::Result<Value, RpcError>,
+    ) -> Option<InteractionClosed> {
+        let w = self.lock().remove(&id)?;
+        let i = &w.interaction;
+        let answer = wire(i);
+        let closed = InteractionClosed {
+            id,
+            server: i.server.clone(),
+            history_id: i.history_id,
+            kind: i.kind,
+            method: i.method.clone(),
+            round: i.round,
+            outcome,
+            reason,
+            answer: shown(&answer),
+        };
+        // The sink first: its row and event come before the server can act on the answer.
+        w.sink.closed(&closed);
+        let _ = w.reply.send(answer);
+        Some(closed)
+    }
+
+    /// Put `request` in the queue; the receiver gets the wire answer when it closes.
+    fn open(
+        &self,
+        server: &str,
+        connection: u64,
+        request: &ServerRequest,
+        timeout: Duration,
+        sink: Arc<dyn InteractionSink>,
+    ) -> (
+        Interaction,
+        oneshot::Receiver<std::result::Result<Value, RpcError>>,
+    ) {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        let now = now_us();
+        let interaction = Interaction {
+            id,
+            server: server.to_string(),
+            history_id: None,
+            kind: InteractionKind::of(&request.method, &request.params),
+            method: request.method.clone(),
+            payload: request.params.clone(),
+            origin: origin_text(&request.origin),
+            round: round_of(&request.origin),
+            opened_at_us: now,
+            deadline_us: now.saturating_add(timeout.as_micros().min(u64::MAX as u128) as u64),
+        };
+        let (reply, rx) = oneshot::channel();
+        sink.opened(&interaction, request);
+        self.lock().insert(
+            id,
+            Waiting {
+                interaction: interaction.clone(),
+                connection,
+                sink,
+                reply,
+            },
+        );
+        (interaction, rx)
+    }
+}
+
+/// A [`Responder`] over the queue: each server request becomes an interaction that its policy,
+/// a view, the deadline or the connection's end closes.
+pub struct QueueResponder {
+    /// The queue.
+    pub queue: Arc<InteractionQueue>,
+    /// The server's name.
+    pub server: String,
+    /// This connection's number ([`InteractionQueue::connection_id`]).
+    pub connection: u64,
+    /// Who answers at once.
+    pub policy: Arc<dyn Policy>,
+    /// How long a view has.
+    pub timeout: Duration,
+    /// Who hears the interactions open and close.
+    pub sink: Arc<dyn InteractionSink>,
+}
+
+impl QueueResponder {
+    /// Queue `request`, let `policy` answer at once if it will, and wait for the answer.
+    pub fn ask(
+        &self,
+        policy: &dyn Policy,
+        request: ServerRequest,
+    ) -> BoxFuture<'static, std::result::Result<Value, RpcError>> {
+        let (interaction, rx) = self.queue.open(
+            &self.server,
+            self.connection,
+            &request,
+            self.timeout,
+            self.sink.clone(),
+        );
+        let id = interaction.id;
+        if let Some(answer) = policy.decide(&interaction) {
+            let outcome = match &answer {
+                Answer::Accept(_) => Outcome::Accepted,
+                Answer::Decline => Outcome::Declined,
+                Answer::Cancel => Outcome::Cancelled,
+            };
+            let reason = Some("answered by policy".to_string());
+            self.queue.close(id, outcome, reason, |i| {
+                wire_answer(&i.method, &i.payload, &answer)
+            });
+        }
+        let queue = self.queue.clone();
+        let timeout = self.timeout;
+        let method = request.method;
+        Box::pin(async move {
+            match tokio::time::timeout(timeout, rx).await {
+                Ok(Ok(answer)) => answer,
+                // The queue dropped it without an answer (cannot happen: closing answers).
+                Ok(Err(_)) => decline(&method),
+                Err(_) => {
+                    // If a view answered in this same instant, its answer went to the reply
+                    // channel this future just dropped: the decline is what the server gets
+                    // either way, and the queue closed it once.
+                    let reason =
+                        format!("timed out: no view answered within {timeout:?}; declined");
+                    queue.close(id, Outcome::TimedOut, Some(reason), |i| decline(&i.method));
+                    decline(&method)
+                }
+            }
+        })
+    }
+}
+
+impl Responder for QueueResponder {
+    fn capabilities(&self, era: Era) -> Value {
+        full_capabilities(era)
+    }
+
+    fn respond(
+        &self,
+        request: ServerRequest,
+    ) -> BoxFuture<'static, std::result::Result<Value, RpcError>> {
+        let policy = self.policy.clone();
+        self.ask(policy.as_ref(), request)
+    }
+}
+
+impl crate::state::Inspector {
+    /// Every server question still waiting for an answer, oldest first.
+    pub fn interactions(&self) -> Vec<Interaction> {
+        self.interactions.pending()
+    }
+
+    /// Answer interaction `id` (accept with content, decline, cancel) for any view.
+    pub fn answer_interaction(&self, id: u64, answer: Answer) -> Result<InteractionClosed> {
+        self.interactions.answer(id, answer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form() -> (String, Value) {
+        (
+            "elicitation/create".into(),
+            json!({"message": "m", "requestedSchema": {}}),
+        )
+    }
+
+    #[test]
+    fn each_kind_and_answer_has_one_wire_answer() {
+        let (m, p) = form();
+        assert_eq!(
+            wire_answer(&m, &p, &Answer::Accept(json!({"name": "x"}))).unwrap(),
+            json!({"action": "accept", "content": {"name": "x"}})
+        );
+        assert_eq!(
+            wire_answer(&m, &p, &Answer::Cancel).unwrap(),
+            json!({"action": "cancel"})
+        );
+        assert_eq!(
+            wire_answer(&m, &p, &Answer::Decline).unwrap(),
+            json!({"action": "decline"})
+        );
+        let url = json!({"mode": "url", "url": "https://x"});
+        assert_eq!(
+            wire_answer(&m, &url, &Answer::Accept(json!({"ignored": 1}))).unwrap(),
+            json!({"action": "accept"})
+        );
+        let roots = wire_answer(
+            "roots/list",
+            &json!({}),
+            &Answer::Accept(json!([{"uri": "file:///a"}])),
+        );
+        assert_eq!(roots.unwrap(), json!({"roots": [{"uri": "file:///a"}]}));
+        let sampling = wire_answer("sampling/createMessage", &json!({}), &Answer::Decline);
+        assert_eq!(sampling.unwrap_err().code, -1);
+        assert_eq!(
+            wire_answer("x/y", &json!({}), &Answer::Cancel)
+                .unwrap_err()
+                .code,
+            -32601
+        );
+    }
+
+    #[test]
+    fn answers_parse_from_what_a_view_sends() {
+        let a: Answer =
+            serde_json::from_value(json!({"action": "accept", "content": {"a": 1}})).unwrap();
+        assert_eq!(a, Answer::Accept(json!({"a": 1})));
+        let d: Answer = serde_json::from_value(json!({"action": "decline"})).unwrap();
+        assert_eq!(d, Answer::Decline);
+    }
+
+    #[tokio::test]
+    async fn a_view_answers_once_and_a_second_answer_is_refused() {
+        let queue = Arc::new(InteractionQueue::new());
+        let r = QueueResponder {
+            queue: queue.clone(),
+            server: "s".into(),
+            connection: queue.connection_id(),
+            policy: Arc::new(WaitForView),
+            timeout: Duration::from_secs(30),
+            sink: Arc::new(NoSink),
+        };
+        let (method, params) = form();
+        let origin = RequestOrigin::Legacy {
+            id: mcpscope_proto::RequestId::Number(1),
+        };
+        let fut = r.respond(ServerRequest {
+            method,
+            params,
+            origin,
+        });
+        let [waiting] = queue.pending().try_into().unwrap();
+        let closed = queue.answer(waiting.id, Answer::Cancel).unwrap();
+        assert_eq!(closed.outcome, Outcome::Cancelled);
+        assert_eq!(fut.await.unwrap(), json!({"action": "cancel"}));
+        let again = queue.answer(waiting.id, Answer::Decline).unwrap_err();
+        assert_eq!(again.code, mcpscope_proto::error_code::ErrorCode::NotFound);
+    }
+
+    #[tokio::test]
+    async fn a_closed_connection_abandons_its_interactions_with_a_reason() {
+        let queue = Arc::new(InteractionQueue::new());
+        let connection = queue.connection_id();
+        let r = QueueResponder {
+            queue: queue.clone(),
+            server: "s".into(),
+            connection,
+            policy: Arc::new(WaitForView),
+            timeout: Duration::from_secs(30),
+            sink: Arc::new(NoSink),
+        };
+        let origin = RequestOrigin::InputRequired {
+            key: "k".into(),
+            round: 2,
+            for_method: "tools/call".into(),
+        };
+        let fut = r.respond(ServerRequest {
+            method: "roots/list".into(),
+            params: json!({}),
+            origin,
+        });
+        assert_eq!(queue.pending()[0].round, Some(2));
+        queue.abandon(connection + 1, "another connection");
+        assert_eq!(queue.pending().len(), 1);
+        queue.abandon(connection, "the connection ended");
+        assert!(queue.pending().is_empty());
+        assert_eq!(fut.await.unwrap(), json!({"roots": []}));
+    }
+}
