@@ -37,8 +37,7 @@ async fn validate_tool(
     } else {
         b.arguments
     };
-    let errors = mcpscope_proto::form::validate(&schema, &args)
-        .map_err(unusable_schema)?;
+    let errors = mcpscope_proto::form::validate(&schema, &args).map_err(unusable_schema)?;
     Ok(Json(json!({"errors": errors})))
 }
 
@@ -54,8 +53,7 @@ async fn form(Json(b): Json<SchemaBody>) -> Json<Value> {
 }
 
 async fn validate(Json(b): Json<SchemaBody>) -> ApiResult<Json<Value>> {
-    let errors = mcpscope_proto::form::validate(&b.schema, &b.value)
-        .map_err(unusable_schema)?;
+    let errors = mcpscope_proto::form::validate(&b.schema, &b.value).map_err(unusable_schema)?;
     Ok(Json(json!({"errors": errors})))
 }
 
