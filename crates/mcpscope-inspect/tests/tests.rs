@@ -2,3 +2,8 @@
 //! real demo server, with no HTTP server in between.
 
 mod typescript;
+
+// Shared: an Inspector in a temp directory over the demo server (Streamable HTTP), both eras.
+mod inspector;
+// A list's pages as a view asks for them: the first, after a cursor, all under the list key.
+mod pages;

@@ -9,7 +9,7 @@ use axum::Router;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use mcpscope_inspect::{Call, CallOutcome};
+use mcpscope_inspect::{Call, CallOutcome, Pages};
 use serde_json::{Map, Value, json};
 use std::time::Duration;
 
@@ -99,30 +99,20 @@ async fn list(
     Path(name): Path<String>,
     Json(b): Json<Map<String, Value>>,
 ) -> ApiResult<Response> {
-    let mut c = call_of(&b)?;
-    let key = string_field(&b, "key")?.unwrap_or_else(|| {
-        // tools/list → tools, resources/templates/list → resourceTemplates, …
-        match c.method.as_str() {
-            "resources/templates/list" => "resourceTemplates".into(),
-            m => m.split('/').next().unwrap_or(m).to_string(),
-        }
-    });
-    match b.get("cursor") {
-        Some(Value::String(cursor)) => {
-            let mut p = match c.params.take() {
-                Some(Value::Object(m)) => m,
-                _ => Map::new(),
-            };
-            p.insert("cursor".into(), json!(cursor));
-            c.params = Some(Value::Object(p));
-        }
+    let c = call_of(&b)?;
+    let key = string_field(&b, "key")?;
+    let pages = match b.get("cursor") {
+        Some(Value::String(cursor)) => Pages::After(cursor.clone()),
         Some(Value::Null) | None => {
             if b.get("allPages").and_then(Value::as_bool).unwrap_or(true) {
-                c.pages = Some(key);
+                Pages::All { key }
+            } else {
+                Pages::First
             }
         }
         Some(_) => return Err(ApiError::usage("cursor must be a string")),
-    }
+    };
+    let c = c.with_pages(pages);
     let out = app(&s).call(&name, c).await?;
     let extra = out.excluded_tools.as_ref().map(|ex| {
         json!({"excludedTools": ex.iter().map(|(n, r)| json!({"name": n, "reason": r})).collect::<Vec<_>>()})

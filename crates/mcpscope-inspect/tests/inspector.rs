@@ -1,0 +1,128 @@
+//! Shared plumbing of the core's tests: an `Inspector` whose history lives in a temp directory,
+//! over the real demo server on a loopback port (Streamable HTTP), with no HTTP server of ours.
+
+use mcpscope_inspect::{Catalog, CatalogEntry, Inspector, Options};
+use mcpscope_store::{HistoryStore, Retention};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
+
+/// A fresh directory under the system temp dir, removed when dropped.
+pub(crate) struct TempDir(PathBuf);
+
+impl TempDir {
+    pub(crate) fn new(name: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!(
+            "mcpscope-inspect-{name}-{}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The demo server over Streamable HTTP on a loopback port; stops when dropped.
+pub(crate) struct Demo {
+    pub url: String,
+    _stop: oneshot::Sender<()>,
+}
+
+pub(crate) async fn demo() -> Demo {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind demo");
+    let port = listener.local_addr().expect("addr").port();
+    let (tx, rx) = oneshot::channel::<()>();
+    tokio::spawn(mcpscope_demo::serve_http_on(listener, async {
+        let _ = rx.await;
+    }));
+    Demo {
+        url: format!("http://127.0.0.1:{port}/mcp"),
+        _stop: tx,
+    }
+}
+
+/// An inspector, its demo and its directory, kept together so none outlives the others.
+pub(crate) struct Setup {
+    pub inspector: Arc<Inspector>,
+    _demo: Demo,
+    _dir: TempDir,
+}
+
+/// An inspector whose catalog holds the demo as `legacy` and `modern` (one entry per era), with
+/// `window_frames` frames per server in memory and no pinger (its frames would come at any time).
+pub(crate) async fn setup(name: &str, window_frames: usize) -> Setup {
+    let dir = TempDir::new(name);
+    let demo = demo().await;
+    let store = HistoryStore::open(&dir.0.join("history.sqlite"), Retention::default())
+        .expect("history database");
+    let entry = |era: &str| -> CatalogEntry {
+        let e: CatalogEntry =
+            serde_json::from_value(json!({"type": "http", "url": demo.url, "protocolEra": era}))
+                .expect("entry");
+        e.normalized()
+    };
+    let catalog = Catalog::in_memory(vec![
+        ("legacy".into(), entry("legacy")),
+        ("modern".into(), entry("modern")),
+    ]);
+    let options = Options {
+        ping_interval: None,
+        window_frames,
+        // Tokens in the test's own directory, never in the user's keyring or home.
+        secrets: Some(mcpscope_store::SecretStoreConfig::file(
+            dir.0.join("secrets.enc"),
+            None,
+        )),
+        ..Options::default()
+    };
+    Setup {
+        inspector: Inspector::new(catalog, store, options),
+        _demo: demo,
+        _dir: dir,
+    }
+}
+
+/// The frames as JSON objects.
+pub(crate) fn parsed(rendered: &[String]) -> Vec<Value> {
+    rendered
+        .iter()
+        .map(|f| serde_json::from_str(f).expect("a frame is JSON"))
+        .collect()
+}
+
+/// Their `seq`s.
+pub(crate) fn seqs(rendered: &[String]) -> Vec<u64> {
+    parsed(rendered)
+        .iter()
+        .map(|f| f["seq"].as_u64().expect("seq"))
+        .collect()
+}
+
+/// Retry `f` until it gives `Some`, for at most 30 s (SQLite is written behind the window).
+pub(crate) async fn eventually<T, F, Fut>(what: &str, mut f: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(v) = f().await {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "gave up waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
