@@ -2,15 +2,14 @@
 //! and saved requests.
 
 use super::{app, download};
-use crate::error::{ApiError, ApiResult, Json};
+use crate::error::{ApiResult, Json};
 use crate::extract::{OptionalJson, Path, Query};
 use crate::state::AppState;
 use axum::Router;
 use axum::extract::State;
 use axum::response::Response;
 use axum::routing::{delete, get, post};
-use mcpscope_inspect::time::parse_time_us;
-use mcpscope_store::HistoryQuery;
+use mcpscope_inspect::HistoryFilter;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -39,50 +38,28 @@ struct HistoryParams {
     before: Option<i64>,
 }
 
-fn history_query(
-    p: &HistoryParams,
-    default_limit: usize,
-    max_limit: usize,
-) -> ApiResult<HistoryQuery> {
-    let time = |v: &Option<String>, name: &str| -> ApiResult<Option<u64>> {
-        match v.as_deref().filter(|s| !s.is_empty()) {
-            None => Ok(None),
-            Some(t) => parse_time_us(t).map(Some).ok_or_else(|| {
-                ApiError::usage(format!(
-                    "{name} must be an RFC 3339 time or microseconds, got {t:?}"
-                ))
-            }),
+impl HistoryParams {
+    /// The query string's names (`q`) as the core's filter, which checks them.
+    fn filter(self) -> HistoryFilter {
+        HistoryFilter {
+            text: self.q,
+            server: self.server,
+            method: self.method,
+            status: self.status,
+            from: self.from,
+            to: self.to,
+            pinned: self.pinned,
+            limit: self.limit,
+            before: self.before,
         }
-    };
-    if let Some(st) = p.status.as_deref()
-        && !matches!(st, "ok" | "error" | "cancelled" | "pending")
-    {
-        return Err(ApiError::usage(format!(
-            "status must be ok, error, cancelled or pending, got {st:?}"
-        )));
     }
-    Ok(HistoryQuery {
-        text: p.q.clone().filter(|s| !s.trim().is_empty()),
-        server: p.server.clone().filter(|s| !s.is_empty()),
-        method: p.method.clone().filter(|s| !s.is_empty()),
-        status: p.status.clone(),
-        from_us: time(&p.from, "from")?,
-        to_us: time(&p.to, "to")?,
-        pinned: match p.pinned.as_deref() {
-            Some("true" | "1") => Some(true),
-            Some("false" | "0") => Some(false),
-            _ => None,
-        },
-        before: p.before,
-        limit: p.limit.unwrap_or(default_limit).clamp(1, max_limit),
-    })
 }
 
 async fn history(
     State(s): State<AppState>,
     Query(p): Query<HistoryParams>,
 ) -> ApiResult<Json<Value>> {
-    let q = history_query(&p, 100, 1000)?;
+    let q = p.filter().page()?;
     let page = app(&s).history(q).await?;
     Ok(Json(json!({
         "entries": page.entries,
@@ -94,7 +71,7 @@ async fn export_history(
     State(s): State<AppState>,
     Query(p): Query<HistoryParams>,
 ) -> ApiResult<Response> {
-    let q = history_query(&p, 100_000, 100_000)?;
+    let q = p.filter().export()?;
     let doc = app(&s).export_history(q).await?;
     let body = serde_json::to_vec_pretty(&doc).unwrap_or_default();
     Ok(download(body, "application/json", "mcpscope-history.json"))
