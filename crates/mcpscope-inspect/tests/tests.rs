@@ -7,3 +7,7 @@ mod typescript;
 mod inspector;
 // A list's pages as a view asks for them: the first, after a cursor, all under the list key.
 mod pages;
+// Reading traffic back: pages across the window/SQLite boundary, a frame's whole body.
+mod traffic;
+// The log level in both eras: logging/setLevel (legacy) or _meta on every request (modern).
+mod log_level;
