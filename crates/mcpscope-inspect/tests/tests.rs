@@ -11,3 +11,5 @@ mod pages;
 mod traffic;
 // The log level in both eras: logging/setLevel (legacy) or _meta on every request (modern).
 mod log_level;
+// Server questions as pending interactions: answered by a view, declined, timed out, abandoned.
+mod interactions;
