@@ -9,6 +9,14 @@ use mcpscope_transport::{Connection, Target, TransportError};
 use serde_json::{Value, json};
 use std::time::Duration;
 
+/// What differs between the eras' handshakes in the [`ServerInfo`] they establish.
+struct Connected {
+    era: Era,
+    protocol_version: String,
+    server_info: Value,
+    session_id: Option<String>,
+}
+
 impl Session {
     pub(super) async fn handshake(&self) -> Result<(), ClientError> {
         let mut notes = Vec::new();
@@ -56,53 +64,7 @@ impl Session {
             st.version = None;
         }
         self.conn().set_protocol_version(None);
-        let mut version = era::LEGACY_VERSION.to_string();
-        let mut retried = false;
-        let result = loop {
-            self.set_stage(format!(
-                "waiting for the answer to initialize (protocolVersion {version})"
-            ));
-            let params = json!({
-                "protocolVersion": version,
-                "capabilities": self.shared.responder.capabilities(Era::Legacy),
-                "clientInfo": self.shared.opts.client_info,
-            });
-            match self
-                .send_once(
-                    "initialize",
-                    Some(params),
-                    &RequestOptions {
-                        timeout: Some(None),
-                        ..Default::default()
-                    },
-                )
-                .await
-            {
-                Ok(r) => break r,
-                Err(ClientError::Rpc { error, .. }) if !retried => {
-                    let supported = era::supported_versions(&error);
-                    match era::LEGACY_VERSIONS
-                        .iter()
-                        .find(|v| supported.iter().any(|s| s == *v) && **v != version)
-                    {
-                        Some(v) => {
-                            notes.push(format!(
-                                "initialize at {version} refused ({error}); retrying at {v}"
-                            ));
-                            version = v.to_string();
-                            retried = true;
-                        }
-                        None => {
-                            return Err(ClientError::Rpc {
-                                method: "initialize".into(),
-                                error,
-                            });
-                        }
-                    }
-                }
-                Err(e) => return Err(e),
-            }
-        };
+        let (result, offered) = self.initialize_exchange(notes).await?;
         let negotiated = result
             .get("protocolVersion")
             .and_then(Value::as_str)
@@ -114,9 +76,9 @@ impl Session {
                 era::LEGACY_VERSIONS.join(", ")
             )));
         }
-        if negotiated != version {
+        if negotiated != offered {
             notes.push(format!(
-                "server chose protocol version {negotiated} (we offered {version})"
+                "server chose protocol version {negotiated} (we offered {offered})"
             ));
         }
         self.state().version = Some(negotiated.clone());
@@ -126,10 +88,68 @@ impl Session {
         self.notify("notifications/initialized", None).await?;
         self.set_stage("opening the standalone GET stream");
         conn.open_get_stream(Duration::from_secs(2)).await;
-        let info = ServerInfo {
+        let server_info = result.get("serverInfo").cloned().unwrap_or(Value::Null);
+        let connected = Connected {
             era: Era::Legacy,
             protocol_version: negotiated,
-            server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
+            server_info,
+            session_id: conn.session_id(),
+        };
+        self.connected(connected, result, notes);
+        Ok(())
+    }
+
+    /// Send `initialize` at our version; when refused with a list of supported versions, once
+    /// more at one we also speak. The result and the version offered last.
+    async fn initialize_exchange(
+        &self,
+        notes: &mut Vec<String>,
+    ) -> Result<(Value, String), ClientError> {
+        let mut version = era::LEGACY_VERSION.to_string();
+        let mut retried = false;
+        loop {
+            self.set_stage(format!(
+                "waiting for the answer to initialize (protocolVersion {version})"
+            ));
+            let params = json!({
+                "protocolVersion": version,
+                "capabilities": self.shared.responder.capabilities(Era::Legacy),
+                "clientInfo": self.shared.opts.client_info,
+            });
+            // The handshake is the connect timeout's, not the request timeout's.
+            let handshake = RequestOptions {
+                timeout: Some(None),
+                ..Default::default()
+            };
+            let error = match self.send_once("initialize", Some(params), &handshake).await {
+                Ok(r) => return Ok((r, version)),
+                Err(ClientError::Rpc { error, .. }) if !retried => error,
+                Err(e) => return Err(e),
+            };
+            let supported = era::supported_versions(&error);
+            let Some(v) = era::LEGACY_VERSIONS
+                .iter()
+                .find(|v| supported.iter().any(|s| s == *v) && **v != version)
+            else {
+                return Err(ClientError::Rpc {
+                    method: "initialize".into(),
+                    error,
+                });
+            };
+            notes.push(format!(
+                "initialize at {version} refused ({error}); retrying at {v}"
+            ));
+            version = v.to_string();
+            retried = true;
+        }
+    }
+
+    /// The handshake is done: record what it established and say "connected".
+    fn connected(&self, c: Connected, result: Value, notes: &[String]) {
+        let info = ServerInfo {
+            era: c.era,
+            protocol_version: c.protocol_version,
+            server_info: c.server_info,
             capabilities: result
                 .get("capabilities")
                 .cloned()
@@ -145,13 +165,12 @@ impl Session {
                 .expect("target lock")
                 .transport_name()
                 .to_string(),
-            session_id: conn.session_id(),
-            notes: notes.clone(),
+            session_id: c.session_id,
+            notes: notes.to_vec(),
             handshake_result: result,
         };
         self.state().info = Some(info);
         self.set_stage("connected");
-        Ok(())
     }
 
     /// The modern handshake: `server/discover` (with the `-32022` retry inside `request`).
@@ -199,31 +218,13 @@ impl Session {
             .or_else(|| result.get("serverInfo"))
             .cloned()
             .unwrap_or(Value::Null);
-        let info = ServerInfo {
+        let connected = Connected {
             era: Era::Modern,
             protocol_version: version,
             server_info,
-            capabilities: result
-                .get("capabilities")
-                .cloned()
-                .unwrap_or_else(|| json!({})),
-            instructions: result
-                .get("instructions")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-            transport: self
-                .shared
-                .target
-                .lock()
-                .expect("target lock")
-                .transport_name()
-                .to_string(),
             session_id: None,
-            notes: notes.to_vec(),
-            handshake_result: result,
         };
-        self.state().info = Some(info);
-        self.set_stage("connected");
+        self.connected(connected, result, notes);
     }
 
     /// Auto: probe with `server/discover` and decide (wire reference §2.6).
@@ -247,32 +248,7 @@ impl Session {
                 ..Default::default()
             };
             let outcome = self.send_once("server/discover", None, &opts).await;
-            let verdict = match &outcome {
-                Ok(result) => era::classify_probe(Ok(result), &version),
-                Err(ClientError::Rpc { error, .. }) => era::classify_probe(Err(error), &version),
-                Err(ClientError::Timeout { .. }) if is_stdio => ProbeVerdict::Legacy {
-                    reason: format!(
-                        "no answer to server/discover within {} ms (--probe-timeout)",
-                        probe_timeout.as_millis()
-                    ),
-                },
-                Err(ClientError::Closed(reason)) if is_stdio => ProbeVerdict::Legacy {
-                    reason: format!("the server exited on server/discover ({reason})"),
-                },
-                Err(ClientError::Transport(TransportError::Status { status, .. }))
-                    if (400..500).contains(status) =>
-                {
-                    ProbeVerdict::Legacy {
-                        reason: format!(
-                            "server/discover answered HTTP {status} without a modern JSON-RPC error"
-                        ),
-                    }
-                }
-                Err(e) => ProbeVerdict::NotEvidence {
-                    reason: e.to_string(),
-                },
-            };
-            match verdict {
+            match probe_verdict(&outcome, &version, is_stdio, probe_timeout) {
                 ProbeVerdict::Modern { version: v } => {
                     notes.push(format!(
                         "Auto: server/discover succeeded; speaking modern {v}"
@@ -301,37 +277,7 @@ impl Session {
                     )));
                 }
                 ProbeVerdict::Legacy { reason } => {
-                    notes.push(format!(
-                        "Auto: legacy server ({reason}); falling back to initialize"
-                    ));
-                    self.warn(notes.last().cloned().unwrap_or_default(), None);
-                    if is_stdio && self.state().closed.is_some() {
-                        // The probe killed the server (rmcp-based servers exit on a pre-initialize
-                        // request): start it again for the legacy handshake.
-                        let target = self.shared.target.lock().expect("target lock").clone();
-                        notes.push("restarted the server process after the probe".into());
-                        self.replace_connection(target).await?;
-                    }
-                    let legacy = self.initialize_with_fallback(notes).await;
-                    let late = self.state().late_modern.take();
-                    return match (legacy, late) {
-                        // A slow-starting modern server (npx, a loaded machine): it answered the
-                        // probe late and refuses initialize, so the probe's verdict was wrong.
-                        (Err(e @ ClientError::Rpc { .. }), Some(result)) => {
-                            notes.push(format!(
-                                "Auto: initialize was refused ({e}) and the server had answered server/discover as a modern server after the probe timeout: speaking modern"
-                            ));
-                            self.warn(notes.last().cloned().unwrap_or_default(), None);
-                            {
-                                let mut st = self.state();
-                                st.era = Era::Modern;
-                                st.version = Some(era::MODERN_VERSION.to_string());
-                            }
-                            self.finish_modern(result, notes);
-                            Ok(())
-                        }
-                        (legacy, _) => legacy,
-                    };
+                    return self.fall_back_to_legacy(&reason, is_stdio, notes).await;
                 }
                 ProbeVerdict::NotEvidence { .. } => {
                     return Err(outcome
@@ -340,5 +286,80 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// The probe says legacy: `initialize` (restarting a stdio server the probe killed) — unless
+    /// `initialize` is refused by a server that answered the probe after all, too late: a
+    /// slow-starting modern server (npx, a loaded machine), spoken to in the modern era.
+    async fn fall_back_to_legacy(
+        &self,
+        reason: &str,
+        is_stdio: bool,
+        notes: &mut Vec<String>,
+    ) -> Result<(), ClientError> {
+        notes.push(format!(
+            "Auto: legacy server ({reason}); falling back to initialize"
+        ));
+        self.warn(notes.last().cloned().unwrap_or_default(), None);
+        if is_stdio && self.state().closed.is_some() {
+            // The probe killed the server (rmcp-based servers exit on a pre-initialize
+            // request): start it again for the legacy handshake.
+            let target = self.shared.target.lock().expect("target lock").clone();
+            notes.push("restarted the server process after the probe".into());
+            self.replace_connection(target).await?;
+        }
+        let legacy = self.initialize_with_fallback(notes).await;
+        let late = self.state().late_modern.take();
+        match (legacy, late) {
+            (Err(e @ ClientError::Rpc { .. }), Some(result)) => {
+                notes.push(format!(
+                    "Auto: initialize was refused ({e}) and the server had answered server/discover as a modern server after the probe timeout: speaking modern"
+                ));
+                self.warn(notes.last().cloned().unwrap_or_default(), None);
+                {
+                    let mut st = self.state();
+                    st.era = Era::Modern;
+                    st.version = Some(era::MODERN_VERSION.to_string());
+                }
+                self.finish_modern(result, notes);
+                Ok(())
+            }
+            (legacy, _) => legacy,
+        }
+    }
+}
+
+/// What one probe's outcome says about the server's era (wire reference §2.6). Over stdio,
+/// silence or an exit is legacy evidence; over HTTP a 4xx without a modern JSON-RPC error is.
+fn probe_verdict(
+    outcome: &Result<Value, ClientError>,
+    version: &str,
+    is_stdio: bool,
+    probe_timeout: Duration,
+) -> ProbeVerdict {
+    match outcome {
+        Ok(result) => era::classify_probe(Ok(result), version),
+        Err(ClientError::Rpc { error, .. }) => era::classify_probe(Err(error), version),
+        Err(ClientError::Timeout { .. }) if is_stdio => ProbeVerdict::Legacy {
+            reason: format!(
+                "no answer to server/discover within {} ms (--probe-timeout)",
+                probe_timeout.as_millis()
+            ),
+        },
+        Err(ClientError::Closed(reason)) if is_stdio => ProbeVerdict::Legacy {
+            reason: format!("the server exited on server/discover ({reason})"),
+        },
+        Err(ClientError::Transport(TransportError::Status { status, .. }))
+            if (400..500).contains(status) =>
+        {
+            ProbeVerdict::Legacy {
+                reason: format!(
+                    "server/discover answered HTTP {status} without a modern JSON-RPC error"
+                ),
+            }
+        }
+        Err(e) => ProbeVerdict::NotEvidence {
+            reason: e.to_string(),
+        },
     }
 }

@@ -10,6 +10,7 @@ use crate::events::{Recorded, SessionEvent};
 use crate::responder::{RequestOrigin, ServerRequest};
 use bytes::Bytes;
 use mcpscope_proto::era::{self, Era, ProbeVerdict};
+use mcpscope_proto::method::Method;
 use mcpscope_proto::{Classified, Direction, Frame, FrameKind, RequestId};
 use mcpscope_transport::{Outgoing, TransportError, TransportEvent};
 use serde_json::{Value, json};
@@ -60,19 +61,7 @@ impl Session {
         } else {
             (None, None)
         };
-        let method = match &classified {
-            Some(Classified::Request { method, .. } | Classified::Notification { method }) => {
-                Some(method.clone())
-            }
-            Some(Classified::Response { id } | Classified::ErrorResponse { id: Some(id), .. }) => {
-                let st = self.state();
-                match frame.direction {
-                    Direction::In => st.pending.get(id).map(|p| p.method.clone()),
-                    _ => st.server_requests.get(id).cloned(),
-                }
-            }
-            _ => None,
-        };
+        let method = self.method_of(&frame, classified.as_ref());
         let version = {
             let st = self.state();
             st.version.clone().or_else(|| match st.era {
@@ -88,50 +77,14 @@ impl Session {
             protocol_version: version.as_deref(),
         });
         if frame.kind == FrameKind::StderrLine {
-            {
-                let mut st = self.state();
-                if st.stderr_tail.len() == STDERR_TAIL {
-                    st.stderr_tail.pop_front();
-                }
-                st.stderr_tail.push_back(
-                    String::from_utf8_lossy(&frame.body)
-                        .chars()
-                        .take(300)
-                        .collect(),
-                );
-            }
-            // The frame keeps only the head of the line: say so, or the rest vanishes unseen.
-            if frame.meta.truncated {
-                let note = frame
-                    .meta
-                    .note
-                    .as_deref()
-                    .unwrap_or("stderr line cut short");
-                self.warn(
-                    format!("server {note} (over --max-message-bytes; the trace keeps its head)"),
-                    Some(frame.seq),
-                );
-            }
+            self.keep_stderr(&frame);
             return;
         }
         if !act {
             return;
         }
         if frame.direction == Direction::In && frame.meta.truncated {
-            // A message cut short cannot be parsed, so it is never classified below: say so
-            // here, or it passes without a word. The trace keeps its head.
-            let note = frame
-                .meta
-                .note
-                .clone()
-                .unwrap_or_else(|| "a message was cut short".into());
-            let what = match frame.kind {
-                FrameKind::StdoutLine => "stdout",
-                FrameKind::SseEvent => "SSE event",
-                _ => "HTTP body",
-            };
-            self.warn(format!("{what}: {note}"), Some(frame.seq));
-            self.state().discarded = Some(note);
+            self.note_cut_message(&frame);
         }
         let Some(classified) = classified else { return };
         match frame.direction {
@@ -158,6 +111,70 @@ impl Session {
             }
             Direction::Local => {}
         }
+    }
+
+    /// The method a frame is about: its own for a request or notification; for a response,
+    /// that of the request it answers (ours for an incoming one, the server's for our answer).
+    fn method_of(&self, frame: &Frame, classified: Option<&Classified>) -> Option<String> {
+        match classified? {
+            Classified::Request { method, .. } | Classified::Notification { method } => {
+                Some(method.clone())
+            }
+            Classified::Response { id } | Classified::ErrorResponse { id: Some(id), .. } => {
+                let st = self.state();
+                match frame.direction {
+                    Direction::In => st.pending.get(id).map(|p| p.method.clone()),
+                    _ => st.server_requests.get(id).cloned(),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Keep a stderr line for error messages, and say when the frame kept only its head.
+    fn keep_stderr(&self, frame: &Frame) {
+        {
+            let mut st = self.state();
+            if st.stderr_tail.len() == STDERR_TAIL {
+                st.stderr_tail.pop_front();
+            }
+            st.stderr_tail.push_back(
+                String::from_utf8_lossy(&frame.body)
+                    .chars()
+                    .take(300)
+                    .collect(),
+            );
+        }
+        // The frame keeps only the head of the line: say so, or the rest vanishes unseen.
+        if frame.meta.truncated {
+            let note = frame
+                .meta
+                .note
+                .as_deref()
+                .unwrap_or("stderr line cut short");
+            self.warn(
+                format!("server {note} (over --max-message-bytes; the trace keeps its head)"),
+                Some(frame.seq),
+            );
+        }
+    }
+
+    /// A message cut short cannot be parsed, so it is never classified: say so, or it passes
+    /// without a word, and remember it for the timeout message of the request it may have
+    /// answered. The trace keeps its head.
+    fn note_cut_message(&self, frame: &Frame) {
+        let note = frame
+            .meta
+            .note
+            .clone()
+            .unwrap_or_else(|| "a message was cut short".into());
+        let what = match frame.kind {
+            FrameKind::StdoutLine => "stdout",
+            FrameKind::SseEvent => "SSE event",
+            _ => "HTTP body",
+        };
+        self.warn(format!("{what}: {note}"), Some(frame.seq));
+        self.state().discarded = Some(note);
     }
 
     fn dispatch(&self, frame: &Frame, message: Option<Value>, classified: Classified) {
@@ -242,7 +259,7 @@ impl Session {
                     "late answer to {method} (request {id}), which had timed out after {} ms",
                     after.as_millis()
                 );
-                if method == "server/discover"
+                if method == Method::ServerDiscover
                     && let Outcome::Result(r) = &outcome
                     && matches!(
                         era::classify_probe(Ok(r), era::MODERN_VERSION),
@@ -265,32 +282,9 @@ impl Session {
     }
 
     fn on_notification(&self, method: String, params: Option<Value>, seq: u64) {
-        match method.as_str() {
-            "notifications/progress" => {
-                let p = params.unwrap_or_default();
-                let token = p.get("progressToken").cloned().unwrap_or(Value::Null);
-                let found = {
-                    let st = self.state();
-                    st.pending
-                        .iter()
-                        .find(|(_, pd)| pd.progress_token.as_ref() == Some(&token))
-                        .map(|(id, pd)| (id.clone(), pd.method.clone(), pd.activity.clone()))
-                };
-                match found {
-                    Some((id, m, activity)) => {
-                        activity.notify_one();
-                        self.shared.observer.on_event(&SessionEvent::Progress {
-                            request: id,
-                            method: m,
-                            progress: p.get("progress").and_then(Value::as_f64).unwrap_or(0.0),
-                            total: p.get("total").and_then(Value::as_f64),
-                            message: p.get("message").and_then(Value::as_str).map(str::to_string),
-                        });
-                    }
-                    None => self.warn(format!("progress for unknown token {token}"), Some(seq)),
-                }
-            }
-            "notifications/message" => {
+        match Method::from_name(&method) {
+            Some(Method::NotificationsProgress) => self.on_progress(params, seq),
+            Some(Method::NotificationsMessage) => {
                 let p = params.unwrap_or_default();
                 self.shared.observer.on_event(&SessionEvent::Log {
                     level: p
@@ -304,40 +298,8 @@ impl Session {
                 // Logs about a running request show it is alive (a modern server sends them on
                 // that request's stream only); they do not reset timeouts, progress does.
             }
-            "notifications/cancelled" => {
-                // 2026-07-28: a server sends it (on stdio) solely to end a subscriptions/listen
-                // of ours; fail that request now rather than wait forever. 2025-11-25: its id
-                // names one of the server's own requests (ids overlap with ours), so it withdraws
-                // that request and never touches ours.
-                let id = params
-                    .as_ref()
-                    .and_then(|p| p.get("requestId"))
-                    .and_then(RequestId::from_value);
-                let pending = id.and_then(|id| {
-                    let mut st = self.state();
-                    let listens = st.era == Era::Modern
-                        && st
-                            .pending
-                            .get(&id)
-                            .is_some_and(|p| p.method == "subscriptions/listen");
-                    if listens {
-                        st.pending.remove(&id)
-                    } else {
-                        None
-                    }
-                });
-                if let Some(p) = pending {
-                    let reason = params
-                        .as_ref()
-                        .and_then(|p| p.get("reason"))
-                        .and_then(Value::as_str)
-                        .unwrap_or("no reason given")
-                        .to_string();
-                    let _ = p.tx.send(Outcome::Failed(ClientError::ServerCancelled {
-                        method: p.method,
-                        reason,
-                    }));
-                }
+            Some(Method::NotificationsCancelled) => {
+                self.on_cancelled(params.as_ref());
                 self.shared
                     .observer
                     .on_event(&SessionEvent::Notification { method, params });
@@ -346,6 +308,67 @@ impl Session {
                 .shared
                 .observer
                 .on_event(&SessionEvent::Notification { method, params }),
+        }
+    }
+
+    /// `notifications/progress`: restart the timeout of the request it is for and tell the view.
+    fn on_progress(&self, params: Option<Value>, seq: u64) {
+        let p = params.unwrap_or_default();
+        let token = p.get("progressToken").cloned().unwrap_or(Value::Null);
+        let found = {
+            let st = self.state();
+            st.pending
+                .iter()
+                .find(|(_, pd)| pd.progress_token.as_ref() == Some(&token))
+                .map(|(id, pd)| (id.clone(), pd.method.clone(), pd.activity.clone()))
+        };
+        match found {
+            Some((id, m, activity)) => {
+                activity.notify_one();
+                self.shared.observer.on_event(&SessionEvent::Progress {
+                    request: id,
+                    method: m,
+                    progress: p.get("progress").and_then(Value::as_f64).unwrap_or(0.0),
+                    total: p.get("total").and_then(Value::as_f64),
+                    message: p.get("message").and_then(Value::as_str).map(str::to_string),
+                });
+            }
+            None => self.warn(format!("progress for unknown token {token}"), Some(seq)),
+        }
+    }
+
+    /// `notifications/cancelled` from the server.
+    fn on_cancelled(&self, params: Option<&Value>) {
+        // 2026-07-28: a server sends it (on stdio) solely to end a subscriptions/listen
+        // of ours; fail that request now rather than wait forever. 2025-11-25: its id
+        // names one of the server's own requests (ids overlap with ours), so it withdraws
+        // that request and never touches ours.
+        let id = params
+            .and_then(|p| p.get("requestId"))
+            .and_then(RequestId::from_value);
+        let pending = id.and_then(|id| {
+            let mut st = self.state();
+            let listens = st.era == Era::Modern
+                && st
+                    .pending
+                    .get(&id)
+                    .is_some_and(|p| p.method == Method::SubscriptionsListen);
+            if listens {
+                st.pending.remove(&id)
+            } else {
+                None
+            }
+        });
+        if let Some(p) = pending {
+            let reason = params
+                .and_then(|p| p.get("reason"))
+                .and_then(Value::as_str)
+                .unwrap_or("no reason given")
+                .to_string();
+            let _ = p.tx.send(Outcome::Failed(ClientError::ServerCancelled {
+                method: p.method,
+                reason,
+            }));
         }
     }
 
@@ -361,7 +384,7 @@ impl Session {
         });
         let this = self.clone();
         tokio::spawn(async move {
-            let answer = if method == "ping" {
+            let answer = if method == Method::Ping {
                 Ok(json!({}))
             } else {
                 this.shared

@@ -12,7 +12,15 @@ use mcpscope_transport::{Connection, Outgoing};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 use tokio::sync::{Notify, oneshot};
+
+/// A request on the wire: its id, where its outcome will arrive, and what progress on it wakes.
+struct Sent {
+    id: RequestId,
+    answer: oneshot::Receiver<Outcome>,
+    activity: Arc<Notify>,
+}
 
 impl Session {
     fn next_id(&self) -> RequestId {
@@ -119,6 +127,30 @@ impl Session {
                 reason,
             });
         }
+        let sent = self.put_on_wire(method, params, opts).await?;
+        let outcome = self.wait_for_outcome(sent, method, opts).await?;
+        match outcome {
+            Some(Outcome::Result(v)) => Ok(v),
+            Some(Outcome::Error(e)) => Err(ClientError::Rpc {
+                method: method.to_string(),
+                error: e,
+            }),
+            Some(Outcome::Failed(e)) => Err(e),
+            None => Err(ClientError::Cancelled {
+                method: method.to_string(),
+                reason: "the request was dropped".into(),
+            }),
+        }
+    }
+
+    /// Number the request, apply the era's envelope and headers, register it as pending and
+    /// hand it to the transport.
+    async fn put_on_wire(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        opts: &RequestOptions,
+    ) -> Result<Sent, ClientError> {
         let id = self.next_id();
         let token = opts.progress.then(|| id.to_value());
         let params = self.envelope(method, params, &opts.meta, token.as_ref());
@@ -142,20 +174,38 @@ impl Session {
         if let Some(c) = &opts.control {
             c.push_id(id.clone());
         }
-        if let Err(e) = self
-            .conn()
-            .send(Outgoing {
-                body,
-                id: Some(id.clone()),
-                headers,
-            })
-            .await
-        {
+        let outgoing = Outgoing {
+            body,
+            id: Some(id.clone()),
+            headers,
+        };
+        if let Err(e) = self.conn().send(outgoing).await {
             self.state().pending.remove(&id);
             return Err(e.into());
         }
+        Ok(Sent {
+            id,
+            answer: rx,
+            activity,
+        })
+    }
+
+    /// Wait for the answer to a sent request. The timeout restarts on progress and waits while
+    /// an authorization is in progress; a cancellation or a timeout is signalled on the wire.
+    /// `Ok(None)`: the engine dropped the request without an outcome.
+    async fn wait_for_outcome(
+        &self,
+        sent: Sent,
+        method: &str,
+        opts: &RequestOptions,
+    ) -> Result<Option<Outcome>, ClientError> {
+        let Sent {
+            id,
+            answer: mut rx,
+            activity,
+        } = sent;
+        let id = &id;
         let timeout = opts.timeout.unwrap_or(self.shared.opts.request_timeout);
-        let mut rx = rx;
         let cancel = async {
             match &opts.control {
                 Some(c) => c.wait_cancelled().await,
@@ -163,68 +213,74 @@ impl Session {
             }
         };
         tokio::pin!(cancel);
+        // A sleep that never ends stands for "no timeout", so both cases share one select.
+        let tick = || async move {
+            match timeout {
+                Some(t) => tokio::time::sleep(t).await,
+                None => std::future::pending().await,
+            }
+        };
         loop {
-            let outcome = match timeout {
-                None => tokio::select! {
-                    o = &mut rx => o.ok(),
-                    reason = &mut cancel => match self.cancel_one(&id, method, &reason).await {
-                        Some(e) => return Err(e),
-                        None => (&mut rx).await.ok(),
-                    },
+            tokio::select! {
+                o = &mut rx => return Ok(o.ok()),
+                reason = &mut cancel => return match self.cancel_one(id, method, &reason).await {
+                    Some(e) => Err(e),
+                    // The answer won the race: take it.
+                    None => Ok((&mut rx).await.ok()),
                 },
-                Some(t) => {
-                    tokio::select! {
-                        o = &mut rx => o.ok(),
-                        reason = &mut cancel => match self.cancel_one(&id, method, &reason).await {
-                            Some(e) => return Err(e),
-                            None => (&mut rx).await.ok(),
-                        },
-                        _ = activity.notified() => continue,
-                        _ = tokio::time::sleep(t) => {
-                            if self.authorizing() {
-                                continue;
-                            }
-                            let removed = {
-                                let mut st = self.state();
-                                let removed = st.pending.remove(&id).is_some();
-                                if removed {
-                                    // Bounded: a flood of timeouts must not grow memory forever.
-                                    if st.timed_out.len() >= 1000 {
-                                        st.timed_out.clear();
-                                    }
-                                    st.timed_out.insert(id.clone(), (method.to_string(), t));
-                                }
-                                removed
-                            };
-                            if removed {
-                                if !opts.quiet_timeout {
-                                    self.cancel_on_wire(&id, method, "request timed out").await;
-                                }
-                                // Two statements: the guard of the first must be gone before
-                                // `stderr_hint` locks the state (same-thread deadlock otherwise).
-                                let discarded = self.state().discarded.clone();
-                                let detail = discarded.or_else(|| self.stderr_hint());
-                                return Err(ClientError::Timeout { method: method.to_string(), after: t, detail });
-                            }
-                            // Answered while we were timing out: take the answer.
-                            (&mut rx).await.ok()
-                        }
+                _ = activity.notified() => continue,
+                _ = tick() => {
+                    let t = timeout.expect("the tick only ends with a timeout");
+                    if self.authorizing() {
+                        continue;
                     }
+                    return match self.time_out(id, method, t, opts.quiet_timeout).await {
+                        Some(e) => Err(e),
+                        // Answered while we were timing out: take the answer.
+                        None => Ok((&mut rx).await.ok()),
+                    };
                 }
-            };
-            return match outcome {
-                Some(Outcome::Result(v)) => Ok(v),
-                Some(Outcome::Error(e)) => Err(ClientError::Rpc {
-                    method: method.to_string(),
-                    error: e,
-                }),
-                Some(Outcome::Failed(e)) => Err(e),
-                None => Err(ClientError::Cancelled {
-                    method: method.to_string(),
-                    reason: "the request was dropped".into(),
-                }),
-            };
+            }
         }
+    }
+
+    /// Request `id` timed out after `t`: forget it (remembering it, so a late answer is named
+    /// rather than "unknown"), signal it on the wire unless `quiet`, and give the error; `None`
+    /// when it was answered meanwhile.
+    async fn time_out(
+        &self,
+        id: &RequestId,
+        method: &str,
+        t: Duration,
+        quiet: bool,
+    ) -> Option<ClientError> {
+        let removed = {
+            let mut st = self.state();
+            let removed = st.pending.remove(id).is_some();
+            if removed {
+                // Bounded: a flood of timeouts must not grow memory forever.
+                if st.timed_out.len() >= 1000 {
+                    st.timed_out.clear();
+                }
+                st.timed_out.insert(id.clone(), (method.to_string(), t));
+            }
+            removed
+        };
+        if !removed {
+            return None;
+        }
+        if !quiet {
+            self.cancel_on_wire(id, method, "request timed out").await;
+        }
+        // Two statements: the guard of the first must be gone before `stderr_hint` locks the
+        // state (same-thread deadlock otherwise).
+        let discarded = self.state().discarded.clone();
+        let detail = discarded.or_else(|| self.stderr_hint());
+        Some(ClientError::Timeout {
+            method: method.to_string(),
+            after: t,
+            detail,
+        })
     }
 
     /// Send a notification.

@@ -6,9 +6,22 @@ use super::{RequestOptions, Session};
 use crate::error::ClientError;
 use crate::events::SessionEvent;
 use crate::responder::{RequestOrigin, ServerRequest};
+use mcpscope_proto::RpcError;
 use mcpscope_proto::era::{self, Era};
 use mcpscope_transport::TransportError;
 use serde_json::{Map, Value, json};
+
+/// Where one logical request stands: the params of the next attempt and which retries it has
+/// used (each at most once).
+struct Walk {
+    /// The caller's params, the base of every `input_required` retry.
+    original: Option<Value>,
+    params: Option<Value>,
+    rounds: usize,
+    retried_version: bool,
+    retried_headers: bool,
+    reinitialized: bool,
+}
 
 impl Session {
     /// Send a request and drive it to completion: `input_required` rounds (modern), the `-32022`
@@ -29,121 +42,161 @@ impl Session {
         if method == "tools/call" && self.mirrors_param_headers() {
             self.ensure_tool_schema(params.as_ref()).await?;
         }
-        let original = params.clone();
-        let mut params = params;
-        let mut rounds = 0;
-        let mut retried_version = false;
-        let mut retried_headers = false;
-        let mut reinitialized = false;
+        let mut walk = Walk {
+            original: params.clone(),
+            params,
+            rounds: 0,
+            retried_version: false,
+            retried_headers: false,
+            reinitialized: false,
+        };
         loop {
-            // The transport already forgot the dead session id; a request sent now would go
-            // without one and be refused as "session id required" instead of being retried.
-            let lost = self.state().session_lost.take();
-            if let Some(session_id) = lost
-                && self.era() == Era::Legacy
+            self.renew_lost_session(method, &mut walk).await?;
+            let result = match self.send_once(method, walk.params.clone(), opts).await {
+                Ok(result) => result,
+                Err(e) => {
+                    self.recover(method, e, &mut walk).await?;
+                    continue;
+                }
+            };
+            if method == "tools/list" {
+                self.learn_tools(&result);
+            }
+            if self.era() != Era::Modern {
+                return Ok(result);
+            }
+            match era::result_type(&result) {
+                "complete" | "task" => return Ok(result),
+                "input_required" if era::may_require_input(method) => {
+                    walk.params = Some(self.next_round(method, &mut walk, result).await?);
+                }
+                other => {
+                    return Err(ClientError::Protocol(format!(
+                        "{method} returned resultType {other:?}, which this request cannot have; the result is invalid"
+                    )));
+                }
+            }
+        }
+    }
+
+    /// A legacy HTTP session that expired on a notification: start a new one before the next
+    /// attempt. The transport already forgot the dead session id; a request sent now would go
+    /// without one and be refused as "session id required" instead of being retried.
+    async fn renew_lost_session(&self, method: &str, walk: &mut Walk) -> Result<(), ClientError> {
+        let lost = self.state().session_lost.take();
+        if let Some(session_id) = lost
+            && self.era() == Era::Legacy
+        {
+            walk.reinitialized = true;
+            self.warn(format!("session {session_id} expired (HTTP 404 to a notification); initializing a new session before {method}"), None);
+            self.initialize(&mut Vec::new()).await?;
+        }
+        Ok(())
+    }
+
+    /// One `input_required` round: answer its `inputRequests` through the responder and build
+    /// the retry's params (the original params, the answers, the server's `requestState`).
+    async fn next_round(
+        &self,
+        method: &str,
+        walk: &mut Walk,
+        result: Value,
+    ) -> Result<Value, ClientError> {
+        walk.rounds += 1;
+        if walk.rounds > self.shared.opts.max_input_rounds {
+            return Err(ClientError::TooManyRounds {
+                method: method.to_string(),
+                rounds: walk.rounds - 1,
+                last: result,
+            });
+        }
+        let responses = self
+            .fulfil(method, walk.rounds, result.get("inputRequests"))
+            .await?;
+        let mut next = match walk.original.clone() {
+            Some(Value::Object(m)) => m,
+            _ => Map::new(),
+        };
+        if !responses.is_empty() {
+            next.insert("inputResponses".into(), Value::Object(responses));
+        }
+        if let Some(state) = result.get("requestState") {
+            next.insert("requestState".into(), state.clone());
+        }
+        Ok(Value::Object(next))
+    }
+
+    /// A failed attempt that one retry may mend — the `-32022` version retry, the `-32020`
+    /// header refetch, an expired legacy session — is prepared for the retry (`Ok`); anything
+    /// else, or a second time, is the request's error.
+    async fn recover(
+        &self,
+        method: &str,
+        error: ClientError,
+        walk: &mut Walk,
+    ) -> Result<(), ClientError> {
+        match error {
+            ClientError::Rpc { error, .. }
+                if error.code == era::UNSUPPORTED_PROTOCOL_VERSION
+                    && self.era() == Era::Modern
+                    && !walk.retried_version =>
             {
-                reinitialized = true;
-                self.warn(format!("session {session_id} expired (HTTP 404 to a notification); initializing a new session before {method}"), None);
-                self.initialize(&mut Vec::new()).await?;
+                walk.retried_version = true;
+                if self.adopt_supported_version(method, &error) {
+                    Ok(())
+                } else {
+                    Err(ClientError::Rpc {
+                        method: method.to_string(),
+                        error,
+                    })
+                }
             }
-            match self.send_once(method, params.clone(), opts).await {
-                Ok(result) => {
-                    if method == "tools/list" {
-                        self.learn_tools(&result);
-                    }
-                    if self.era() != Era::Modern {
-                        return Ok(result);
-                    }
-                    match era::result_type(&result) {
-                        "complete" | "task" => return Ok(result),
-                        "input_required" if era::may_require_input(method) => {
-                            rounds += 1;
-                            if rounds > self.shared.opts.max_input_rounds {
-                                return Err(ClientError::TooManyRounds {
-                                    method: method.to_string(),
-                                    rounds: rounds - 1,
-                                    last: result,
-                                });
-                            }
-                            let responses = self
-                                .fulfil(method, rounds, result.get("inputRequests"))
-                                .await?;
-                            let mut next = match original.clone() {
-                                Some(Value::Object(m)) => m,
-                                _ => Map::new(),
-                            };
-                            if !responses.is_empty() {
-                                next.insert("inputResponses".into(), Value::Object(responses));
-                            }
-                            if let Some(state) = result.get("requestState") {
-                                next.insert("requestState".into(), state.clone());
-                            }
-                            params = Some(Value::Object(next));
-                            continue;
-                        }
-                        other => {
-                            return Err(ClientError::Protocol(format!(
-                                "{method} returned resultType {other:?}, which this request cannot have; the result is invalid"
-                            )));
-                        }
-                    }
-                }
-                Err(ClientError::Rpc { error, .. })
-                    if error.code == era::UNSUPPORTED_PROTOCOL_VERSION
-                        && self.era() == Era::Modern
-                        && !retried_version =>
-                {
-                    retried_version = true;
-                    let current = self
-                        .protocol_version()
-                        .unwrap_or_else(|| era::MODERN_VERSION.to_string());
-                    let supported = era::supported_versions(&error);
-                    match era::MODERN_VERSIONS
-                        .iter()
-                        .find(|v| supported.iter().any(|s| s == *v))
-                    {
-                        Some(v) if *v != current => {
-                            self.warn(
-                                format!(
-                                    "{method}: server does not support {current}; retrying with {v}"
-                                ),
-                                None,
-                            );
-                            self.state().version = Some(v.to_string());
-                        }
-                        Some(_) => {
-                            // The server claims to support the version it just rejected: retry once as is.
-                        }
-                        None => {
-                            return Err(ClientError::Rpc {
-                                method: method.to_string(),
-                                error,
-                            });
-                        }
-                    }
-                }
-                Err(ClientError::Rpc { error, .. })
-                    if error.code == era::HEADER_MISMATCH
-                        && method == "tools/call"
-                        && !retried_headers =>
-                {
-                    retried_headers = true;
-                    self.warn(
-                        format!("tools/call: server reports a header mismatch ({}); refetching tools/list and retrying once", error.message),
-                        None,
-                    );
-                    self.refresh_tools().await?;
-                }
-                Err(ClientError::Transport(TransportError::SessionExpired { session_id }))
-                    if self.era() == Era::Legacy && method != "initialize" && !reinitialized =>
-                {
-                    reinitialized = true;
-                    self.warn(format!("session {session_id} expired (HTTP 404); initializing a new session and retrying {method}"), None);
-                    self.conn().reset_session();
-                    self.initialize(&mut Vec::new()).await?;
-                }
-                Err(e) => return Err(e),
+            ClientError::Rpc { error, .. }
+                if error.code == era::HEADER_MISMATCH
+                    && method == "tools/call"
+                    && !walk.retried_headers =>
+            {
+                walk.retried_headers = true;
+                self.warn(
+                    format!("tools/call: server reports a header mismatch ({}); refetching tools/list and retrying once", error.message),
+                    None,
+                );
+                self.refresh_tools().await
             }
+            ClientError::Transport(TransportError::SessionExpired { session_id })
+                if self.era() == Era::Legacy && method != "initialize" && !walk.reinitialized =>
+            {
+                walk.reinitialized = true;
+                self.warn(format!("session {session_id} expired (HTTP 404); initializing a new session and retrying {method}"), None);
+                self.conn().reset_session();
+                self.initialize(&mut Vec::new()).await
+            }
+            e => Err(e),
+        }
+    }
+
+    /// `-32022`: switch to a modern version the server lists as supported. False when it lists
+    /// none we speak: the error is the request's.
+    fn adopt_supported_version(&self, method: &str, error: &RpcError) -> bool {
+        let current = self
+            .protocol_version()
+            .unwrap_or_else(|| era::MODERN_VERSION.to_string());
+        let supported = era::supported_versions(error);
+        match era::MODERN_VERSIONS
+            .iter()
+            .find(|v| supported.iter().any(|s| s == *v))
+        {
+            Some(v) if *v != current => {
+                self.warn(
+                    format!("{method}: server does not support {current}; retrying with {v}"),
+                    None,
+                );
+                self.state().version = Some(v.to_string());
+                true
+            }
+            // The server claims to support the version it just rejected: retry once as is.
+            Some(_) => true,
+            None => false,
         }
     }
 
