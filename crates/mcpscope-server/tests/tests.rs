@@ -19,3 +19,5 @@ mod oauth_python;
 mod secrets_redaction;
 // POST /api/form with a recursive fan-out schema: answered with the cut, the backend stays up.
 mod form_budget;
+// One error-code table: a refused input_required round is input_refused, as in the CLI.
+mod error_codes;

@@ -1,0 +1,56 @@
+//! One error-code table in every view: what the CLI names a failure, the web API names it too.
+//! The CLI half of each is in `crates/mcpscope/tests/` (`demo_interaction::` for
+//! `input_refused`).
+
+use crate::support::{Options, TempDir, demo, http_entry, start};
+use serde_json::{Value, json};
+
+/// A modern `input_required` round the web UI cannot answer (it declines every server request
+/// until its dialogs land) stops the request as `input_refused` — the CLI's code for the same
+/// refusal — not `protocol_error`, with its history entry saying the same; the request is not
+/// retried without the answer.
+#[tokio::test]
+async fn an_input_required_round_refused_is_input_refused_as_in_the_cli() {
+    let dir = TempDir::new("input-refused");
+    let d = demo().await;
+    let b = start(
+        dir.path(),
+        vec![("modern".to_string(), http_entry(&d.url, "modern"))],
+        Options::default(),
+    )
+    .await;
+    let info = b.ok("/api/servers/modern/connect", json!({})).await;
+    assert_eq!(info["era"], "modern", "{info}");
+    let r = b
+        .post(
+            "/api/servers/modern/request",
+            json!({"method": "tools/call",
+                   "params": {"name": "sample", "arguments": {"prompt": "Capital of France?"}}}),
+        )
+        .await;
+    let error = &r.body["error"];
+    assert_eq!(error["code"], "input_refused", "{}", r.text);
+    assert_eq!(r.status, 502, "{}", r.text);
+    let message = error["message"].as_str().expect("message");
+    assert!(message.contains("sampling/createMessage"), "{message}");
+    let hist = error["historyId"].as_i64().expect("historyId in the error");
+    let entry = b.get(&format!("/api/history/{hist}")).await.body;
+    assert_eq!(entry["status"], "error", "{entry}");
+    assert_eq!(entry["error"]["code"], "input_refused", "{entry}");
+    let frames = b
+        .get("/api/servers/modern/frames?limit=2000&source=jsonrpc")
+        .await
+        .body;
+    let calls: Vec<&Value> = frames["frames"]
+        .as_array()
+        .expect("frames")
+        .iter()
+        .filter(|f| f["direction"] == "out" && f["method"] == "tools/call")
+        .collect();
+    assert_eq!(
+        calls.len(),
+        1,
+        "sent once, never retried without the answer"
+    );
+    b.stop().await;
+}
