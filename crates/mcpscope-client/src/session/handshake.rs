@@ -5,6 +5,7 @@
 use super::{RequestOptions, ServerInfo, Session};
 use crate::error::ClientError;
 use mcpscope_proto::era::{self, Era, EraPreference, ProbeVerdict};
+use mcpscope_proto::method::Method;
 use mcpscope_transport::{Connection, Target, TransportError};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -85,7 +86,8 @@ impl Session {
         let conn = self.conn();
         conn.set_protocol_version(Some(negotiated.clone()));
         self.set_stage("sending notifications/initialized");
-        self.notify("notifications/initialized", None).await?;
+        self.notify(Method::NotificationsInitialized.name(), None)
+            .await?;
         self.set_stage("opening the standalone GET stream");
         conn.open_get_stream(Duration::from_secs(2)).await;
         let server_info = result.get("serverInfo").cloned().unwrap_or(Value::Null);
@@ -121,7 +123,10 @@ impl Session {
                 timeout: Some(None),
                 ..Default::default()
             };
-            let error = match self.send_once("initialize", Some(params), &handshake).await {
+            let error = match self
+                .send_once(Method::Initialize.name(), Some(params), &handshake)
+                .await
+            {
                 Ok(r) => return Ok((r, version)),
                 Err(ClientError::Rpc { error, .. }) if !retried => error,
                 Err(e) => return Err(e),
@@ -132,7 +137,7 @@ impl Session {
                 .find(|v| supported.iter().any(|s| s == *v) && **v != version)
             else {
                 return Err(ClientError::Rpc {
-                    method: "initialize".into(),
+                    method: Method::Initialize.name().into(),
                     error,
                 });
             };
@@ -187,7 +192,10 @@ impl Session {
             timeout: Some(None),
             ..Default::default()
         };
-        let result = match self.request_with("server/discover", None, &handshake).await {
+        let result = match self
+            .request_with(Method::ServerDiscover.name(), None, &handshake)
+            .await
+        {
             Ok(r) => r,
             Err(ClientError::Rpc { error, .. }) if error.code == era::METHOD_NOT_FOUND => {
                 return Err(ClientError::Protocol(format!(
@@ -247,7 +255,9 @@ impl Session {
                 quiet_timeout: true,
                 ..Default::default()
             };
-            let outcome = self.send_once("server/discover", None, &opts).await;
+            let outcome = self
+                .send_once(Method::ServerDiscover.name(), None, &opts)
+                .await;
             match probe_verdict(&outcome, &version, is_stdio, probe_timeout) {
                 ProbeVerdict::Modern { version: v } => {
                     notes.push(format!(

@@ -8,6 +8,7 @@ use bytes::Bytes;
 use mcpscope_proto::RequestId;
 use mcpscope_proto::era::{self, Era};
 use mcpscope_proto::headers::{self};
+use mcpscope_proto::method::Method;
 use mcpscope_transport::{Connection, Outgoing};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -98,7 +99,7 @@ impl Session {
             return vec![];
         }
         let mut h = headers::standard_headers(&version, method, params);
-        if method == "tools/call"
+        if method == Method::ToolsCall
             && let Some(p) = params
             && let Some(name) = p.get("name").and_then(Value::as_str)
             && let Some(Ok(hs)) = self.state().tool_headers.get(name)
@@ -303,7 +304,7 @@ impl Session {
     /// response stream on modern HTTP, `notifications/cancelled` everywhere else. `initialize` is
     /// never cancelled (the spec forbids it).
     async fn cancel_on_wire(&self, id: &RequestId, method: &str, reason: &str) {
-        if method == "initialize" {
+        if method == Method::Initialize {
             return;
         }
         let conn = self.conn();
@@ -312,7 +313,7 @@ impl Session {
         }
         let _ = self
             .notify(
-                "notifications/cancelled",
+                Method::NotificationsCancelled.name(),
                 Some(json!({"requestId": id.to_value(), "reason": reason})),
             )
             .await;

@@ -8,6 +8,7 @@ use crate::events::SessionEvent;
 use crate::responder::{RequestOrigin, ServerRequest};
 use mcpscope_proto::RpcError;
 use mcpscope_proto::era::{self, Era};
+use mcpscope_proto::method::Method;
 use mcpscope_transport::TransportError;
 use serde_json::{Map, Value, json};
 
@@ -39,7 +40,7 @@ impl Session {
         params: Option<Value>,
         opts: &RequestOptions,
     ) -> Result<Value, ClientError> {
-        if method == "tools/call" && self.mirrors_param_headers() {
+        if method == Method::ToolsCall && self.mirrors_param_headers() {
             self.ensure_tool_schema(params.as_ref()).await?;
         }
         let mut walk = Walk {
@@ -59,7 +60,7 @@ impl Session {
                     continue;
                 }
             };
-            if method == "tools/list" {
+            if method == Method::ToolsList {
                 self.learn_tools(&result);
             }
             if self.era() != Era::Modern {
@@ -153,7 +154,7 @@ impl Session {
             }
             ClientError::Rpc { error, .. }
                 if error.code == era::HEADER_MISMATCH
-                    && method == "tools/call"
+                    && method == Method::ToolsCall
                     && !walk.retried_headers =>
             {
                 walk.retried_headers = true;
@@ -164,7 +165,9 @@ impl Session {
                 self.refresh_tools().await
             }
             ClientError::Transport(TransportError::SessionExpired { session_id })
-                if self.era() == Era::Legacy && method != "initialize" && !walk.reinitialized =>
+                if self.era() == Era::Legacy
+                    && method != Method::Initialize
+                    && !walk.reinitialized =>
             {
                 walk.reinitialized = true;
                 self.warn(format!("session {session_id} expired (HTTP 404); initializing a new session and retrying {method}"), None);
