@@ -1,13 +1,20 @@
 //! The CLI's answers to server requests, chosen by flags: decline by default;
 //! `--elicitation accept-defaults` fills the schema's defaults (SEP-1034), `--elicitation-json`
-//! supplies content, `--sampling-text` answers sampling, `--root` offers roots.
+//! supplies content, `--sampling-text` answers sampling, `--root` offers roots. The flags are a
+//! [`Policy`] of the core's interaction queue (`mcpscope_inspect::interactions`), so each question
+//! is an interaction like the web UI's and the wire answer comes from the one `wire_answer`.
 
 use futures::future::BoxFuture;
-use mcpscope_client::{Responder, ServerRequest, decline, full_capabilities};
+use mcpscope_client::{Responder, ServerRequest, full_capabilities};
+use mcpscope_inspect::interactions::{
+    Answer, DEFAULT_INTERACTION_TIMEOUT, Interaction, InteractionQueue, NoSink, Policy,
+    QueueResponder, WaitForView,
+};
 use mcpscope_proto::RpcError;
 use mcpscope_proto::era::Era;
 use mcpscope_proto::method::Method;
 use serde_json::{Map, Value, json};
+use std::sync::{Arc, OnceLock};
 
 /// How the CLI answers.
 #[derive(Debug, Clone, Default)]
@@ -38,60 +45,83 @@ pub fn schema_defaults(schema: &Value) -> Map<String, Value> {
 }
 
 impl CliResponder {
-    fn answer(&self, req: &ServerRequest) -> Result<Value, RpcError> {
-        match Method::from_name(&req.method) {
-            Some(Method::ElicitationCreate) => {
-                let mode = req
-                    .params
-                    .get("mode")
-                    .and_then(Value::as_str)
-                    .unwrap_or("form");
-                let message = req
-                    .params
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                let accepting = self.accept_defaults || self.elicitation_content.is_some();
-                if mode == "url" {
-                    let url = req.params.get("url").and_then(Value::as_str).unwrap_or("");
-                    if self.verbose {
-                        eprintln!(
-                            "elicitation (url): {message}\n  the server asks you to open: {url}"
-                        );
-                    }
-                    return Ok(json!({"action": if accepting { "accept" } else { "decline" }}));
-                }
-                if self.verbose {
-                    eprintln!("elicitation (form): {message}");
-                }
-                if !accepting {
-                    return Ok(json!({"action": "decline"}));
-                }
-                let mut content =
-                    schema_defaults(req.params.get("requestedSchema").unwrap_or(&Value::Null));
-                if let Some(c) = &self.elicitation_content {
-                    content.extend(c.iter().map(|(k, v)| (k.clone(), v.clone())));
-                }
-                Ok(json!({"action": "accept", "content": content}))
-            }
+    /// What the flags answer to `method` with `params`.
+    fn decision(&self, method: &str, params: &Value) -> Answer {
+        match Method::from_name(method) {
+            Some(Method::ElicitationCreate) => self.elicitation(params),
             Some(Method::SamplingCreateMessage) => match &self.sampling_text {
-                Some(text) => Ok(json!({
+                Some(text) => Answer::Accept(json!({
                     "role": "assistant",
                     "content": {"type": "text", "text": text},
                     "model": "mcpscope-cli",
                     "stopReason": "endTurn",
                 })),
-                None => decline(&req.method),
+                None => Answer::Decline,
             },
-            Some(Method::RootsList) => Ok(json!({
-                "roots": self.roots.iter().map(|u| {
-                    let name = u.trim_end_matches('/').rsplit('/').next().unwrap_or(u);
-                    json!({"uri": u, "name": name})
-                }).collect::<Vec<_>>()
-            })),
-            _ => decline(&req.method),
+            Some(Method::RootsList) => Answer::Accept(Value::Array(
+                self.roots
+                    .iter()
+                    .map(|u| {
+                        let name = u.trim_end_matches('/').rsplit('/').next().unwrap_or(u);
+                        json!({"uri": u, "name": name})
+                    })
+                    .collect(),
+            )),
+            _ => Answer::Decline,
         }
     }
+
+    fn elicitation(&self, params: &Value) -> Answer {
+        let mode = params.get("mode").and_then(Value::as_str).unwrap_or("form");
+        let message = params.get("message").and_then(Value::as_str).unwrap_or("");
+        let accepting = self.accept_defaults || self.elicitation_content.is_some();
+        if mode == "url" {
+            let url = params.get("url").and_then(Value::as_str).unwrap_or("");
+            if self.verbose {
+                eprintln!("elicitation (url): {message}\n  the server asks you to open: {url}");
+            }
+            return if accepting {
+                Answer::Accept(Value::Null)
+            } else {
+                Answer::Decline
+            };
+        }
+        if self.verbose {
+            eprintln!("elicitation (form): {message}");
+        }
+        if !accepting {
+            return Answer::Decline;
+        }
+        let mut content = schema_defaults(params.get("requestedSchema").unwrap_or(&Value::Null));
+        if let Some(c) = &self.elicitation_content {
+            content.extend(c.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        Answer::Accept(Value::Object(content))
+    }
+
+    /// The wire answer the flags give `req` (what the server receives).
+    #[cfg(test)]
+    fn answer(&self, req: &ServerRequest) -> Result<Value, RpcError> {
+        mcpscope_inspect::interactions::wire_answer(
+            &req.method,
+            &req.params,
+            &self.decision(&req.method, &req.params),
+        )
+    }
+}
+
+/// The flags are the CLI's policy over the interaction queue: they answer every question at
+/// once, so nothing waits for a view (the CLI has none).
+impl Policy for CliResponder {
+    fn decide(&self, interaction: &Interaction) -> Option<Answer> {
+        Some(self.decision(&interaction.method, &interaction.payload))
+    }
+}
+
+/// The process's interaction queue (one CLI run, one connection at a time).
+fn queue() -> &'static Arc<InteractionQueue> {
+    static QUEUE: OnceLock<Arc<InteractionQueue>> = OnceLock::new();
+    QUEUE.get_or_init(|| Arc::new(InteractionQueue::new()))
 }
 
 impl Responder for CliResponder {
@@ -99,9 +129,17 @@ impl Responder for CliResponder {
         full_capabilities(era)
     }
 
+    /// Through the same queue as the web UI's: the interaction opens, the flags close it.
     fn respond(&self, request: ServerRequest) -> BoxFuture<'static, Result<Value, RpcError>> {
-        let answer = self.answer(&request);
-        Box::pin(async move { answer })
+        let through = QueueResponder {
+            queue: queue().clone(),
+            server: "cli".into(),
+            connection: 0,
+            policy: Arc::new(WaitForView),
+            timeout: DEFAULT_INTERACTION_TIMEOUT,
+            sink: Arc::new(NoSink),
+        };
+        through.ask(self, request)
     }
 }
 
@@ -157,5 +195,27 @@ mod tests {
             },
         };
         assert!(r.answer(&s).is_err());
+    }
+
+    #[tokio::test]
+    async fn the_flags_answer_through_the_interaction_queue() {
+        let r = CliResponder {
+            elicitation_content: Some(Map::from_iter([("name".into(), json!("Ada"))])),
+            ..Default::default()
+        };
+        let out = r.respond(elicit(json!({"message": "m"}))).await.unwrap();
+        assert_eq!(out, json!({"action": "accept", "content": {"name": "Ada"}}));
+        let roots = ServerRequest {
+            method: "roots/list".into(),
+            params: json!({}),
+            origin: RequestOrigin::Legacy {
+                id: mcpscope_proto::RequestId::Number(2),
+            },
+        };
+        assert_eq!(r.respond(roots).await.unwrap(), json!({"roots": []}));
+        assert!(
+            queue().pending().is_empty(),
+            "the flags close every interaction"
+        );
     }
 }
