@@ -1167,6 +1167,10 @@ pub struct CallOutcome {
     pub result: Result<Value, Error>,
     /// `tools/list` only: the tools the engine left out of its tool cache, with the reason.
     pub excluded_tools: Option<Vec<(String, String)>>,
+    /// A list walked page by page that stopped before the server said it had ended (a repeated
+    /// cursor, the page limit): `{pages, stop: {reason, …, message}}`, as the CLI's
+    /// `--format json` says it. `None` when the list ended, or was not walked.
+    pub pagination: Option<Value>,
 }
 
 /// Make a request with a history entry, tying everything it causes to that entry.
@@ -1242,13 +1246,14 @@ pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<Ca
         control: Some(control.clone()),
         ..Default::default()
     };
-    let outcome = match &c.pages {
-        Some(key) => list_pages(&session, &c.method, c.params.clone(), key, &opts).await,
-        None => {
+    let (outcome, pagination) = match &c.pages {
+        Some(key) => crate::listing::all_pages(&session, &c, key, &opts, &tx).await,
+        None => (
             session
                 .request_with(&c.method, c.params.clone(), &opts)
-                .await
-        }
+                .await,
+            None,
+        ),
     };
     let excluded_tools = (c.method == "tools/list").then(|| session.excluded_tools());
     let (status, result_text, error, result) = match outcome {
@@ -1291,6 +1296,7 @@ pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<Ca
         history_id: hist,
         result,
         excluded_tools,
+        pagination,
     })
 }
 
@@ -1302,48 +1308,6 @@ struct RemoveOnDrop {
 impl Drop for RemoveOnDrop {
     fn drop(&mut self) {
         self.app.requests().remove(&self.id);
-    }
-}
-
-/// Every page of a list method under one control, merged like `Session::list_all`.
-async fn list_pages(
-    session: &Session,
-    method: &str,
-    params: Option<Value>,
-    key: &str,
-    opts: &RequestOptions,
-) -> Result<Value, ClientError> {
-    let mut cursor: Option<Value> = None;
-    let mut items: Vec<Value> = Vec::new();
-    let mut seen: Vec<Value> = Vec::new();
-    loop {
-        let mut p = match params.clone() {
-            Some(Value::Object(m)) => m,
-            _ => Map::new(),
-        };
-        if let Some(c) = &cursor {
-            p.insert("cursor".into(), c.clone());
-        }
-        let mut page = session
-            .request_with(method, Some(Value::Object(p)), opts)
-            .await?;
-        if let Some(Value::Array(a)) = page.get_mut(key).map(std::mem::take) {
-            items.extend(a);
-        }
-        let next = page.get("nextCursor").filter(|c| !c.is_null()).cloned();
-        match next {
-            Some(c) if !seen.contains(&c) => {
-                seen.push(c.clone());
-                cursor = Some(c);
-            }
-            _ => {
-                if let Some(o) = page.as_object_mut() {
-                    o.insert(key.to_string(), Value::Array(items));
-                    o.remove("nextCursor");
-                }
-                return Ok(page);
-            }
-        }
     }
 }
 

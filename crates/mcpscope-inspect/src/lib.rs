@@ -43,6 +43,7 @@ mod error;
 pub mod events;
 mod frames;
 mod history;
+mod listing;
 pub mod history_filter;
 pub mod interactions;
 mod pages;

@@ -21,3 +21,5 @@ mod secrets_redaction;
 mod form_budget;
 // One error-code table: a refused input_required round is input_refused, as in the CLI.
 mod error_codes;
+// One pagination: a repeated cursor named in the /list answer and a warning event.
+mod pagination;

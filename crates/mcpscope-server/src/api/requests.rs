@@ -114,10 +114,19 @@ async fn list(
     };
     let c = c.with_pages(pages);
     let out = app(&s).call(&name, c).await?;
-    let extra = out.excluded_tools.as_ref().map(|ex| {
-        json!({"excludedTools": ex.iter().map(|(n, r)| json!({"name": n, "reason": r})).collect::<Vec<_>>()})
-    });
-    Ok(outcome_response(out, extra))
+    let mut extra = Map::new();
+    if let Some(ex) = &out.excluded_tools {
+        let ex: Vec<Value> = ex
+            .iter()
+            .map(|(n, r)| json!({"name": n, "reason": r}))
+            .collect();
+        extra.insert("excludedTools".into(), Value::Array(ex));
+    }
+    // A walk that stopped early (a repeated cursor, the page limit) says why, as the CLI does.
+    if let Some(p) = &out.pagination {
+        extra.insert("pagination".into(), p.clone());
+    }
+    Ok(outcome_response(out, Some(Value::Object(extra))))
 }
 
 async fn cancel(State(s): State<AppState>, Path(request_id): Path<String>) -> Json<Value> {
