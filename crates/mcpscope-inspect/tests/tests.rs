@@ -13,3 +13,5 @@ mod traffic;
 mod log_level;
 // Server questions as pending interactions: answered by a view, declined, timed out, abandoned.
 mod interactions;
+// A connection, a call with progress on the bus, its history entry read back after a restart.
+mod lifecycle;
