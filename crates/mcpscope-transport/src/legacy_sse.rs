@@ -81,6 +81,7 @@ fn auth_failed(c: &AuthChallenge, reason: String) -> TransportError {
 }
 
 impl SseTransport {
+    /// Open the event stream (answering auth challenges), then wait for its `endpoint` event.
     pub(crate) async fn connect(
         url: &str,
         headers: &[(String, String)],
@@ -91,171 +92,26 @@ impl SseTransport {
             .map_err(|e| TransportError::Other(format!("invalid URL {url:?}: {e}")))?;
         // The endpoint shares the stream's origin, so one client serves both.
         let client = crate::HttpClients::new(opts.connect_timeout).for_url(url)?;
-        let exchange = opts.exchanges.clone();
         let auth = opts
             .auth
             .clone()
             .filter(|_| !user_sets_authorization(headers));
         let sink = SseSink {
             events: events.clone(),
-            exchange: exchange.clone(),
+            exchange: opts.exchanges.clone(),
         };
-        let frame = |f: Frame| {
-            let _ = events.send(TransportEvent::Frame(f));
-        };
-        let mut round = 0;
-        let (resp, ex) = loop {
-            let ex = sink.next_exchange();
-            let mut ours = vec![("Accept".to_string(), "text/event-stream".to_string())];
-            let sent = match &auth {
-                Some(p) => p.authorization(&sink).await,
-                None => None,
-            };
-            if let Some(a) = &sent {
-                ours.push(("Authorization".to_string(), a.clone()));
-            }
-            let req_headers = crate::http::merge_headers(ours, headers);
-            frame(
-                Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(
-                    FrameMeta {
-                        exchange: Some(ex),
-                        method: Some("GET".into()),
-                        url: Some(url.to_string()),
-                        headers: req_headers.clone(),
-                        note: Some(
-                            "HTTP+SSE: opening the event stream, waiting for the endpoint event"
-                                .into(),
-                        ),
-                        ..Default::default()
-                    },
-                ),
-            );
-            let mut req = client.get(url);
-            for (k, v) in &req_headers {
-                req = req.header(k, v);
-            }
-            let resp = req.send().await.map_err(|e| TransportError::Unreachable {
-                url: url.to_string(),
-                reason: error_chain(&e),
-            })?;
-            let Some(challenge) = challenge_of(&resp, url, sent.clone()) else {
-                if resp.status().is_success()
-                    && let (Some(p), Some(a)) = (&auth, &sent)
-                {
-                    p.on_success(a);
-                }
-                break (resp, ex);
-            };
-            let meta = response_meta(ex, "GET", url, &resp);
-            let body = resp.bytes().await.unwrap_or_default();
-            frame(Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(meta));
-            let Some(p) = &auth else {
-                return Err(TransportError::AuthRequired {
-                    url: url.to_string(),
-                    status: challenge.status,
-                    challenge: challenge.www_authenticate,
-                });
-            };
-            if round >= MAX_AUTH_ROUNDS {
-                return Err(auth_failed(
-                    &challenge,
-                    format!(
-                        "the server still refused the stream after {MAX_AUTH_ROUNDS} new authorizations"
-                    ),
-                ));
-            }
-            p.on_challenge(challenge.clone(), &sink)
-                .await
-                .map_err(|reason| auth_failed(&challenge, reason))?;
-            round += 1;
-        };
-        let status = resp.status().as_u16();
-        let meta = response_meta(ex, "GET", url, &resp);
-        let ctype = resp
-            .headers()
-            .get("content-type")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_ascii_lowercase();
-        if !(200..300).contains(&status) || !ctype.starts_with("text/event-stream") {
-            let body = resp.bytes().await.unwrap_or_default();
-            let text = String::from_utf8_lossy(&body[..body.len().min(2000)]).into_owned();
-            frame(Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(meta));
-            return Err(TransportError::Status {
-                method: "GET".into(),
-                url: url.to_string(),
-                status,
-                body: text,
-                content_type: (!ctype.is_empty()).then_some(ctype),
-            });
-        }
-        frame(Frame::new(Direction::In, FrameKind::HttpResponse, Bytes::new()).with_meta(meta));
-
-        let (endpoint_tx, endpoint_rx) = oneshot::channel::<Result<String, TransportError>>();
-        let max = opts.max_message_bytes;
-        let ev_tx = events.clone();
-        let base2 = base.clone();
+        let (resp, ex) = open_stream(&client, &sink, url, headers, auth.as_ref()).await?;
+        let resp = accept_stream(&sink, ex, url, resp).await?;
+        let (endpoint_tx, endpoint_rx) = oneshot::channel();
         let credit = crate::read_ahead_credit();
-        let reader_credit = credit.clone();
-        let task = tokio::spawn(async move {
-            let mut endpoint_tx = Some(endpoint_tx);
-            let mut parser = SseParser::with_max(max);
-            let mut stream = resp.bytes_stream();
-            let mut ended = "the server ended the event stream".to_string();
-            loop {
-                let chunk = match stream.next().await {
-                    Some(Ok(c)) => c,
-                    Some(Err(e)) => {
-                        ended = format!("the event stream broke: {}", error_chain(&e));
-                        break;
-                    }
-                    None => break,
-                };
-                for ev in parser.feed(&chunk) {
-                    let overflow = std::mem::take(&mut parser.overflow);
-                    if !crate::take_credit(&reader_credit).await {
-                        return;
-                    }
-                    let is_endpoint = ev.event.as_deref() == Some("endpoint");
-                    let is_message =
-                        !ev.data.is_empty() && ev.event.as_deref().is_none_or(|e| e == "message");
-                    let mut note = None;
-                    if is_endpoint {
-                        let resolved = resolve_endpoint(&base2, ev.data.trim());
-                        note = Some(match &resolved {
-                            Ok(u) => format!("endpoint: POST messages to {u}"),
-                            Err(e) => e.to_string(),
-                        });
-                        if let Some(tx) = endpoint_tx.take() {
-                            let _ = tx.send(resolved);
-                        }
-                    }
-                    let mut f =
-                        Frame::new(Direction::In, FrameKind::SseEvent, Bytes::from(ev.data))
-                            .with_meta(FrameMeta {
-                                exchange: Some(ex),
-                                sse_id: ev.id,
-                                sse_event: ev.event,
-                                sse_retry: ev.retry,
-                                note,
-                                truncated: overflow,
-                                ..Default::default()
-                            });
-                    f.carries_message = is_message && !overflow;
-                    let _ = ev_tx.send(TransportEvent::Frame(f));
-                }
-            }
-            if let Some(tx) = endpoint_tx.take() {
-                let _ = tx.send(Err(TransportError::StreamEnded(format!(
-                    "{ended} before sending the endpoint event: is this an HTTP+SSE server?"
-                ))));
-            }
-            let _ = ev_tx.send(TransportEvent::Frame(
-                Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new())
-                    .with_note(ended.clone()),
-            ));
-            let _ = ev_tx.send(TransportEvent::Closed { reason: ended });
-        });
+        let reader = Reader {
+            ex,
+            base,
+            max: opts.max_message_bytes,
+            credit: credit.clone(),
+            events: events.clone(),
+        };
+        let task = tokio::spawn(reader.run(resp, endpoint_tx));
         let endpoint = match endpoint_rx.await {
             Ok(Ok(e)) => e,
             Ok(Err(e)) => {
@@ -274,7 +130,7 @@ impl SseTransport {
             endpoint,
             headers: headers.to_vec(),
             events,
-            exchange,
+            exchange: opts.exchanges.clone(),
             stream: task.abort_handle(),
             auth,
             credit,
@@ -358,6 +214,193 @@ impl SseTransport {
         let _ = self.events.send(TransportEvent::Closed {
             reason: "connection closed by the client".into(),
         });
+    }
+}
+
+/// GET the event stream, once more each time the auth provider answers a challenge. Returns
+/// the answer (not yet recorded) and its exchange number.
+async fn open_stream(
+    client: &reqwest::Client,
+    sink: &SseSink,
+    url: &str,
+    headers: &[(String, String)],
+    auth: Option<&Arc<dyn AuthProvider>>,
+) -> Result<(reqwest::Response, u64), TransportError> {
+    let mut round = 0;
+    loop {
+        let ex = sink.next_exchange();
+        let mut ours = vec![("Accept".to_string(), "text/event-stream".to_string())];
+        let sent = match auth {
+            Some(p) => p.authorization(sink).await,
+            None => None,
+        };
+        if let Some(a) = &sent {
+            ours.push(("Authorization".to_string(), a.clone()));
+        }
+        let req_headers = crate::http::merge_headers(ours, headers);
+        sink.frame(
+            Frame::new(Direction::Out, FrameKind::HttpRequest, Bytes::new()).with_meta(FrameMeta {
+                exchange: Some(ex),
+                method: Some("GET".into()),
+                url: Some(url.to_string()),
+                headers: req_headers.clone(),
+                note: Some(
+                    "HTTP+SSE: opening the event stream, waiting for the endpoint event".into(),
+                ),
+                ..Default::default()
+            }),
+        );
+        let mut req = client.get(url);
+        for (k, v) in &req_headers {
+            req = req.header(k, v);
+        }
+        let resp = req.send().await.map_err(|e| TransportError::Unreachable {
+            url: url.to_string(),
+            reason: error_chain(&e),
+        })?;
+        let Some(challenge) = challenge_of(&resp, url, sent.clone()) else {
+            if resp.status().is_success()
+                && let (Some(p), Some(a)) = (auth, &sent)
+            {
+                p.on_success(a);
+            }
+            return Ok((resp, ex));
+        };
+        let meta = response_meta(ex, "GET", url, &resp);
+        let body = resp.bytes().await.unwrap_or_default();
+        sink.frame(Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(meta));
+        let Some(p) = auth else {
+            return Err(TransportError::AuthRequired {
+                url: url.to_string(),
+                status: challenge.status,
+                challenge: challenge.www_authenticate,
+            });
+        };
+        if round >= MAX_AUTH_ROUNDS {
+            return Err(auth_failed(
+                &challenge,
+                format!(
+                    "the server still refused the stream after {MAX_AUTH_ROUNDS} new authorizations"
+                ),
+            ));
+        }
+        p.on_challenge(challenge.clone(), sink)
+            .await
+            .map_err(|reason| auth_failed(&challenge, reason))?;
+        round += 1;
+    }
+}
+
+/// Record the head of the stream's answer; anything but a `2xx` event stream is refused with
+/// its body recorded.
+async fn accept_stream(
+    sink: &SseSink,
+    ex: u64,
+    url: &str,
+    resp: reqwest::Response,
+) -> Result<reqwest::Response, TransportError> {
+    let status = resp.status().as_u16();
+    let meta = response_meta(ex, "GET", url, &resp);
+    let ctype = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if !(200..300).contains(&status) || !ctype.starts_with("text/event-stream") {
+        let body = resp.bytes().await.unwrap_or_default();
+        let text = String::from_utf8_lossy(&body[..body.len().min(2000)]).into_owned();
+        sink.frame(Frame::new(Direction::In, FrameKind::HttpResponse, body).with_meta(meta));
+        return Err(TransportError::Status {
+            method: "GET".into(),
+            url: url.to_string(),
+            status,
+            body: text,
+            content_type: (!ctype.is_empty()).then_some(ctype),
+        });
+    }
+    sink.frame(Frame::new(Direction::In, FrameKind::HttpResponse, Bytes::new()).with_meta(meta));
+    Ok(resp)
+}
+
+/// The reader of the one event stream: every server message arrives here.
+struct Reader {
+    ex: u64,
+    /// The SSE URL, which the `endpoint` event is resolved against.
+    base: url::Url,
+    max: usize,
+    credit: Arc<tokio::sync::Semaphore>,
+    events: EventTx,
+}
+
+/// Where the endpoint (or why there is none) goes, once.
+type EndpointTx = oneshot::Sender<Result<String, TransportError>>;
+
+impl Reader {
+    /// Read to the end of the stream, recording each event; the first `endpoint` event goes to
+    /// `endpoint`. The end of the stream is the end of the connection.
+    async fn run(self, resp: reqwest::Response, endpoint: EndpointTx) {
+        let mut endpoint = Some(endpoint);
+        let mut parser = SseParser::with_max(self.max);
+        let mut stream = resp.bytes_stream();
+        let mut ended = "the server ended the event stream".to_string();
+        loop {
+            let chunk = match stream.next().await {
+                Some(Ok(c)) => c,
+                Some(Err(e)) => {
+                    ended = format!("the event stream broke: {}", error_chain(&e));
+                    break;
+                }
+                None => break,
+            };
+            for ev in parser.feed(&chunk) {
+                let overflow = std::mem::take(&mut parser.overflow);
+                if !crate::take_credit(&self.credit).await {
+                    return;
+                }
+                self.event(ev, overflow, &mut endpoint);
+            }
+        }
+        if let Some(tx) = endpoint.take() {
+            let _ = tx.send(Err(TransportError::StreamEnded(format!(
+                "{ended} before sending the endpoint event: is this an HTTP+SSE server?"
+            ))));
+        }
+        let _ = self.events.send(TransportEvent::Frame(
+            Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new())
+                .with_note(ended.clone()),
+        ));
+        let _ = self.events.send(TransportEvent::Closed { reason: ended });
+    }
+
+    /// Record one event; an `endpoint` event is resolved and, the first time, handed on.
+    fn event(&self, ev: crate::sse::SseEvent, overflow: bool, endpoint: &mut Option<EndpointTx>) {
+        let is_endpoint = ev.event.as_deref() == Some("endpoint");
+        let is_message = !ev.data.is_empty() && ev.event.as_deref().is_none_or(|e| e == "message");
+        let mut note = None;
+        if is_endpoint {
+            let resolved = resolve_endpoint(&self.base, ev.data.trim());
+            note = Some(match &resolved {
+                Ok(u) => format!("endpoint: POST messages to {u}"),
+                Err(e) => e.to_string(),
+            });
+            if let Some(tx) = endpoint.take() {
+                let _ = tx.send(resolved);
+            }
+        }
+        let mut f = Frame::new(Direction::In, FrameKind::SseEvent, Bytes::from(ev.data)).with_meta(
+            FrameMeta {
+                exchange: Some(self.ex),
+                sse_id: ev.id,
+                sse_event: ev.event,
+                sse_retry: ev.retry,
+                note,
+                truncated: overflow,
+                ..Default::default()
+            },
+        );
+        f.carries_message = is_message && !overflow;
+        let _ = self.events.send(TransportEvent::Frame(f));
     }
 }
 

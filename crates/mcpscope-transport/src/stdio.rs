@@ -49,32 +49,9 @@ impl StdioTransport {
         opts: &TransportOptions,
         events: EventTx,
     ) -> Result<StdioTransport, TransportError> {
-        let mut cmd = Command::new(command);
-        cmd.args(args)
-            .env_clear()
-            .envs(
-                ENV_ALLOWLIST
-                    .iter()
-                    .filter_map(|k| std::env::var(k).ok().map(|v| (*k, v))),
-            )
-            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .kill_on_drop(true);
-        if let Some(dir) = cwd {
-            cmd.current_dir(dir);
-        }
-        let mut child = cmd.spawn().map_err(|e| TransportError::Spawn {
-            command: command.to_string(),
-            reason: match e.kind() {
-                std::io::ErrorKind::NotFound => format!(
-                    "{e} (is `{command}` installed and on PATH? the server sees only PATH, HOME, LOGNAME, SHELL, TERM, USER and -e variables)"
-                ),
-                _ => e.to_string(),
-            },
-        })?;
+        let mut child = server_command(command, args, env, cwd)
+            .spawn()
+            .map_err(|e| spawn_error(command, e))?;
         let pid = child.id();
         let line = std::iter::once(command.to_string())
             .chain(args.iter().cloned())
@@ -85,119 +62,16 @@ impl StdioTransport {
                 .with_note(format!("spawned pid {} : {line}", pid.unwrap_or(0))),
         ));
 
+        let (stdin_tx, stdin_rx) = mpsc::unbounded_channel::<Bytes>();
         let stdin = child.stdin.take().expect("piped");
-        let stdout = child.stdout.take().expect("piped");
-        let stderr = child.stderr.take().expect("piped");
-        let (stdin_tx, mut stdin_rx) = mpsc::unbounded_channel::<Bytes>();
-        let writer_events = events.clone();
-        tokio::spawn(async move {
-            let mut stdin = stdin;
-            while let Some(line) = stdin_rx.recv().await {
-                let r = async {
-                    stdin.write_all(&line).await?;
-                    stdin.write_all(b"\n").await?;
-                    stdin.flush().await
-                }
-                .await;
-                if let Err(e) = r {
-                    let _ = writer_events.send(TransportEvent::Frame(
-                        Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new())
-                            .with_note(format!("writing to the server's stdin failed: {e}")),
-                    ));
-                    break;
-                }
-            }
-            // Dropping stdin closes it: the polite first step of shutdown.
-        });
-
+        tokio::spawn(write_stdin(stdin, stdin_rx, events.clone()));
         let tail = Arc::new(Mutex::new(VecDeque::<String>::new()));
         let max = opts.max_message_bytes;
-        let out_events = events.clone();
         let credit = crate::read_ahead_credit();
-        let reader_credit = credit.clone();
-        let stdout_task = tokio::spawn(async move {
-            let mut reader = LineReader::new(stdout, max);
-            loop {
-                // One credit per stdout line handed to the engine; it gives them back as it goes.
-                if !crate::take_credit(&reader_credit).await {
-                    break;
-                }
-                match reader.next_line().await {
-                    Ok(Some(Line::Complete { bytes, terminated })) => {
-                        let mut f =
-                            Frame::new(Direction::In, FrameKind::StdoutLine, bytes).message();
-                        if !terminated {
-                            f.meta.note = Some("last line had no trailing newline".into());
-                        }
-                        let _ = out_events.send(TransportEvent::Frame(f));
-                    }
-                    Ok(Some(Line::TooLong { head, total })) => {
-                        // A line just over a small limit keeps all of itself, not 64 KiB.
-                        let kept = head.len();
-                        let f = Frame::new(Direction::In, FrameKind::StdoutLine, head).with_meta(FrameMeta {
-                            truncated: true,
-                            note: Some(format!(
-                                "line of {total} bytes exceeds --max-message-bytes {max}; kept the first {kept} bytes and skipped the rest"
-                            )),
-                            ..Default::default()
-                        });
-                        let cut = peek_cut(&f.body);
-                        let _ = out_events.send(TransportEvent::Frame(f));
-                        // Fail the request the lost message answered, when its head says which;
-                        // a cut notification fails nothing and the session goes on.
-                        // When the head cannot tell, the engine guesses (the only request
-                        // waiting, if there is just one).
-                        let failed = match cut {
-                            Cut::Answers(id) => Some(Some(id)),
-                            Cut::Unknown => Some(None),
-                            Cut::NotAnAnswer => None,
-                        };
-                        if let Some(id) = failed {
-                            let _ = out_events.send(TransportEvent::Failed {
-                                id,
-                                error: TransportError::TooLarge { limit: max },
-                            });
-                        }
-                    }
-                    Ok(None) => break,
-                    Err(e) => {
-                        let _ = out_events.send(TransportEvent::Frame(
-                            Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new())
-                                .with_note(format!("reading the server's stdout failed: {e}")),
-                        ));
-                        break;
-                    }
-                }
-            }
-        });
-        let err_events = events.clone();
-        let err_tail = tail.clone();
-        let stderr_task = tokio::spawn(async move {
-            let mut reader = LineReader::new(stderr, max);
-            while let Ok(Some(line)) = reader.next_line().await {
-                let (bytes, meta) = match line {
-                    Line::Complete { bytes, .. } => (bytes, FrameMeta::default()),
-                    Line::TooLong { head, total } => (
-                        head,
-                        FrameMeta {
-                            truncated: true,
-                            note: Some(format!("stderr line of {total} bytes cut short")),
-                            ..Default::default()
-                        },
-                    ),
-                };
-                {
-                    let mut t = err_tail.lock().expect("tail lock");
-                    if t.len() == STDERR_TAIL {
-                        t.pop_front();
-                    }
-                    t.push_back(String::from_utf8_lossy(&bytes).chars().take(500).collect());
-                }
-                let _ = err_events.send(TransportEvent::Frame(
-                    Frame::new(Direction::In, FrameKind::StderrLine, bytes).with_meta(meta),
-                ));
-            }
-        });
+        let stdout = child.stdout.take().expect("piped");
+        let stdout_task = tokio::spawn(read_stdout(stdout, max, credit.clone(), events.clone()));
+        let stderr = child.stderr.take().expect("piped");
+        let stderr_task = tokio::spawn(read_stderr(stderr, max, tail.clone(), events.clone()));
 
         let (shutdown_tx, shutdown_rx) = oneshot::channel();
         let (done_tx, done_rx) = tokio::sync::watch::channel(false);
@@ -244,6 +118,164 @@ impl StdioTransport {
         }
         let mut done = self.done.clone();
         let _ = done.wait_for(|d| *d).await;
+    }
+}
+
+/// The server's command: the allowlisted environment plus `env`, piped stdio, its own process
+/// group (so shutdown reaches its children too), killed if we drop it.
+fn server_command(
+    command: &str,
+    args: &[String],
+    env: &[(String, String)],
+    cwd: Option<&Path>,
+) -> Command {
+    let mut cmd = Command::new(command);
+    cmd.args(args)
+        .env_clear()
+        .envs(
+            ENV_ALLOWLIST
+                .iter()
+                .filter_map(|k| std::env::var(k).ok().map(|v| (*k, v))),
+        )
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
+    cmd
+}
+
+fn spawn_error(command: &str, e: std::io::Error) -> TransportError {
+    TransportError::Spawn {
+        command: command.to_string(),
+        reason: match e.kind() {
+            std::io::ErrorKind::NotFound => format!(
+                "{e} (is `{command}` installed and on PATH? the server sees only PATH, HOME, LOGNAME, SHELL, TERM, USER and -e variables)"
+            ),
+            _ => e.to_string(),
+        },
+    }
+}
+
+/// Write each queued message as one line. Returning drops stdin, which closes it: the polite
+/// first step of shutdown.
+async fn write_stdin(
+    mut stdin: tokio::process::ChildStdin,
+    mut lines: mpsc::UnboundedReceiver<Bytes>,
+    events: EventTx,
+) {
+    while let Some(line) = lines.recv().await {
+        let r = async {
+            stdin.write_all(&line).await?;
+            stdin.write_all(b"\n").await?;
+            stdin.flush().await
+        }
+        .await;
+        if let Err(e) = r {
+            let _ = events.send(TransportEvent::Frame(
+                Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new())
+                    .with_note(format!("writing to the server's stdin failed: {e}")),
+            ));
+            return;
+        }
+    }
+}
+
+/// Every stdout line becomes a frame that may carry a message, each after taking one read-ahead
+/// credit (the engine gives them back as it goes).
+async fn read_stdout(
+    stdout: tokio::process::ChildStdout,
+    max: usize,
+    credit: Arc<tokio::sync::Semaphore>,
+    events: EventTx,
+) {
+    let mut reader = LineReader::new(stdout, max);
+    loop {
+        if !crate::take_credit(&credit).await {
+            return;
+        }
+        match reader.next_line().await {
+            Ok(Some(Line::Complete { bytes, terminated })) => {
+                let mut f = Frame::new(Direction::In, FrameKind::StdoutLine, bytes).message();
+                if !terminated {
+                    f.meta.note = Some("last line had no trailing newline".into());
+                }
+                let _ = events.send(TransportEvent::Frame(f));
+            }
+            Ok(Some(Line::TooLong { head, total })) => too_long(head, total, max, &events),
+            Ok(None) => return,
+            Err(e) => {
+                let _ = events.send(TransportEvent::Frame(
+                    Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new())
+                        .with_note(format!("reading the server's stdout failed: {e}")),
+                ));
+                return;
+            }
+        }
+    }
+}
+
+/// Record the kept head of an over-long stdout line, and fail the request the lost message
+/// answered when its head says which; a cut notification fails nothing and the session goes on.
+/// When the head cannot tell, the engine guesses (the only request waiting, if there is just one).
+fn too_long(head: Bytes, total: usize, max: usize, events: &EventTx) {
+    // A line just over a small limit keeps all of itself, not 64 KiB.
+    let kept = head.len();
+    let f = Frame::new(Direction::In, FrameKind::StdoutLine, head).with_meta(FrameMeta {
+        truncated: true,
+        note: Some(format!(
+            "line of {total} bytes exceeds --max-message-bytes {max}; kept the first {kept} bytes and skipped the rest"
+        )),
+        ..Default::default()
+    });
+    let cut = peek_cut(&f.body);
+    let _ = events.send(TransportEvent::Frame(f));
+    let failed = match cut {
+        Cut::Answers(id) => Some(id),
+        Cut::Unknown => None,
+        Cut::NotAnAnswer => return,
+    };
+    let _ = events.send(TransportEvent::Failed {
+        id: failed,
+        error: TransportError::TooLarge { limit: max },
+    });
+}
+
+/// Every stderr line becomes a frame that carries no message; the last [`STDERR_TAIL`] are kept
+/// in `tail` to explain an exit.
+async fn read_stderr(
+    stderr: tokio::process::ChildStderr,
+    max: usize,
+    tail: Arc<Mutex<VecDeque<String>>>,
+    events: EventTx,
+) {
+    let mut reader = LineReader::new(stderr, max);
+    while let Ok(Some(line)) = reader.next_line().await {
+        let (bytes, meta) = match line {
+            Line::Complete { bytes, .. } => (bytes, FrameMeta::default()),
+            Line::TooLong { head, total } => (
+                head,
+                FrameMeta {
+                    truncated: true,
+                    note: Some(format!("stderr line of {total} bytes cut short")),
+                    ..Default::default()
+                },
+            ),
+        };
+        {
+            let mut t = tail.lock().expect("tail lock");
+            if t.len() == STDERR_TAIL {
+                t.pop_front();
+            }
+            t.push_back(String::from_utf8_lossy(&bytes).chars().take(500).collect());
+        }
+        let _ = events.send(TransportEvent::Frame(
+            Frame::new(Direction::In, FrameKind::StderrLine, bytes).with_meta(meta),
+        ));
     }
 }
 
