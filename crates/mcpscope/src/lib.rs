@@ -14,10 +14,22 @@ use clap::Parser;
 
 /// Run mcpscope with these command-line arguments; returns the process exit code.
 pub fn run(argv: Vec<String>) -> i32 {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    // The one-shot CLI drives one connection and waits on it: a single-threaded runtime starts
+    // no worker threads and hands every wake-up over on the same thread, which is most of what
+    // separates its `tools/list` from a minimal client's (bench/startup.py). The web UI serves
+    // many connections and the browser at once, so it keeps the multi-threaded one. (Only our
+    // own flags count: a `--cli` after `--` belongs to a stdio server's command.)
+    let one_shot = argv
+        .iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--cli");
+    let mut builder = if one_shot {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
