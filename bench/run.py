@@ -217,6 +217,12 @@ def main():
                  f"{'in order' if flood['in_order'] else 'OUT OF ORDER'}, {flood['wall_ms']:.0f} ms "
                  f"(with --trace writing every frame), peak RSS {flood['rss_mib']:.0f} MiB.")
     text = "\n".join(lines) + "\n"
+    # bench/startup.py owns the section between its markers: keep it.
+    if os.path.exists(args.out):
+        old = open(args.out).read()
+        begin, end = "<!-- startup:begin -->", "<!-- startup:end -->"
+        if begin in old and end in old:
+            text += "\n" + begin + old.split(begin, 1)[1].split(end, 1)[0] + end + "\n"
     with open(args.out, "w") as f:
         f.write(text)
     print(text)

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""mcpscope start-up benchmark: how soon a one-shot CLI puts its first byte on the wire, and a
+one-shot `tools/list` beside a minimal in-process client, curl and the official Inspector.
+
+Run from the repository root (the official Inspector is optional: `bash testenv/install.sh`):
+
+    python3 bench/startup.py                    # 50 runs per case, updates bench/RESULTS.md
+    python3 bench/startup.py --runs 200
+    python3 bench/startup.py --before OLD_BINARY # add rows for another mcpscope build
+
+1. exec → first byte (bench/first_byte.rs). A TCP listener on 127.0.0.1 that never answers
+   records when the first byte of the first connection arrives; the clock starts just before
+   the client is spawned. The client is then killed. mcpscope's first byte is its `initialize` POST, so this is the
+   cost of everything before it (process start, argument parsing, the runtime, the HTTP
+   client). The minimal client (bench/minimal_client.rs, std only) and curl are the floor.
+2. tools/list against the demo server over Streamable HTTP (release build), spawn to exit:
+   mcpscope --cli, the minimal client (the same four requests on one keep-alive connection),
+   curl (four processes, as in bench/run.py) and the official Inspector if installed.
+
+Medians and 90th percentiles; the ratios are against the minimal client. The section between
+the `startup` markers of bench/RESULTS.md is replaced (bench/run.py keeps it).
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run  # noqa: E402  (the shared helpers of bench/run.py)
+
+ROOT = run.ROOT
+MINIMAL_SRC = os.path.join(ROOT, "bench", "minimal_client.rs")
+MINIMAL = os.path.join(ROOT, "target", "release", "minimal-client")
+FIRST_BYTE_SRC = os.path.join(ROOT, "bench", "first_byte.rs")
+FIRST_BYTE = os.path.join(ROOT, "target", "release", "first-byte")
+BEGIN, END = "<!-- startup:begin -->", "<!-- startup:end -->"
+
+
+def build(skip):
+    if not skip:
+        subprocess.run(["cargo", "build", "--release", "--locked", "-p", "mcpscope"], cwd=ROOT, check=True)
+    for src, out in [(MINIMAL_SRC, MINIMAL), (FIRST_BYTE_SRC, FIRST_BYTE)]:
+        if not (os.path.exists(out) and os.path.getmtime(out) > os.path.getmtime(src)):
+            subprocess.run(["rustc", "--edition", "2024", "-O", src, "-o", out], check=True)
+
+
+def stats(samples):
+    s = sorted(samples)
+    return {"median_ms": statistics.median(s) * 1000, "p90_ms": s[int(0.9 * (len(s) - 1))] * 1000,
+            "min_ms": s[0] * 1000, "runs": len(s)}
+
+
+def first_byte(name, cmd_for_url, runs):
+    """exec → first byte of `cmd_for_url("{url}")`, timed by bench/first_byte.rs (no interpreter
+    between the spawn and the clock)."""
+    out = subprocess.run([FIRST_BYTE, str(runs)] + cmd_for_url("{url}"), check=True, capture_output=True,
+                         text=True).stdout
+    return dict(stats([int(line) / 1e6 for line in out.split()]), name=name)
+
+
+def wall(name, cmd, runs, env=None):
+    cmd_once = lambda: run.measure(cmd, env)  # noqa: E731
+    cmd_once()
+    samples = []
+    for _ in range(runs):
+        w, _, code, err = cmd_once()
+        if code != 0:
+            raise SystemExit(f"{name}: exit {code}\n{err[-2000:]}")
+        samples.append(w)
+    return dict(stats(samples), name=name)
+
+
+def cli(binary):
+    return lambda url: [binary, "--cli", url, "--method", "tools/list", "--format", "json"]
+
+
+def curl_first(url):
+    return ["curl", "-s", "-o", "/dev/null", "-X", "POST", url, "-H", "Content-Type: application/json",
+            "--data", '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}']
+
+
+def ca_files_read(cmd):
+    """Files under /etc/ssl the command opens (strace), or None without strace."""
+    if not shutil.which("strace"):
+        return None
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".strace") as log:
+        subprocess.run(["strace", "-f", "-e", "trace=openat", "-o", log.name] + cmd, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return sum(1 for line in log if "/etc/ssl/" in line)
+
+
+def table(title, rows, base):
+    out = [f"| {title} | median | p90 | fastest | median vs minimal client |", "| --- | --- | --- | --- | --- |"]
+    for r in rows:
+        out.append(f"| {r['name']} | {r['median_ms']:.2f} ms | {r['p90_ms']:.2f} ms | {r['min_ms']:.2f} ms | "
+                   f"{r['median_ms'] / base['median_ms']:.2f}× |")
+    return out
+
+
+def write_section(path, lines):
+    text = open(path).read() if os.path.exists(path) else ""
+    section = "\n".join([BEGIN] + lines + [END]) + "\n"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + section + rest.split(END, 1)[1].lstrip("\n")
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
+    ap.add_argument("--skip-build", action="store_true")
+    ap.add_argument("--binary", default=run.MCPSCOPE, help="the mcpscope binary (default: the release build)")
+    ap.add_argument("--before", help="another mcpscope binary to measure beside this one (e.g. an older build)")
+    ap.add_argument("--before-label", default="before", help="what --before is, for its rows (e.g. a commit)")
+    args = ap.parse_args()
+    build(args.skip_build)
+    ours = [("mcpscope --cli", args.binary)]
+    if args.before:
+        ours.append((f"mcpscope --cli ({args.before_label})", args.before))
+
+    minimal = first_byte("minimal client (std Rust)", lambda url: [MINIMAL, url], args.runs)
+    starts = [first_byte(n, cli(b), args.runs) for n, b in ours]
+    starts += [minimal, first_byte("curl", curl_first, args.runs)]
+
+    demo, url = run.start_demo_http()
+    try:
+        certs = [(n, ca_files_read(cli(b)(url))) for n, b in ours]
+        base = wall("minimal client (std Rust)", [MINIMAL, url], args.runs)
+        lists = [wall(n, cli(b)(url), args.runs) for n, b in ours]
+        lists += [base, wall("curl, same 4 requests (4 processes)", ["bash", "-c", run.CURL_SCRIPT, "curl", url],
+                             args.runs)]
+        if os.path.exists(run.INSPECTOR_JS) and os.path.exists(run.NODE22):
+            env = dict(os.environ, HOME=tempfile.mkdtemp(prefix="inspector-home-"))
+            lists.append(wall("official Inspector 2.12 --cli",
+                              [run.NODE22, run.INSPECTOR_JS, "--cli", url, "--transport", "http",
+                               "--method", "tools/list", "--format", "json"], max(5, args.runs // 5), env))
+    finally:
+        demo.kill()
+        demo.wait()
+
+    lines = ["## Start-up and one-shot tools/list (`bench/startup.py`)", "",
+             f"Machine: {os.cpu_count()} cores; {time.strftime('%Y-%m-%d')}; load average "
+             f"{os.getloadavg()[0]:.1f} at the start; release build; {args.runs} runs per case after one warm-up "
+             "(the Inspector: a fifth of them). Rerun: `python3 bench/startup.py`.", ""]
+    lines += table("exec → first byte on the wire", starts, minimal) + [""]
+    lines += table("tools/list, Streamable HTTP (demo server), spawn to exit", lists, base)
+    if any(n is not None for _, n in certs):
+        lines += ["", "CA certificate files opened by one `tools/list` to the http:// demo server (strace): " +
+                  "; ".join(f"{name}: {n}" for name, n in certs if n is not None) + "."]
+    write_section(args.out, lines)
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
