@@ -10,7 +10,7 @@
 use bytes::Bytes;
 use futures::StreamExt;
 use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
-use mcpscope_transport::{FrameSink, HttpClients};
+use mcpscope_transport::{FrameSink, HttpClients, error_chain};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -262,21 +262,6 @@ impl Recorder<'_> {
             "{step}: more than {MAX_METADATA_REDIRECTS} redirects from {url}"
         ))
     }
-}
-
-/// An error with its causes, e.g. "error sending request: connection refused".
-pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut cur = e.source();
-    while let Some(c) = cur {
-        let t = c.to_string();
-        if !s.contains(&t) {
-            s.push_str(": ");
-            s.push_str(&t);
-        }
-        cur = c.source();
-    }
-    s
 }
 
 /// `application/x-www-form-urlencoded` body from pairs.

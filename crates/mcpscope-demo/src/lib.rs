@@ -43,6 +43,25 @@ pub async fn serve_http(port: u16, announce: bool) -> anyhow::Result<()> {
     http::serve(port, announce).await
 }
 
+/// The demo over HTTP on a free loopback port, for tests: `url` is its Streamable HTTP endpoint;
+/// the server stops when this is dropped.
+pub struct LoopbackDemo {
+    /// `http://127.0.0.1:PORT/mcp`.
+    pub url: String,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+/// Start the demo on a free loopback port (see [`LoopbackDemo`]); needs a tokio runtime.
+pub async fn on_loopback() -> std::io::Result<LoopbackDemo> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let url = format!("http://{}/mcp", listener.local_addr()?);
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(serve_http_on(listener, async {
+        let _ = stopped.await;
+    }));
+    Ok(LoopbackDemo { url, _stop: stop })
+}
+
 /// Serve Streamable HTTP at `/mcp` and HTTP+SSE at `/sse` on an already-bound listener (for
 /// tests), returning when `shutdown` resolves.
 pub async fn serve_http_on(

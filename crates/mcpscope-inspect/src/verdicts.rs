@@ -69,6 +69,22 @@ fn decoded(v: &str) -> String {
     decode_value(v).unwrap_or_else(|| v.to_string())
 }
 
+/// A row for an `Mcp-Param-*` header that was sent but has nothing to be judged against.
+fn sent_only(
+    header: &str,
+    value: &str,
+    verdict: &'static str,
+    note: impl Into<String>,
+) -> VerdictRow {
+    VerdictRow {
+        header: header.to_string(),
+        expected: None,
+        sent: Some(decoded(value)),
+        verdict,
+        note: Some(note.into()),
+    }
+}
+
 fn row(header: &str, expected: Option<String>, sent: Option<String>) -> VerdictRow {
     let verdict = match (&expected, &sent) {
         (Some(e), Some(s)) if e == s => "ok",
@@ -159,25 +175,23 @@ pub(crate) fn judge(
         match tool.and_then(|t| tools.get(t)) {
             None => {
                 for (k, v) in &sent_params {
-                    rows.push(VerdictRow {
-                        header: k.to_string(),
-                        expected: None,
-                        sent: Some(decoded(v)),
-                        verdict: "unchecked",
-                        note: Some("unchecked — tool schema unavailable".into()),
-                    });
+                    rows.push(sent_only(
+                        k,
+                        v,
+                        "unchecked",
+                        "unchecked — tool schema unavailable",
+                    ));
                 }
             }
             Some(schema) => match param_headers(schema) {
                 Err(reason) => {
                     for (k, v) in &sent_params {
-                        rows.push(VerdictRow {
-                            header: k.to_string(),
-                            expected: None,
-                            sent: Some(decoded(v)),
-                            verdict: "unchecked",
-                            note: Some(format!("unchecked — the tool is excluded: {reason}")),
-                        });
+                        rows.push(sent_only(
+                            k,
+                            v,
+                            "unchecked",
+                            format!("unchecked — the tool is excluded: {reason}"),
+                        ));
                     }
                 }
                 Ok(declared) => {
@@ -208,13 +222,12 @@ pub(crate) fn judge(
                             .iter()
                             .any(|h| format!("mcp-param-{}", h.name).eq_ignore_ascii_case(k));
                         if !known {
-                            rows.push(VerdictRow {
-                                header: k.to_string(),
-                                expected: None,
-                                sent: Some(decoded(v)),
-                                verdict: "undeclared",
-                                note: Some("the tool declares no x-mcp-header for it".into()),
-                            });
+                            rows.push(sent_only(
+                                k,
+                                v,
+                                "undeclared",
+                                "the tool declares no x-mcp-header for it",
+                            ));
                         }
                     }
                 }
@@ -222,13 +235,12 @@ pub(crate) fn judge(
         }
     } else {
         for (k, v) in &sent_params {
-            rows.push(VerdictRow {
-                header: k.to_string(),
-                expected: None,
-                sent: Some(decoded(v)),
-                verdict: "undeclared",
-                note: Some(format!("{method} has no tool parameters to mirror")),
-            });
+            rows.push(sent_only(
+                k,
+                v,
+                "undeclared",
+                format!("{method} has no tool parameters to mirror"),
+            ));
         }
     }
 

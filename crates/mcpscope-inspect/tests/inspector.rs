@@ -7,7 +7,6 @@ use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::oneshot;
 
 /// A fresh directory under the system temp dir, removed when dropped.
 pub(crate) struct TempDir(PathBuf);
@@ -34,24 +33,10 @@ impl Drop for TempDir {
 }
 
 /// The demo server over Streamable HTTP on a loopback port; stops when dropped.
-pub(crate) struct Demo {
-    pub url: String,
-    _stop: oneshot::Sender<()>,
-}
+pub(crate) type Demo = mcpscope_demo::LoopbackDemo;
 
 pub(crate) async fn demo() -> Demo {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind demo");
-    let port = listener.local_addr().expect("addr").port();
-    let (tx, rx) = oneshot::channel::<()>();
-    tokio::spawn(mcpscope_demo::serve_http_on(listener, async {
-        let _ = rx.await;
-    }));
-    Demo {
-        url: format!("http://127.0.0.1:{port}/mcp"),
-        _stop: tx,
-    }
+    mcpscope_demo::on_loopback().await.expect("start the demo")
 }
 
 /// An inspector, its demo and its directory, kept together so none outlives the others.

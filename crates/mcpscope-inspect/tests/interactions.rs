@@ -14,13 +14,12 @@ use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::oneshot;
 
 /// An inspector whose views must answer (no policy) within `timeout`, over the demo in both eras.
 struct Setup {
     app: Arc<Inspector>,
     dir: PathBuf,
-    _stop: oneshot::Sender<()>,
+    _demo: mcpscope_demo::LoopbackDemo,
 }
 
 impl Drop for Setup {
@@ -35,14 +34,8 @@ async fn setup(name: &str, timeout: Duration) -> Setup {
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind demo");
-    let url = format!("http://{}/mcp", listener.local_addr().expect("addr"));
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(mcpscope_demo::serve_http_on(listener, async {
-        let _ = stopped.await;
-    }));
+    let demo = mcpscope_demo::on_loopback().await.expect("start the demo");
+    let url = demo.url.clone();
     let entry = |era: &str| -> CatalogEntry {
         serde_json::from_value(json!({"type": "http", "url": url, "protocolEra": era}))
             .expect("entry")
@@ -72,7 +65,7 @@ async fn setup(name: &str, timeout: Duration) -> Setup {
     Setup {
         app,
         dir,
-        _stop: stop,
+        _demo: demo,
     }
 }
 

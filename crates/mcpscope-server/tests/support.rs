@@ -38,24 +38,10 @@ impl Drop for TempDir {
 }
 
 /// The built-in demo server on a loopback port, over Streamable HTTP; stops when dropped.
-pub(crate) struct Demo {
-    pub url: String,
-    _stop: oneshot::Sender<()>,
-}
+pub(crate) type Demo = mcpscope_demo::LoopbackDemo;
 
 pub(crate) async fn demo() -> Demo {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind demo");
-    let port = listener.local_addr().expect("addr").port();
-    let (tx, rx) = oneshot::channel::<()>();
-    tokio::spawn(mcpscope_demo::serve_http_on(listener, async {
-        let _ = rx.await;
-    }));
-    Demo {
-        url: format!("http://127.0.0.1:{port}/mcp"),
-        _stop: tx,
-    }
+    mcpscope_demo::on_loopback().await.expect("start the demo")
 }
 
 /// A running backend.

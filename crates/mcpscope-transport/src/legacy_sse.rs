@@ -376,7 +376,6 @@ impl Reader {
     /// Record one event; an `endpoint` event is resolved and, the first time, handed on.
     fn event(&self, ev: crate::sse::SseEvent, overflow: bool, endpoint: &mut Option<EndpointTx>) {
         let is_endpoint = ev.event.as_deref() == Some("endpoint");
-        let is_message = !ev.data.is_empty() && ev.event.as_deref().is_none_or(|e| e == "message");
         let mut note = None;
         if is_endpoint {
             let resolved = resolve_endpoint(&self.base, ev.data.trim());
@@ -388,19 +387,8 @@ impl Reader {
                 let _ = tx.send(resolved);
             }
         }
-        let mut f = Frame::new(Direction::In, FrameKind::SseEvent, Bytes::from(ev.data)).with_meta(
-            FrameMeta {
-                exchange: Some(self.ex),
-                sse_id: ev.id,
-                sse_event: ev.event,
-                sse_retry: ev.retry,
-                note,
-                truncated: overflow,
-                ..Default::default()
-            },
-        );
-        f.carries_message = is_message && !overflow;
-        let _ = self.events.send(TransportEvent::Frame(f));
+        let frame = ev.into_frame(self.ex, note, overflow);
+        let _ = self.events.send(TransportEvent::Frame(frame));
     }
 }
 

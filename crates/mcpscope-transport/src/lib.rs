@@ -28,6 +28,7 @@ mod fuzz;
 
 pub use auth::{AuthChallenge, AuthProvider, FrameSink};
 pub use clients::HttpClients;
+pub use http::error_chain;
 use mcpscope_proto::RequestId;
 pub use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
 use std::path::PathBuf;

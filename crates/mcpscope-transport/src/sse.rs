@@ -6,6 +6,7 @@
 //! event (`id` plus empty `data`) is traffic the user should see.
 
 use bytes::{Bytes, BytesMut};
+use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
 
 /// Bytes a line may hold beyond the data limit (the field name, `: `), so a line is cut only
 /// when its value would be anyway.
@@ -24,6 +25,31 @@ pub struct SseEvent {
     pub retry: Option<u64>,
     /// Number of bytes the event occupied on the wire.
     pub wire_len: usize,
+}
+
+impl SseEvent {
+    /// True when the event carries a JSON-RPC message: data under the `message` event name.
+    pub fn is_message(&self) -> bool {
+        !self.data.is_empty() && self.event.as_deref().is_none_or(|e| e == "message")
+    }
+
+    /// The inbound frame that records this event of HTTP exchange `exchange`; `overflow` says
+    /// its data was cut at the limit (so it carries no message to classify).
+    pub(crate) fn into_frame(self, exchange: u64, note: Option<String>, overflow: bool) -> Frame {
+        let carries_message = self.is_message() && !overflow;
+        let mut f = Frame::new(Direction::In, FrameKind::SseEvent, Bytes::from(self.data))
+            .with_meta(FrameMeta {
+                exchange: Some(exchange),
+                sse_id: self.id,
+                sse_event: self.event,
+                sse_retry: self.retry,
+                note,
+                truncated: overflow,
+                ..Default::default()
+            });
+        f.carries_message = carries_message;
+        f
+    }
 }
 
 /// Incremental parser: feed chunks, collect events.

@@ -231,13 +231,7 @@ pub(crate) fn strip_json_comments(text: &str) -> String {
             }
             '/' if chars.peek() == Some(&'*') => {
                 chars.next();
-                let mut prev = ' ';
-                for n in chars.by_ref() {
-                    if prev == '*' && n == '/' {
-                        break;
-                    }
-                    prev = n;
-                }
+                skip_block_comment(&mut chars);
             }
             ',' => {
                 // A trailing comma: what comes next, past spaces and comments, closes an object
@@ -252,6 +246,17 @@ pub(crate) fn strip_json_comments(text: &str) -> String {
     out
 }
 
+/// Skip past the `*/` that ends a block comment whose `/*` was just read.
+fn skip_block_comment(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    let mut prev = ' ';
+    for n in chars.by_ref() {
+        if prev == '*' && n == '/' {
+            return;
+        }
+        prev = n;
+    }
+}
+
 /// The next character of `chars` that is neither white space nor inside a comment.
 fn next_significant(mut chars: std::iter::Peekable<std::str::Chars<'_>>) -> Option<char> {
     loop {
@@ -263,13 +268,7 @@ fn next_significant(mut chars: std::iter::Peekable<std::str::Chars<'_>>) -> Opti
             }
             '/' if chars.peek() == Some(&'*') => {
                 chars.next();
-                let mut prev = ' ';
-                for n in chars.by_ref() {
-                    if prev == '*' && n == '/' {
-                        break;
-                    }
-                    prev = n;
-                }
+                skip_block_comment(&mut chars);
             }
             c => return Some(c),
         }

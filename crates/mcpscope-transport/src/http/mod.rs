@@ -18,7 +18,8 @@ mod response;
 mod stream;
 
 pub(crate) use redirect::same_origin;
-pub(crate) use response::{error_chain, response_meta};
+pub use response::error_chain;
+pub(crate) use response::response_meta;
 
 use crate::auth::AuthProvider;
 use crate::clients::HttpClients;

@@ -176,7 +176,7 @@ fn body_start(body: &[u8]) -> String {
 }
 
 /// An error with its causes, e.g. "error sending request: connection refused".
-pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
+pub fn error_chain(e: &dyn std::error::Error) -> String {
     let mut s = e.to_string();
     let mut cur = e.source();
     while let Some(c) = cur {

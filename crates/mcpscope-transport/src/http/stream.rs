@@ -10,7 +10,7 @@ use crate::TransportError;
 use crate::sse::{SseEvent, SseParser};
 use bytes::Bytes;
 use futures::StreamExt;
-use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta, RequestId};
+use mcpscope_proto::{Direction, Frame, FrameKind, RequestId};
 use std::time::Duration;
 
 /// How many times a request stream is resumed with `Last-Event-ID` before giving up.
@@ -106,25 +106,13 @@ fn record_event(
     if let Some(r) = ev.retry {
         outcome.retry = Some(r);
     }
-    let is_message = !ev.data.is_empty() && ev.event.as_deref().is_none_or(|e| e == "message");
-    if is_message
+    if ev.is_message()
         && let Some(id) = id
         && super::response::answers(ev.data.as_bytes(), id)
     {
         outcome.answered = true;
     }
-    let mut f =
-        Frame::new(Direction::In, FrameKind::SseEvent, Bytes::from(ev.data)).with_meta(FrameMeta {
-            exchange: Some(ex),
-            sse_id: ev.id,
-            sse_event: ev.event,
-            sse_retry: ev.retry,
-            note,
-            truncated: overflow,
-            ..Default::default()
-        });
-    f.carries_message = is_message && !overflow;
-    inner.frame(f);
+    inner.frame(ev.into_frame(ex, note, overflow));
 }
 
 /// The headers of a GET for an SSE stream at `url`: our `Accept`, the session's, the event to
