@@ -592,10 +592,18 @@ mod tests {
     use serde_json::Value;
     use std::collections::BTreeSet;
 
+    /// The vendored schema at `path` under `spec/`, compiled in: the crate does no I/O, not
+    /// even in its tests (scripts/test.sh greps for it).
     fn schema(path: &str) -> Value {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec/");
-        let text = std::fs::read_to_string(format!("{root}{path}")).expect("vendored schema");
-        serde_json::from_str(&text).expect("schema is JSON")
+        let text = match path {
+            "2025-11-25/schema.json" => include_str!("../../../spec/2025-11-25/schema.json"),
+            "2026-07-28/schema.json" => include_str!("../../../spec/2026-07-28/schema.json"),
+            "extensions/io.modelcontextprotocol-tasks/draft/schema.json" => include_str!(
+                "../../../spec/extensions/io.modelcontextprotocol-tasks/draft/schema.json"
+            ),
+            other => panic!("no vendored schema {other}"),
+        };
+        serde_json::from_str(text).expect("schema is JSON")
     }
 
     /// `(method, $defs name)` of every definition whose `method` is a `const`, directly or in
