@@ -86,6 +86,10 @@ pub struct FrameMeta {
     /// Set when the body was cut short (for example a line over `--max-message-bytes`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
+    /// Set on the lifecycle note that records an HTTP exchange ending without an answer (DNS,
+    /// TCP, TLS, a redirect that cannot be followed): the request of `exchange` gets no response.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub failed: bool,
 }
 
 /// One recorded unit of traffic.

@@ -232,7 +232,7 @@ impl HttpTransport {
         .await;
         match sent {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => inner.note(Some(ex), e.note("DELETE")),
+            Ok(Err(e)) => inner.exchange_failed(ex, "DELETE", &e),
             Err(_) => inner.note(
                 Some(ex),
                 format!("DELETE got no answer within {} s", DELETE_WAIT.as_secs()),
@@ -255,6 +255,19 @@ impl Inner {
             Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new()).with_meta(FrameMeta {
                 exchange,
                 note: Some(text),
+                ..Default::default()
+            }),
+        );
+    }
+
+    /// Record that exchange `ex` (a `method` request) ended without an answer: a lifecycle note
+    /// marked `failed`, which is how a view tells a failed exchange from one still waiting.
+    pub(crate) fn exchange_failed(&self, ex: u64, method: &str, why: &Undelivered) {
+        self.frame(
+            Frame::new(Direction::Local, FrameKind::Lifecycle, Bytes::new()).with_meta(FrameMeta {
+                exchange: Some(ex),
+                note: Some(why.note(method)),
+                failed: true,
                 ..Default::default()
             }),
         );

@@ -72,7 +72,7 @@ async fn post_once(inner: &Inner, out: &Outgoing, round: usize) -> Option<AuthCh
     let delivered = match redirect::send(inner, ex, request).await {
         Ok(d) => d,
         Err(e) => {
-            inner.note(Some(ex), e.note("POST"));
+            inner.exchange_failed(ex, "POST", &e);
             inner.fail(out.id.clone(), e.into());
             return None;
         }

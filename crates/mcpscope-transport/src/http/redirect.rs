@@ -38,8 +38,8 @@ pub(crate) struct Delivered {
 }
 
 /// Why a request got no answer to hand on. Recorded frames stay as they are; the caller reports
-/// the failure (a note containing "failed", tied to the exchange, and a [`crate::TransportError`]
-/// where a request waits).
+/// the failure (a lifecycle note marked `failed`, tied to the exchange — `Inner::exchange_failed` —
+/// and a [`crate::TransportError`] where a request waits).
 #[derive(Debug)]
 pub(crate) enum Undelivered {
     /// Nothing answered: DNS, TCP, TLS, a reset connection.
@@ -50,8 +50,7 @@ pub(crate) enum Undelivered {
 }
 
 impl Undelivered {
-    /// The note recording the failure of a `method` request: "POST http://… failed: …". It
-    /// contains "failed", which is how a view tells a failed exchange from one still waiting.
+    /// The words recording the failure of a `method` request: "POST http://… failed: …".
     pub(crate) fn note(&self, method: &str) -> String {
         match self {
             Undelivered::Unreachable { url, reason } => format!("{method} {url} failed: {reason}"),

@@ -206,7 +206,7 @@ async fn resumed(
     let delivered = match redirect::send(inner, rex, request).await {
         Ok(d) => d,
         Err(e) => {
-            inner.note(Some(rex), e.note("GET"));
+            inner.exchange_failed(rex, "GET", &e);
             inner.fail(Some(id.clone()), e.into());
             return None;
         }
@@ -267,7 +267,7 @@ pub(super) async fn get_stream_loop(inner: &Inner, ready: tokio::sync::oneshot::
             }
             Err(e) => {
                 failures += 1;
-                inner.note(Some(ex), e.note("GET"));
+                inner.exchange_failed(ex, "GET", &e);
                 if matches!(e, Undelivered::Redirect(_)) || failures >= MAX_GET_FAILURES {
                     return;
                 }
