@@ -1,6 +1,7 @@
 //! Shared plumbing: a real backend on a loopback port with its own temp directory, a real demo
 //! server over Streamable HTTP, a client that speaks the API, and an event-stream collector.
 
+use mcpscope_inspect::Policy;
 use mcpscope_server::{AppState, Catalog, CatalogEntry, Security, ServerOptions, TOKEN_HEADER};
 use mcpscope_store::{HistoryStore, Retention};
 use serde_json::{Value, json};
@@ -60,6 +61,9 @@ pub(crate) struct Options {
     pub window_frames: usize,
     /// Load the catalog from this `mcp.json` (editable) instead of keeping `servers` in memory.
     pub catalog_file: Option<PathBuf>,
+    /// Who answers the servers' questions at once (default: the web UI's `DeclineAtOnce`);
+    /// `WaitForView` leaves each for `POST /api/interactions/{id}`.
+    pub interaction_policy: Option<Arc<dyn Policy>>,
 }
 
 impl Default for Options {
@@ -69,6 +73,7 @@ impl Default for Options {
             ping: None,
             window_frames: mcpscope_server::WINDOW_FRAMES,
             catalog_file: None,
+            interaction_policy: None,
         }
     }
 }
@@ -94,21 +99,20 @@ pub(crate) async fn start(dir: &Path, servers: Vec<(String, Value)>, opts: Optio
         .expect("bind backend");
     let port = listener.local_addr().expect("addr").port();
     let security = Security::for_port(port, opts.token.clone(), None);
-    let state = AppState::new(
-        security,
-        catalog,
-        store,
-        ServerOptions {
-            ping_interval: opts.ping,
-            window_frames: opts.window_frames,
-            // Tokens in the test's own directory, never in the user's keyring or home.
-            secrets: Some(mcpscope_store::SecretStoreConfig::file(
-                dir.join("secrets.enc"),
-                None,
-            )),
-            ..ServerOptions::for_port(port)
-        },
-    );
+    let mut server_options = ServerOptions {
+        ping_interval: opts.ping,
+        window_frames: opts.window_frames,
+        // Tokens in the test's own directory, never in the user's keyring or home.
+        secrets: Some(mcpscope_store::SecretStoreConfig::file(
+            dir.join("secrets.enc"),
+            None,
+        )),
+        ..ServerOptions::for_port(port)
+    };
+    if let Some(policy) = opts.interaction_policy.clone() {
+        server_options.interaction_policy = policy;
+    }
+    let state = AppState::new(security, catalog, store, server_options);
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
         let _ = mcpscope_server::serve(listener, state, async {

@@ -23,3 +23,5 @@ mod form_budget;
 mod error_codes;
 // One pagination: a repeated cursor named in the /list answer and a warning event.
 mod pagination;
+// The pending-interaction queue over the API: list, accept, decline, a closed id, the guards.
+mod interactions;

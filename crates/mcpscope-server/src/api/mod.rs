@@ -8,12 +8,14 @@
 //! - [`traffic`]: a server's frames and one frame's body;
 //! - [`history`]: history entries, pins, export, saved requests;
 //! - [`auth`]: a server's OAuth authorization;
+//! - [`interactions`]: the servers' questions waiting for a view's answer;
 //! - [`schema`]: the schema → form model and validation;
 //! - `/events`: the SSE stream of the core's bus (`crate::sse`).
 
 mod auth;
 mod connections;
 mod history;
+mod interactions;
 mod requests;
 mod schema;
 mod servers;
@@ -39,6 +41,7 @@ pub(crate) fn router() -> Router<AppState> {
         .merge(traffic::router())
         .merge(history::router())
         .merge(auth::router())
+        .merge(interactions::router())
         .merge(schema::router())
         .route("/events", get(crate::sse::events))
         .fallback(api_not_found)
