@@ -113,58 +113,104 @@ fn variables(list: Option<&Value>) -> Vec<Variable> {
         .unwrap_or_default()
 }
 
-/// Check a `server.json` and describe what can be imported from it.
-pub fn preview_registry(text: &str) -> Result<RegistryPreview> {
-    let doc = parse_doc(text)?;
-    let mut v: Vec<Finding> = Vec::new();
-    let mut push = |level, path: &str, message: String| {
-        v.push(Finding {
+/// Findings as they are found; [`Findings::sorted`] puts errors first, keeping the order within a
+/// level.
+#[derive(Default)]
+struct Findings(Vec<Finding>);
+
+impl Findings {
+    /// Note one finding at a JSON pointer.
+    fn push(&mut self, level: &'static str, path: &str, message: String) {
+        self.0.push(Finding {
             level,
             path: path.to_string(),
             message,
-        })
-    };
-    let root = Value::Object(doc.clone());
+        });
+    }
+
+    /// Errors, then warnings, then the rest (a stable sort: same-level findings stay in order).
+    fn sorted(mut self) -> Vec<Finding> {
+        self.0.sort_by_key(|f| match f.level {
+            "error" => 0,
+            "warning" => 1,
+            _ => 2,
+        });
+        self.0
+    }
+}
+
+/// Check a `server.json` and describe what can be imported from it.
+pub fn preview_registry(text: &str) -> Result<RegistryPreview> {
+    let doc = parse_doc(text)?;
+    let mut findings = Findings::default();
+    check_document(&doc, &mut findings);
+    let packages = list(&doc, "packages");
+    let remotes = list(&doc, "remotes");
+    if packages.is_empty() && remotes.is_empty() {
+        findings.push(
+            "error",
+            "",
+            "neither \"packages\" nor \"remotes\": there is nothing to run or connect to".into(),
+        );
+    }
+    let package_views = (packages.iter().enumerate())
+        .map(|(i, p)| preview_package(i, p, &mut findings))
+        .collect();
+    let remote_views = (remotes.iter().enumerate())
+        .map(|(i, r)| preview_remote(i, r, &mut findings))
+        .collect();
+    let root = Value::Object(doc);
+    let name = s(&root, "name");
+    Ok(RegistryPreview {
+        validation: findings.sorted(),
+        packages: package_views,
+        remotes: remote_views,
+        suggested_name: name
+            .as_deref()
+            .map(|n| n.rsplit('/').next().unwrap_or(n).to_string()),
+        name,
+        title: s(&root, "title"),
+        description: s(&root, "description"),
+        version: s(&root, "version"),
+    })
+}
+
+/// The array at `key` (`packages`, `remotes`), empty when absent or not an array.
+fn list(doc: &Map<String, Value>, key: &str) -> Vec<Value> {
+    doc.get(key)
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The document's own fields: `$schema`, `name`, `version`, `description`.
+fn check_document(doc: &Map<String, Value>, findings: &mut Findings) {
     if doc.get("$schema").is_none() {
-        push(
+        findings.push(
             "warning",
             "/$schema",
             "no $schema: the registry needs it to know which version of the format this is".into(),
         );
     }
     match doc.get("name").and_then(Value::as_str) {
-        None => push(
+        None => findings.push(
             "error",
             "/name",
             "\"name\" is required (reverse-DNS namespace and a name, e.g. io.github.owner/server)"
                 .into(),
         ),
-        Some(n) => {
-            let ok = n.split_once('/').is_some_and(|(ns, rest)| {
-                !ns.is_empty()
-                    && !rest.is_empty()
-                    && !rest.contains('/')
-                    && ns
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
-                    && rest
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
-            });
-            if !ok {
-                push(
-                    "error",
-                    "/name",
-                    format!(
-                        "name {n:?} must be \"namespace/name\" with a reverse-DNS namespace (e.g. io.github.owner/server)"
-                    ),
-                );
-            }
-        }
+        Some(n) if !is_registry_name(n) => findings.push(
+            "error",
+            "/name",
+            format!(
+                "name {n:?} must be \"namespace/name\" with a reverse-DNS namespace (e.g. io.github.owner/server)"
+            ),
+        ),
+        Some(_) => {}
     }
     match doc.get("version").and_then(Value::as_str) {
-        None => push("error", "/version", "\"version\" is required".into()),
-        Some("latest") => push(
+        None => findings.push("error", "/version", "\"version\" is required".into()),
+        Some("latest") => findings.push(
             "error",
             "/version",
             "version \"latest\" is not allowed; publish a specific version".into(),
@@ -176,180 +222,159 @@ pub fn preview_registry(text: &str) -> Result<RegistryPreview> {
         .and_then(Value::as_str)
         .is_none_or(str::is_empty)
     {
-        push(
+        findings.push(
             "warning",
             "/description",
             "no description: the registry shows it to people choosing a server".into(),
         );
     }
-    let packages = doc
-        .get("packages")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let remotes = doc
-        .get("remotes")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    if packages.is_empty() && remotes.is_empty() {
-        push(
+}
+
+/// `namespace/name`: a reverse-DNS namespace (`io.github.owner`), one slash, a plain name.
+fn is_registry_name(n: &str) -> bool {
+    n.split_once('/').is_some_and(|(ns, rest)| {
+        !ns.is_empty()
+            && !rest.is_empty()
+            && !rest.contains('/')
+            && ns
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+            && rest
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+    })
+}
+
+/// Check `packages[i]` and describe it for the import screen.
+fn preview_package(i: usize, p: &Value, findings: &mut Findings) -> Value {
+    let at = format!("/packages/{i}");
+    let registry_type = s(p, "registryType").or_else(|| s(p, "registry_type"));
+    match registry_type.as_deref() {
+        None => findings.push(
             "error",
-            "",
-            "neither \"packages\" nor \"remotes\": there is nothing to run or connect to".into(),
+            &format!("{at}/registryType"),
+            "\"registryType\" is required (npm, pypi, oci, nuget or mcpb)".into(),
+        ),
+        Some(t) if !REGISTRY_TYPES.contains(&t) => findings.push(
+            "warning",
+            &format!("{at}/registryType"),
+            format!(
+                "unknown registryType {t:?} (known: {})",
+                REGISTRY_TYPES.join(", ")
+            ),
+        ),
+        _ => {}
+    }
+    if s(p, "identifier").is_none() {
+        findings.push(
+            "error",
+            &format!("{at}/identifier"),
+            "\"identifier\" is required (the package name or image)".into(),
         );
     }
-    let mut pkg_views = Vec::new();
-    for (i, p) in packages.iter().enumerate() {
-        let at = format!("/packages/{i}");
-        let registry_type = s(p, "registryType").or_else(|| s(p, "registry_type"));
-        match registry_type.as_deref() {
-            None => push(
-                "error",
-                &format!("{at}/registryType"),
-                "\"registryType\" is required (npm, pypi, oci, nuget or mcpb)".into(),
-            ),
-            Some(t) if !REGISTRY_TYPES.contains(&t) => push(
-                "warning",
-                &format!("{at}/registryType"),
-                format!(
-                    "unknown registryType {t:?} (known: {})",
-                    REGISTRY_TYPES.join(", ")
-                ),
-            ),
-            _ => {}
-        }
-        if s(p, "identifier").is_none() {
-            push(
-                "error",
-                &format!("{at}/identifier"),
-                "\"identifier\" is required (the package name or image)".into(),
-            );
-        }
-        match s(p, "version").as_deref() {
-            Some("latest") => push(
-                "warning",
-                &format!("{at}/version"),
-                "version \"latest\": pin a specific version so every user runs the same code"
-                    .into(),
-            ),
-            None if registry_type.as_deref() != Some("oci")
-                && registry_type.as_deref() != Some("mcpb") =>
-            {
-                push(
-                    "warning",
-                    &format!("{at}/version"),
-                    "no version: the newest is run, whatever it is".into(),
-                )
-            }
-            _ => {}
-        }
-        let transport = p
-            .get("transport")
-            .cloned()
-            .unwrap_or_else(|| json!({"type": "stdio"}));
-        let ttype = s(&transport, "type").unwrap_or_else(|| "stdio".into());
-        if !matches!(ttype.as_str(), "stdio" | "streamable-http" | "sse") {
-            push(
-                "error",
-                &format!("{at}/transport/type"),
-                format!("transport type {ttype:?} is not one of stdio, streamable-http, sse"),
-            );
-        }
-        let vars = variables(p.get("environmentVariables"));
-        for (j, var) in vars.iter().enumerate() {
-            if var.is_secret && var.default.is_some() {
-                push(
-                    "warning",
-                    &format!("{at}/environmentVariables/{j}/default"),
-                    format!(
-                        "{} is secret but has a default: a secret should not ship in server.json",
-                        var.name
-                    ),
-                );
-            }
-        }
-        let problem = launch_problem(registry_type.as_deref(), &ttype);
-        pkg_views.push(json!({
-            "index": i,
-            "registryType": registry_type,
-            "identifier": s(p, "identifier"),
-            "version": s(p, "version"),
-            "transport": transport,
-            "runtimeHint": s(p, "runtimeHint"),
-            "environmentVariables": vars,
-            "launchable": problem.is_none(),
-            "problem": problem,
-        }));
+    match s(p, "version").as_deref() {
+        Some("latest") => findings.push(
+            "warning",
+            &format!("{at}/version"),
+            "version \"latest\": pin a specific version so every user runs the same code".into(),
+        ),
+        // An image or a bundle without a version is normal; a package without one is not.
+        None if !matches!(registry_type.as_deref(), Some("oci" | "mcpb")) => findings.push(
+            "warning",
+            &format!("{at}/version"),
+            "no version: the newest is run, whatever it is".into(),
+        ),
+        _ => {}
     }
-    let mut remote_views = Vec::new();
-    for (i, r) in remotes.iter().enumerate() {
-        let at = format!("/remotes/{i}");
-        let rtype = s(r, "type").or_else(|| s(r, "transport_type"));
-        if !matches!(rtype.as_deref(), Some("streamable-http" | "sse")) {
-            push(
-                "error",
-                &format!("{at}/type"),
+    let transport = p
+        .get("transport")
+        .cloned()
+        .unwrap_or_else(|| json!({"type": "stdio"}));
+    let ttype = s(&transport, "type").unwrap_or_else(|| "stdio".into());
+    if !matches!(ttype.as_str(), "stdio" | "streamable-http" | "sse") {
+        findings.push(
+            "error",
+            &format!("{at}/transport/type"),
+            format!("transport type {ttype:?} is not one of stdio, streamable-http, sse"),
+        );
+    }
+    let vars = variables(p.get("environmentVariables"));
+    for (j, var) in vars.iter().enumerate() {
+        if var.is_secret && var.default.is_some() {
+            findings.push(
+                "warning",
+                &format!("{at}/environmentVariables/{j}/default"),
                 format!(
-                    "remote type {:?} is not streamable-http or sse",
-                    rtype.clone().unwrap_or_default()
+                    "{} is secret but has a default: a secret should not ship in server.json",
+                    var.name
                 ),
             );
         }
-        match s(r, "url") {
-            None => push("error", &format!("{at}/url"), "\"url\" is required".into()),
-            Some(u) => match url::Url::parse(&u) {
-                Ok(p) if p.scheme() == "https" => {}
-                Ok(p)
-                    if p.scheme() == "http"
-                        && matches!(p.host_str(), Some("localhost" | "127.0.0.1" | "[::1]")) => {}
-                Ok(p) if p.scheme() == "http" => push(
-                    "warning",
-                    &format!("{at}/url"),
-                    format!("{u} is plain http: remotes should use https"),
-                ),
-                Ok(_) | Err(_) if u.contains('{') => push(
-                    "info",
-                    &format!("{at}/url"),
-                    format!("{u} has template variables; fill them in after import"),
-                ),
-                Ok(p) => push(
-                    "error",
-                    &format!("{at}/url"),
-                    format!("{u} has scheme {:?}; use https", p.scheme()),
-                ),
-                Err(e) => push(
-                    "error",
-                    &format!("{at}/url"),
-                    format!("{u:?} is not a URL: {e}"),
-                ),
-            },
-        }
-        remote_views.push(json!({
-            "index": i,
-            "type": rtype,
-            "url": s(r, "url"),
-            "headers": variables(r.get("headers")),
-        }));
     }
-    v.sort_by_key(|f| match f.level {
-        "error" => 0,
-        "warning" => 1,
-        _ => 2,
-    });
-    let name = s(&root, "name");
-    Ok(RegistryPreview {
-        validation: v,
-        packages: pkg_views,
-        remotes: remote_views,
-        suggested_name: name
-            .as_deref()
-            .map(|n| n.rsplit('/').next().unwrap_or(n).to_string()),
-        name,
-        title: s(&root, "title"),
-        description: s(&root, "description"),
-        version: s(&root, "version"),
+    let problem = launch_problem(registry_type.as_deref(), &ttype);
+    json!({
+        "index": i,
+        "registryType": registry_type,
+        "identifier": s(p, "identifier"),
+        "version": s(p, "version"),
+        "transport": transport,
+        "runtimeHint": s(p, "runtimeHint"),
+        "environmentVariables": vars,
+        "launchable": problem.is_none(),
+        "problem": problem,
     })
+}
+
+/// Check `remotes[i]` and describe it for the import screen.
+fn preview_remote(i: usize, r: &Value, findings: &mut Findings) -> Value {
+    let at = format!("/remotes/{i}");
+    let rtype = s(r, "type").or_else(|| s(r, "transport_type"));
+    if !matches!(rtype.as_deref(), Some("streamable-http" | "sse")) {
+        findings.push(
+            "error",
+            &format!("{at}/type"),
+            format!(
+                "remote type {:?} is not streamable-http or sse",
+                rtype.clone().unwrap_or_default()
+            ),
+        );
+    }
+    match s(r, "url") {
+        None => findings.push("error", &format!("{at}/url"), "\"url\" is required".into()),
+        Some(u) => check_remote_url(&format!("{at}/url"), &u, findings),
+    }
+    json!({
+        "index": i,
+        "type": rtype,
+        "url": s(r, "url"),
+        "headers": variables(r.get("headers")),
+    })
+}
+
+/// A remote's URL: https, or http on loopback; a template (`{tenant}`) is filled in later.
+fn check_remote_url(at: &str, u: &str, findings: &mut Findings) {
+    match url::Url::parse(u) {
+        Ok(p) if p.scheme() == "https" => {}
+        Ok(p)
+            if p.scheme() == "http"
+                && matches!(p.host_str(), Some("localhost" | "127.0.0.1" | "[::1]")) => {}
+        Ok(p) if p.scheme() == "http" => findings.push(
+            "warning",
+            at,
+            format!("{u} is plain http: remotes should use https"),
+        ),
+        Ok(_) | Err(_) if u.contains('{') => findings.push(
+            "info",
+            at,
+            format!("{u} has template variables; fill them in after import"),
+        ),
+        Ok(p) => findings.push(
+            "error",
+            at,
+            format!("{u} has scheme {:?}; use https", p.scheme()),
+        ),
+        Err(e) => findings.push("error", at, format!("{u:?} is not a URL: {e}")),
+    }
 }
 
 fn launch_problem(registry_type: Option<&str>, transport: &str) -> Option<String> {
@@ -387,8 +412,22 @@ pub(crate) fn registry_entry(
     values: &Map<String, Value>,
 ) -> Result<CatalogEntry> {
     let doc = parse_doc(text)?;
-    let value_of = |var: &Variable| -> Option<String> {
-        values
+    let filled = Filled(values);
+    match choice {
+        RegistryChoice::Remote(i) => remote_entry(&doc, i, filled),
+        RegistryChoice::Package(i) => package_entry(&doc, i, filled),
+    }
+}
+
+/// The values the user filled in on the import screen, by variable name.
+#[derive(Clone, Copy)]
+struct Filled<'a>(&'a Map<String, Value>);
+
+impl Filled<'_> {
+    /// The variable's value: what the user typed (a non-string as its JSON text; empty counts as
+    /// not given), else its default.
+    fn value(self, var: &Variable) -> Option<String> {
+        self.0
             .get(&var.name)
             .and_then(|v| {
                 v.as_str()
@@ -397,145 +436,154 @@ pub(crate) fn registry_entry(
             })
             .filter(|v| !v.is_empty())
             .or_else(|| var.default.clone())
-    };
-    let missing = |vars: &[Variable]| -> Vec<String> {
-        vars.iter()
-            .filter(|v| v.is_required && value_of(v).is_none())
-            .map(|v| v.name.clone())
-            .collect()
-    };
-    match choice {
-        RegistryChoice::Remote(i) => {
-            let r = doc
-                .get("remotes")
-                .and_then(|r| r.get(i))
-                .ok_or_else(|| Error::usage(format!("server.json has no remotes[{i}]")))?;
-            let vars = variables(r.get("headers"));
-            let gone = missing(&vars);
-            if !gone.is_empty() {
-                return Err(Error::usage(format!(
-                    "fill in the required headers: {}",
-                    gone.join(", ")
-                )));
-            }
-            let kind = match s(r, "type").as_deref() {
-                Some("sse") => "sse",
-                _ => "http",
-            };
-            let mut headers = Map::new();
-            for var in &vars {
-                if let Some(v) = value_of(var) {
-                    headers.insert(var.name.clone(), sealed_if(var.is_secret, v));
-                }
-            }
-            let entry = CatalogEntry {
-                kind: Some(kind.into()),
-                url: s(r, "url"),
-                headers,
-                ..Default::default()
-            };
-            Ok(entry)
-        }
-        RegistryChoice::Package(i) => {
-            let p = doc
-                .get("packages")
-                .and_then(|p| p.get(i))
-                .ok_or_else(|| Error::usage(format!("server.json has no packages[{i}]")))?;
-            let registry_type = s(p, "registryType").or_else(|| s(p, "registry_type"));
-            let transport = p
-                .get("transport")
-                .and_then(|t| s(t, "type"))
-                .unwrap_or_else(|| "stdio".into());
-            if let Some(problem) = launch_problem(registry_type.as_deref(), &transport) {
-                return Err(Error::usage(format!(
-                    "packages[{i}] cannot be launched: {problem}"
-                )));
-            }
-            let vars = variables(p.get("environmentVariables"));
-            let gone = missing(&vars);
-            if !gone.is_empty() {
-                return Err(Error::usage(format!(
-                    "fill in the required environment variables: {}",
-                    gone.join(", ")
-                )));
-            }
-            let identifier = s(p, "identifier")
-                .ok_or_else(|| Error::usage(format!("packages[{i}] has no identifier")))?;
-            let version = s(p, "version").filter(|v| v != "latest");
-            let mut env = Map::new();
-            for var in &vars {
-                if let Some(v) = value_of(var) {
-                    env.insert(var.name.clone(), sealed_if(var.is_secret, v));
-                }
-            }
-            let runtime_args: Vec<String> = arguments(p.get("runtimeArguments"));
-            let package_args: Vec<String> = arguments(p.get("packageArguments"));
-            let (default_cmd, mut args): (&str, Vec<String>) = match registry_type.as_deref() {
-                Some("npm") => (
-                    "npx",
-                    vec![
-                        "-y".into(),
-                        match &version {
-                            Some(v) => format!("{identifier}@{v}"),
-                            None => identifier.clone(),
-                        },
-                    ],
-                ),
-                Some("pypi") => (
-                    "uvx",
-                    vec![match &version {
-                        Some(v) => format!("{identifier}=={v}"),
-                        None => identifier.clone(),
-                    }],
-                ),
-                Some("nuget") => (
-                    "dnx",
-                    vec![
-                        match &version {
-                            Some(v) => format!("{identifier}@{v}"),
-                            None => identifier.clone(),
-                        },
-                        "--yes".into(),
-                    ],
-                ),
-                _ => {
-                    // OCI: the container gets the variables by name from our environment.
-                    let mut a: Vec<String> = vec!["run".into(), "-i".into(), "--rm".into()];
-                    for k in env.keys() {
-                        a.push("-e".into());
-                        a.push(k.clone());
-                    }
-                    let image = match &version {
-                        Some(v) if !identifier.rsplit('/').next().unwrap_or("").contains(':') => {
-                            format!("{identifier}:{v}")
-                        }
-                        _ => identifier.clone(),
-                    };
-                    a.push(image);
-                    ("docker", a)
-                }
-            };
-            let command = s(p, "runtimeHint").unwrap_or_else(|| default_cmd.to_string());
-            if !runtime_args.is_empty() {
-                // Runtime arguments go to the runtime, before the package.
-                let mut all = runtime_args;
-                if registry_type.as_deref() == Some("oci") {
-                    // `docker run <runtime args> image`: keep `run` first.
-                    all.insert(0, args.remove(0));
-                }
-                all.extend(args);
-                args = all;
-            }
-            args.extend(package_args);
-            Ok(CatalogEntry {
-                kind: Some("stdio".into()),
-                command: Some(command),
-                args,
-                env,
-                ..Default::default()
-            })
+    }
+
+    /// Refuse when a required variable has no value, naming every one (`what`: headers or
+    /// environment variables).
+    fn require(self, vars: &[Variable], what: &str) -> Result<()> {
+        let missing: Vec<&str> = vars
+            .iter()
+            .filter(|v| v.is_required && self.value(v).is_none())
+            .map(|v| v.name.as_str())
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::usage(format!(
+                "fill in the required {what}: {}",
+                missing.join(", ")
+            )))
         }
     }
+
+    /// Every variable that has a value, sealed for the secret store when it is secret.
+    fn sealed(self, vars: &[Variable]) -> Map<String, Value> {
+        let mut out = Map::new();
+        for var in vars {
+            if let Some(v) = self.value(var) {
+                out.insert(var.name.clone(), sealed_if(var.is_secret, v));
+            }
+        }
+        out
+    }
+}
+
+/// `remotes[i]` as an HTTP (or legacy SSE) entry with its headers.
+fn remote_entry(doc: &Map<String, Value>, i: usize, filled: Filled) -> Result<CatalogEntry> {
+    let r = doc
+        .get("remotes")
+        .and_then(|r| r.get(i))
+        .ok_or_else(|| Error::usage(format!("server.json has no remotes[{i}]")))?;
+    let vars = variables(r.get("headers"));
+    filled.require(&vars, "headers")?;
+    let kind = match s(r, "type").as_deref() {
+        Some("sse") => "sse",
+        _ => "http",
+    };
+    Ok(CatalogEntry {
+        kind: Some(kind.into()),
+        url: s(r, "url"),
+        headers: filled.sealed(&vars),
+        ..Default::default()
+    })
+}
+
+/// `packages[i]` as a stdio entry: the runtime's command line for the package, its environment.
+fn package_entry(doc: &Map<String, Value>, i: usize, filled: Filled) -> Result<CatalogEntry> {
+    let p = doc
+        .get("packages")
+        .and_then(|p| p.get(i))
+        .ok_or_else(|| Error::usage(format!("server.json has no packages[{i}]")))?;
+    let registry_type = s(p, "registryType").or_else(|| s(p, "registry_type"));
+    let transport = p
+        .get("transport")
+        .and_then(|t| s(t, "type"))
+        .unwrap_or_else(|| "stdio".into());
+    if let Some(problem) = launch_problem(registry_type.as_deref(), &transport) {
+        return Err(Error::usage(format!(
+            "packages[{i}] cannot be launched: {problem}"
+        )));
+    }
+    let vars = variables(p.get("environmentVariables"));
+    filled.require(&vars, "environment variables")?;
+    let identifier = s(p, "identifier")
+        .ok_or_else(|| Error::usage(format!("packages[{i}] has no identifier")))?;
+    let version = s(p, "version").filter(|v| v != "latest");
+    let env = filled.sealed(&vars);
+    let (default_cmd, args) = runtime_command(
+        registry_type.as_deref(),
+        &identifier,
+        version.as_deref(),
+        &env,
+    );
+    let command = s(p, "runtimeHint").unwrap_or_else(|| default_cmd.to_string());
+    let mut args = with_runtime_arguments(
+        arguments(p.get("runtimeArguments")),
+        args,
+        registry_type.as_deref() == Some("oci"),
+    );
+    args.extend(arguments(p.get("packageArguments")));
+    Ok(CatalogEntry {
+        kind: Some("stdio".into()),
+        command: Some(command),
+        args,
+        env,
+        ..Default::default()
+    })
+}
+
+/// The runtime that runs a package of this registry type, and its arguments naming the package
+/// at its version: `npx -y id@v`, `uvx id==v`, `dnx id@v --yes`, else
+/// `docker run -i --rm -e NAME… image:v`.
+fn runtime_command(
+    registry_type: Option<&str>,
+    identifier: &str,
+    version: Option<&str>,
+    env: &Map<String, Value>,
+) -> (&'static str, Vec<String>) {
+    let pinned = |sep: &str| match version {
+        Some(v) => format!("{identifier}{sep}{v}"),
+        None => identifier.to_string(),
+    };
+    match registry_type {
+        Some("npm") => ("npx", vec!["-y".into(), pinned("@")]),
+        Some("pypi") => ("uvx", vec![pinned("==")]),
+        Some("nuget") => ("dnx", vec![pinned("@"), "--yes".into()]),
+        _ => {
+            // OCI: the container gets the variables by name from our environment.
+            let mut a: Vec<String> = vec!["run".into(), "-i".into(), "--rm".into()];
+            for k in env.keys() {
+                a.push("-e".into());
+                a.push(k.clone());
+            }
+            // An image reference that already carries a tag keeps it.
+            let tagged = identifier.rsplit('/').next().unwrap_or("").contains(':');
+            let image = match version {
+                Some(v) if !tagged => format!("{identifier}:{v}"),
+                _ => identifier.to_string(),
+            };
+            a.push(image);
+            ("docker", a)
+        }
+    }
+}
+
+/// Runtime arguments go to the runtime, before the package; for docker after `run`
+/// (`docker run <runtime args> image`).
+fn with_runtime_arguments(
+    runtime_args: Vec<String>,
+    mut args: Vec<String>,
+    oci: bool,
+) -> Vec<String> {
+    if runtime_args.is_empty() {
+        return args;
+    }
+    let mut all = runtime_args;
+    if oci {
+        all.insert(0, args.remove(0));
+    }
+    all.extend(args);
+    all
 }
 
 /// A value to store: marked for the secret store when the registry says it is secret
@@ -644,5 +692,43 @@ mod tests {
         let remote = registry_entry(SERVER_JSON, RegistryChoice::Remote(0), &h).unwrap();
         assert_eq!(remote.transport(), "http");
         assert_eq!(remote.headers["X-Key"], json!({"secret": "secret"}));
+    }
+
+    #[test]
+    fn runtime_arguments_go_before_the_package_and_package_arguments_after() {
+        let doc = r#"{"name": "io.github.someone/args", "version": "1.0.0", "packages": [
+          {"registryType": "npm", "identifier": "args-mcp", "version": "1.0.0",
+           "runtimeArguments": [{"type": "named", "name": "--node-options", "value": "--max-old-space-size=64"}],
+           "packageArguments": [{"type": "positional", "valueHint": "dir"},
+                                {"type": "named", "name": "--verbose"}]},
+          {"registryType": "oci", "identifier": "ghcr.io/someone/args:2", "version": "1.0.0",
+           "runtimeArguments": [{"type": "named", "name": "--network", "value": "none"}]}
+        ]}"#;
+        let none = Map::new();
+        let npm = registry_entry(doc, RegistryChoice::Package(0), &none).unwrap();
+        assert_eq!(
+            npm.args,
+            [
+                "--node-options",
+                "--max-old-space-size=64",
+                "-y",
+                "args-mcp@1.0.0",
+                "dir",
+                "--verbose"
+            ]
+        );
+        // docker keeps `run` first; an image that carries a tag is not re-tagged.
+        let oci = registry_entry(doc, RegistryChoice::Package(1), &none).unwrap();
+        assert_eq!(
+            oci.args,
+            [
+                "run",
+                "--network",
+                "none",
+                "-i",
+                "--rm",
+                "ghcr.io/someone/args:2"
+            ]
+        );
     }
 }
