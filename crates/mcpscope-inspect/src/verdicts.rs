@@ -11,7 +11,7 @@
 //! exchange failed.
 
 use mcpscope_proto::era;
-use mcpscope_proto::headers::{decode_value, param_header_values, param_headers};
+use mcpscope_proto::headers::{ParamHeader, decode_value, param_header_values, param_headers};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -120,26 +120,51 @@ pub(crate) fn judge(
     let method = message.get("method").and_then(Value::as_str).unwrap_or("");
     let params = message.get("params");
     let mut rows = Vec::new();
-
-    let body_version = params
-        .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get(era::META_PROTOCOL_VERSION))
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    if body_version.is_some() {
-        rows.push(row(
-            "MCP-Protocol-Version",
-            body_version,
-            find(request_headers, "mcp-protocol-version").map(str::to_string),
-        ));
-    }
-
+    rows.extend(protocol_version_row(request_headers, params));
     rows.push(row(
         "Mcp-Method",
         Some(method.to_string()).filter(|m| !m.is_empty()),
         find(request_headers, "mcp-method").map(str::to_string),
     ));
+    rows.extend(name_row(request_headers, method, params));
+    rows.extend(param_rows(request_headers, method, params, tools));
+    let first_disagreement = first_disagreement(&rows);
+    Some(HeaderVerdicts {
+        request: request_headers.to_vec(),
+        status: None,
+        mirrored: Vec::new(),
+        first_disagreement,
+        rows,
+        failed: false,
+        transport_error: None,
+    })
+}
 
+/// `MCP-Protocol-Version` against the body's `_meta` protocol version; no row when the body
+/// names none.
+fn protocol_version_row(
+    request_headers: &[(String, String)],
+    params: Option<&Value>,
+) -> Option<VerdictRow> {
+    let body_version = params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(era::META_PROTOCOL_VERSION))
+        .and_then(Value::as_str)
+        .map(str::to_string)?;
+    Some(row(
+        "MCP-Protocol-Version",
+        Some(body_version),
+        find(request_headers, "mcp-protocol-version").map(str::to_string),
+    ))
+}
+
+/// `Mcp-Name` against the method's name field (`params.name`, `params.uri`, `params.taskId`); for
+/// a method without one, a row only when a name was sent anyway.
+fn name_row(
+    request_headers: &[(String, String)],
+    method: &str,
+    params: Option<&Value>,
+) -> Option<VerdictRow> {
     let sent_name = find(request_headers, "mcp-name").map(decoded);
     match era::name_field(method) {
         Some(field) => {
@@ -151,110 +176,106 @@ pub(crate) fn judge(
             if r.verdict == "undeclared" {
                 r.note = Some(format!("the body has no params.{field} to mirror"));
             }
-            rows.push(r);
+            Some(r)
         }
         None if sent_name.is_some() => {
             let mut r = row("Mcp-Name", None, sent_name);
             r.note = Some(format!("{method} has no name to mirror"));
-            rows.push(r);
+            Some(r)
         }
-        None => {}
+        None => None,
     }
+}
 
+/// The `Mcp-Param-*` rows: on `tools/call`, judged against the tool's `x-mcp-header`
+/// annotations when this connection saw its schema (else "unchecked"); on any other method every
+/// one sent is undeclared.
+fn param_rows(
+    request_headers: &[(String, String)],
+    method: &str,
+    params: Option<&Value>,
+    tools: &HashMap<String, Value>,
+) -> Vec<VerdictRow> {
     let sent_params: Vec<(&str, &str)> = request_headers
         .iter()
         .filter(|(k, _)| k.to_ascii_lowercase().starts_with("mcp-param-"))
         .map(|(k, v)| (k.as_str(), v.as_str()))
         .collect();
-    if method == "tools/call" {
-        let tool = params.and_then(|p| p.get("name")).and_then(Value::as_str);
-        let args = params
-            .and_then(|p| p.get("arguments"))
-            .cloned()
-            .unwrap_or(Value::Null);
-        match tool.and_then(|t| tools.get(t)) {
-            None => {
-                for (k, v) in &sent_params {
-                    rows.push(sent_only(
-                        k,
-                        v,
-                        "unchecked",
-                        "unchecked — tool schema unavailable",
-                    ));
-                }
-            }
-            Some(schema) => match param_headers(schema) {
-                Err(reason) => {
-                    for (k, v) in &sent_params {
-                        rows.push(sent_only(
-                            k,
-                            v,
-                            "unchecked",
-                            format!("unchecked — the tool is excluded: {reason}"),
-                        ));
-                    }
-                }
-                Ok(declared) => {
-                    let expected = param_header_values(&declared, &args);
-                    for h in &declared {
-                        let name = format!("Mcp-Param-{}", h.name);
-                        let exp = expected
-                            .iter()
-                            .find(|(k, _)| k.eq_ignore_ascii_case(&name))
-                            .map(|(_, v)| decoded(v));
-                        let sent = find(request_headers, &name).map(decoded);
-                        if exp.is_none() && sent.is_none() {
-                            continue;
-                        }
-                        let mut r = row(&name, exp, sent);
-                        if r.verdict == "undeclared" {
-                            // Declared, but the body has no value: the header should be absent.
-                            r.verdict = "mismatch";
-                            r.note = Some(format!(
-                                "the body has no value at arguments.{}",
-                                h.path.join(".")
-                            ));
-                        }
-                        rows.push(r);
-                    }
-                    for (k, v) in &sent_params {
-                        let known = declared
-                            .iter()
-                            .any(|h| format!("mcp-param-{}", h.name).eq_ignore_ascii_case(k));
-                        if !known {
-                            rows.push(sent_only(
-                                k,
-                                v,
-                                "undeclared",
-                                "the tool declares no x-mcp-header for it",
-                            ));
-                        }
-                    }
-                }
-            },
+    let each_sent = |verdict, note: String| -> Vec<VerdictRow> {
+        (sent_params.iter())
+            .map(|(k, v)| sent_only(k, v, verdict, note.clone()))
+            .collect()
+    };
+    if method != "tools/call" {
+        return each_sent(
+            "undeclared",
+            format!("{method} has no tool parameters to mirror"),
+        );
+    }
+    let tool = params.and_then(|p| p.get("name")).and_then(Value::as_str);
+    let Some(schema) = tool.and_then(|t| tools.get(t)) else {
+        return each_sent("unchecked", "unchecked — tool schema unavailable".into());
+    };
+    match param_headers(schema) {
+        Err(reason) => each_sent(
+            "unchecked",
+            format!("unchecked — the tool is excluded: {reason}"),
+        ),
+        Ok(declared) => {
+            let args = params
+                .and_then(|p| p.get("arguments"))
+                .cloned()
+                .unwrap_or(Value::Null);
+            declared_param_rows(request_headers, &declared, &args, &sent_params)
         }
-    } else {
-        for (k, v) in &sent_params {
+    }
+}
+
+/// The tool's declared param headers against the values its arguments give them, then every
+/// `Mcp-Param-*` sent that the tool does not declare.
+fn declared_param_rows(
+    request_headers: &[(String, String)],
+    declared: &[ParamHeader],
+    args: &Value,
+    sent_params: &[(&str, &str)],
+) -> Vec<VerdictRow> {
+    let mut rows = Vec::new();
+    let expected = param_header_values(declared, args);
+    for h in declared {
+        let name = format!("Mcp-Param-{}", h.name);
+        let exp = expected
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(&name))
+            .map(|(_, v)| decoded(v));
+        let sent = find(request_headers, &name).map(decoded);
+        if exp.is_none() && sent.is_none() {
+            continue;
+        }
+        let mut r = row(&name, exp, sent);
+        if r.verdict == "undeclared" {
+            // Declared, but the body has no value: the header should be absent.
+            r.verdict = "mismatch";
+            r.note = Some(format!(
+                "the body has no value at arguments.{}",
+                h.path.join(".")
+            ));
+        }
+        rows.push(r);
+    }
+    for (k, v) in sent_params {
+        let known = declared
+            .iter()
+            .any(|h| format!("mcp-param-{}", h.name).eq_ignore_ascii_case(k));
+        if !known {
             rows.push(sent_only(
                 k,
                 v,
                 "undeclared",
-                format!("{method} has no tool parameters to mirror"),
+                "the tool declares no x-mcp-header for it",
             ));
         }
     }
-
-    let mut v = HeaderVerdicts {
-        request: request_headers.to_vec(),
-        status: None,
-        mirrored: Vec::new(),
-        first_disagreement: None,
-        rows,
-        failed: false,
-        transport_error: None,
-    };
-    v.first_disagreement = first_disagreement(&v.rows);
-    Some(v)
+    rows
 }
 
 fn first_disagreement(rows: &[VerdictRow]) -> Option<String> {
