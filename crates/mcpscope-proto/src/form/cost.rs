@@ -21,7 +21,7 @@
 //! refused). It stops at [`MAX_VISITS`] visits or [`MAX_NESTING`] levels, so it costs at most that
 //! much itself.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
 /// Most subschema applications a validation may take (each is one step of the engine: well
@@ -133,6 +133,45 @@ impl<'s> Index<'s> {
     }
 }
 
+/// The keywords of one schema that apply to the value's members and items, noted during the
+/// pass over its keywords and applied after it.
+#[derive(Default)]
+struct Descent<'s> {
+    /// `properties`.
+    props: Option<&'s Map<String, Value>>,
+    /// `patternProperties` (every one applies to every member: the walk errs on more).
+    patterns: Option<&'s Map<String, Value>>,
+    /// `additionalProperties`, `unevaluatedProperties`.
+    each_property: [Option<&'s Value>; 2],
+    /// `propertyNames`.
+    names: Option<&'s Value>,
+    /// `prefixItems`, or a draft 4–7 array of `items`.
+    prefix: Option<&'s Vec<Value>>,
+    /// `items`, `additionalItems`, `unevaluatedItems`, `contains`.
+    each_item: [Option<&'s Value>; 4],
+}
+
+impl<'s> Descent<'s> {
+    /// Note `key` when it is a member or item keyword; any other is ignored.
+    fn note(&mut self, key: &str, s: &'s Value) {
+        match key {
+            "properties" => self.props = s.as_object(),
+            "patternProperties" => self.patterns = s.as_object(),
+            "additionalProperties" => self.each_property[0] = Some(s),
+            "unevaluatedProperties" => self.each_property[1] = Some(s),
+            "propertyNames" => self.names = Some(s),
+            "prefixItems" => self.prefix = s.as_array().or(self.prefix),
+            // Draft 4 to 7: an array of `items` is by position.
+            "items" if s.is_array() => self.prefix = self.prefix.or(s.as_array()),
+            "items" => self.each_item[0] = Some(s),
+            "additionalItems" => self.each_item[1] = Some(s),
+            "unevaluatedItems" => self.each_item[2] = Some(s),
+            "contains" => self.each_item[3] = Some(s),
+            _ => {}
+        }
+    }
+}
+
 struct Walk<'s> {
     root: &'s Value,
     index: Index<'s>,
@@ -164,39 +203,12 @@ impl<'s> Walk<'s> {
         };
         // One pass over the keywords: in-place applicators now, the rest noted for the value's
         // members and items.
-        let mut props = None;
-        let mut patterns = None;
-        let mut each_property: [Option<&'s Value>; 2] = [None, None];
-        let mut names = None;
-        let mut prefix = None;
-        let mut each_item: [Option<&'s Value>; 4] = [None; 4];
+        let mut descent = Descent::default();
         for (key, s) in o {
             match key.as_str() {
                 "$ref" | "$dynamicRef" | "$recursiveRef" => {
-                    let Some(r) = s.as_str() else { continue };
-                    let one: [&'s Value; 1];
-                    let many: Vec<&'s Value>;
-                    let targets: &[&'s Value] = match self.plain_pointer(key, r) {
-                        Some(Some(t)) => {
-                            one = [t];
-                            &one
-                        }
-                        Some(None) => &[],
-                        None => {
-                            many = self.targets(key, r)?;
-                            &many
-                        }
-                    };
-                    for &target in targets {
-                        let id: *const Value = target;
-                        let returns = self.stack[floor..].iter().filter(|t| **t == id).count();
-                        if returns >= self.max_returns {
-                            continue;
-                        }
-                        self.stack.push(id);
-                        let walked = self.walk(target, instance, floor, depth + 1);
-                        self.stack.pop();
-                        walked?;
+                    if let Some(r) = s.as_str() {
+                        self.follow_ref(key, r, instance, floor, depth)?;
                     }
                 }
                 "not" | "if" | "then" | "else" => self.walk(s, instance, floor, depth + 1)?,
@@ -213,35 +225,71 @@ impl<'s> Walk<'s> {
                         }
                     }
                 }
-                "properties" => props = s.as_object(),
-                "patternProperties" => patterns = s.as_object(),
-                "additionalProperties" => each_property[0] = Some(s),
-                "unevaluatedProperties" => each_property[1] = Some(s),
-                "propertyNames" => names = Some(s),
-                "prefixItems" => prefix = s.as_array().or(prefix),
-                // Draft 4 to 7: an array of `items` is by position.
-                "items" if s.is_array() => prefix = prefix.or(s.as_array()),
-                "items" => each_item[0] = Some(s),
-                "additionalItems" => each_item[1] = Some(s),
-                "unevaluatedItems" => each_item[2] = Some(s),
-                "contains" => each_item[3] = Some(s),
-                _ => {}
+                _ => descent.note(key, s),
             }
         }
+        self.descend(&descent, instance, depth)
+    }
+
+    /// Apply every schema a `$ref` (`$dynamicRef`, `$recursiveRef`) may mean, except one that has
+    /// already come back [`Walk::max_returns`] times for this part of the value.
+    fn follow_ref(
+        &mut self,
+        key: &str,
+        r: &str,
+        instance: &Value,
+        floor: usize,
+        depth: usize,
+    ) -> Result<(), TooCostly> {
+        let one: [&'s Value; 1];
+        let many: Vec<&'s Value>;
+        let targets: &[&'s Value] = match self.plain_pointer(key, r) {
+            Some(Some(t)) => {
+                one = [t];
+                &one
+            }
+            Some(None) => &[],
+            None => {
+                many = self.targets(key, r)?;
+                &many
+            }
+        };
+        for &target in targets {
+            let id: *const Value = target;
+            let returns = self.stack[floor..].iter().filter(|t| **t == id).count();
+            if returns >= self.max_returns {
+                continue;
+            }
+            self.stack.push(id);
+            let walked = self.walk(target, instance, floor, depth + 1);
+            self.stack.pop();
+            walked?;
+        }
+        Ok(())
+    }
+
+    /// Apply the noted member and item keywords to each member or item of the value; each is a
+    /// new part of the value, so its `$ref` stack starts afresh.
+    fn descend(
+        &mut self,
+        d: &Descent<'s>,
+        instance: &Value,
+        depth: usize,
+    ) -> Result<(), TooCostly> {
         match instance {
             Value::Object(members) => {
                 for (k, v) in members {
                     let below = self.stack.len();
-                    if let Some(s) = props.and_then(|p| p.get(k)) {
+                    if let Some(s) = d.props.and_then(|p| p.get(k)) {
                         self.walk(s, v, below, depth + 1)?;
                     }
-                    for s in patterns.into_iter().flat_map(|p| p.values()) {
+                    for s in d.patterns.into_iter().flat_map(|p| p.values()) {
                         self.walk(s, v, below, depth + 1)?;
                     }
-                    for s in each_property.into_iter().flatten() {
+                    for s in d.each_property.into_iter().flatten() {
                         self.walk(s, v, below, depth + 1)?;
                     }
-                    if let Some(s) = names {
+                    if let Some(s) = d.names {
                         self.walk(s, &Value::Null, below, depth + 1)?;
                     }
                 }
@@ -249,10 +297,10 @@ impl<'s> Walk<'s> {
             Value::Array(items) => {
                 for (i, v) in items.iter().enumerate() {
                     let below = self.stack.len();
-                    if let Some(s) = prefix.and_then(|p| p.get(i)) {
+                    if let Some(s) = d.prefix.and_then(|p| p.get(i)) {
                         self.walk(s, v, below, depth + 1)?;
                     }
-                    for s in each_item.into_iter().flatten() {
+                    for s in d.each_item.into_iter().flatten() {
                         self.walk(s, v, below, depth + 1)?;
                     }
                 }
