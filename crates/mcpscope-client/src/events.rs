@@ -2,14 +2,16 @@
 
 use mcpscope_proto::{Classified, Frame, RequestId};
 use serde_json::Value;
+use std::sync::Arc;
 
 /// One frame as the engine recorded it, with what it parsed out of it.
 #[derive(Debug)]
 pub struct Recorded<'a> {
     /// The frame (sequence number assigned).
     pub frame: &'a Frame,
-    /// The parsed message, when the frame carries one and it is JSON.
-    pub message: Option<&'a Value>,
+    /// The parsed message, when the frame carries one and it is JSON: the one parse of the
+    /// body. Shared, so an observer that works on it later keeps it without parsing again.
+    pub message: Option<&'a Arc<Value>>,
     /// Its classification, when the frame carries a message.
     pub classified: Option<&'a Classified>,
     /// For responses: the method of the request answered; for requests and notifications: their method.

@@ -14,7 +14,7 @@
 //! slot would otherwise be a cycle that keeps both alive).
 
 use crate::catalog::CatalogEntry;
-use crate::conn::{Item, Queue};
+use crate::conn::{Item, Queue, Seen};
 use crate::error::{Error, Result};
 use crate::events::{Event, WarningEvent};
 use crate::state::{Inspector, Slot};
@@ -305,9 +305,7 @@ impl FrameSink for QueueSink<'_> {
     fn frame(&self, frame: Frame) {
         self.queue.send(Item::Frame {
             frame,
-            classified: None,
-            method: None,
-            version: None,
+            seen: Seen::default(),
         });
     }
 }

@@ -30,13 +30,14 @@ use mcpscope_proto::redact::{self, Secrets};
 use mcpscope_proto::{Classified, Direction, Frame, FrameKind, RequestId, now_us};
 use mcpscope_store::{Child, NewEntry};
 use serde_json::{Map, Value, json};
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
-/// Messages larger than this are not parsed again for lint and verdicts (a 100 MB result is
-/// shown and stored, but checking it against the schema would stall the traffic behind it).
+/// Messages larger than this are not checked by the pipeline (lint, verdicts, tool schemas):
+/// the engine's parse of them is not kept, so a 100 MB result is shown and stored but neither
+/// held twice nor checked against the schema (which would stall the traffic behind it).
 const PARSE_CAP: usize = 4 << 20;
 /// Messages larger than this are not linted.
 const LINT_CAP: usize = 1 << 20;
@@ -50,9 +51,7 @@ pub const RESULT_CAP: usize = 256 << 10;
 pub(crate) enum Item {
     Frame {
         frame: Frame,
-        classified: Option<Classified>,
-        method: Option<String>,
-        version: Option<String>,
+        seen: Seen,
     },
     Event(SessionEvent),
     /// A server request became an interaction in the queue (`interactions.rs`).
@@ -71,6 +70,59 @@ pub(crate) enum Item {
         error: Option<Value>,
         ack: oneshot::Sender<Option<Value>>,
     },
+}
+
+/// What the engine made of a frame ([`Recorded`]), owned: its one parse, classification, method
+/// and the revision in force. Empty for frames no session recorded.
+#[derive(Default)]
+pub(crate) struct Seen {
+    pub message: Option<Arc<Value>>,
+    pub classified: Option<Classified>,
+    pub method: Option<String>,
+    pub version: Option<String>,
+}
+
+impl Seen {
+    fn of(rec: &Recorded<'_>) -> Seen {
+        Seen {
+            // Kept only where the pipeline reads it (see PARSE_CAP).
+            message: rec
+                .message
+                .filter(|_| rec.frame.body.len() <= PARSE_CAP)
+                .cloned(),
+            classified: rec.classified.cloned(),
+            method: rec.method.map(str::to_string),
+            version: rec.protocol_version.map(str::to_string),
+        }
+    }
+}
+
+/// A frame's part in a JSON-RPC exchange: its id, and whether it is a request or a response.
+struct Role {
+    id: Option<RequestId>,
+    request: bool,
+    response: bool,
+}
+
+impl Role {
+    fn of(classified: Option<&Classified>) -> Role {
+        let id = match classified {
+            Some(
+                Classified::Request { id, .. }
+                | Classified::Response { id }
+                | Classified::ErrorResponse { id: Some(id), .. },
+            ) => Some(id.clone()),
+            _ => None,
+        };
+        Role {
+            id,
+            request: matches!(classified, Some(Classified::Request { .. })),
+            response: matches!(
+                classified,
+                Some(Classified::Response { .. } | Classified::ErrorResponse { .. })
+            ),
+        }
+    }
 }
 
 /// A request with a history entry, while it runs.
@@ -179,9 +231,7 @@ impl Observer for WebObserver {
     fn on_frame(&self, rec: &Recorded<'_>) {
         let _ = self.tx.send(Item::Frame {
             frame: rec.frame.clone(),
-            classified: rec.classified.cloned(),
-            method: rec.method.map(str::to_string),
-            version: rec.protocol_version.map(str::to_string),
+            seen: Seen::of(rec),
         });
     }
     fn on_event(&self, event: &SessionEvent) {
@@ -228,8 +278,6 @@ struct Processor {
     verdicts: HashMap<u64, (FrameHead, Vec<&'static str>, bytes::Bytes)>,
     /// The entry the last inbound frame belonged to (events follow their frame).
     current: Option<i64>,
-    /// Engine seq → our seq, for warnings that name a frame.
-    seq_map: VecDeque<(u64, u64)>,
     /// Values of this connection that never reach the view or SQLite (see [`redact`]).
     secrets: Arc<Secrets>,
     /// Open interactions: their cause's history entry, redacted params and origin in words.
@@ -243,12 +291,7 @@ impl Processor {
         while let Some(item) = rx.recv().await {
             gauge.took();
             match item {
-                Item::Frame {
-                    frame,
-                    classified,
-                    method,
-                    version,
-                } => self.frame(frame, classified, method, version).await,
+                Item::Frame { frame, seen } => self.frame(frame, seen).await,
                 Item::Event(e) => self.event(e).await,
                 Item::Opened {
                     interaction,
@@ -300,75 +343,115 @@ impl Processor {
         self.active.iter().position(|a| a.control.owns(id))
     }
 
-    async fn frame(
-        &mut self,
-        mut frame: Frame,
-        classified: Option<Classified>,
-        method: Option<String>,
-        version: Option<String>,
-    ) {
+    /// One frame through the pipeline: redact, number, time, attribute, lint, judge, keep,
+    /// store, publish — each step its own function below, in that order.
+    async fn frame(&mut self, mut frame: Frame, mut seen: Seen) {
         // Before anything reads the frame: lint messages and verdicts quote what they check.
-        redact::frame(frame.kind, &mut frame.meta, &mut frame.body, &self.secrets);
-        let seq = self.slot.frames().take_seq();
-        if self.seq_map.len() == 1024 {
-            self.seq_map.pop_front();
-        }
-        self.seq_map.push_back((frame.seq, seq));
-        let parsed: Option<Value> = if frame.carries_message && frame.body.len() <= PARSE_CAP {
-            serde_json::from_slice(&frame.body).ok()
-        } else {
-            None
+        let message = self.redact(&mut frame, seen.message.take());
+        // The engine's number; frames no session recorded (an OAuth flow a view started) take
+        // theirs from the same counter here.
+        let seq = match frame.seq {
+            0 => self.slot.frames().take_seq(),
+            n => n,
         };
-        let id: Option<RequestId> = match &classified {
-            Some(
-                Classified::Request { id, .. }
-                | Classified::Response { id }
-                | Classified::ErrorResponse { id: Some(id), .. },
-            ) => Some(id.clone()),
-            _ => None,
-        };
-        let is_request = matches!(classified, Some(Classified::Request { .. }));
-        let is_response = matches!(
-            classified,
-            Some(Classified::Response { .. } | Classified::ErrorResponse { .. })
-        );
-
-        // Durations: a response is timed from the request it answers.
-        let mut duration_ms = None;
-        if let Some(id) = &id {
-            match (frame.direction, is_request, is_response) {
-                (Direction::Out, true, _) => {
-                    self.sent_at.insert(id.clone(), frame.at_us);
-                }
-                (Direction::In, _, true) => {
-                    if let Some(t) = self.sent_at.remove(id) {
-                        duration_ms = Some(frame.at_us.saturating_sub(t) as f64 / 1000.0);
-                    }
-                }
-                (Direction::In, true, _) => {
-                    self.asked_at.insert(id.clone(), frame.at_us);
-                }
-                (Direction::Out, _, true) => {
-                    if let Some(t) = self.asked_at.remove(id) {
-                        duration_ms = Some(frame.at_us.saturating_sub(t) as f64 / 1000.0);
-                    }
-                }
-                _ => {}
-            }
+        let role = Role::of(seen.classified.as_ref());
+        let method = seen.method.as_deref();
+        let duration_ms = self.time(&frame, &role);
+        let history_id = self.attribute(&frame, seq, &role, method, message.as_deref());
+        let lint = self.lint(&frame, message.as_deref(), &seen);
+        if frame.direction == Direction::In && role.response && method == Some("tools/list") {
+            self.remember_tools(message.as_deref());
         }
+        let headers = self.judge_headers(&frame, message.as_deref());
 
-        // Which history entry the frame belongs to.
         let exchange = frame.meta.exchange;
-        let mut owner = match (&id, frame.direction, is_request, is_response) {
-            (Some(id), Direction::Out, true, _) | (Some(id), Direction::In, _, true) => {
-                self.active_for_id(id)
-            }
-            _ => None,
+        let sources = frames::sources(frame.kind, frame.carries_message, exchange.is_some());
+        let head = FrameHead {
+            seq,
+            server: self.slot.name.clone(),
+            time_us: frame.at_us,
+            direction: frame.direction,
+            kind: frame.kind,
+            source: sources[0],
+            meta: frame.meta.clone(),
+            message: seen.classified.as_ref().map(Classified::kind_name),
+            method: seen.method.clone(),
+            id: role.id.as_ref().map(RequestId::to_value),
+            duration_ms,
+            lint,
+            headers,
+            history_id,
         };
+        if head.headers.is_some()
+            && let Some(ex) = exchange
+        {
+            self.verdicts
+                .insert(ex, (head.clone(), sources.clone(), frame.body.clone()));
+        }
+        self.publish_frame(&head, sources, frame.body.clone()).await;
+        self.complete_verdicts(&frame).await;
+    }
+
+    /// Redact `frame` with the connection's secrets; the engine's parse of it is still the
+    /// message unless a secret was in the body, and then it is redacted the same way.
+    fn redact(&self, frame: &mut Frame, message: Option<Arc<Value>>) -> Option<Arc<Value>> {
+        let before = frame.body.clone();
+        redact::frame(frame.kind, &mut frame.meta, &mut frame.body, &self.secrets);
+        // Redaction only ever replaces the body with a new buffer.
+        let rewritten = before.as_ptr() != frame.body.as_ptr() || before.len() != frame.body.len();
+        match message {
+            Some(m) if rewritten => {
+                let mut m = Arc::unwrap_or_clone(m);
+                self.secrets.value(&mut m);
+                Some(Arc::new(m))
+            }
+            m => m,
+        }
+    }
+
+    /// A response's duration, timed from the request it answers (ours or the server's).
+    fn time(&mut self, frame: &Frame, role: &Role) -> Option<f64> {
+        let id = role.id.as_ref()?;
+        let since = |t: u64| frame.at_us.saturating_sub(t) as f64 / 1000.0;
+        match (frame.direction, role.request, role.response) {
+            (Direction::Out, true, _) => {
+                self.sent_at.insert(id.clone(), frame.at_us);
+                None
+            }
+            (Direction::In, _, true) => self.sent_at.remove(id).map(since),
+            (Direction::In, true, _) => {
+                self.asked_at.insert(id.clone(), frame.at_us);
+                None
+            }
+            (Direction::Out, _, true) => self.asked_at.remove(id).map(since),
+            _ => None,
+        }
+    }
+
+    /// The history entry `frame` belongs to — by JSON-RPC id, progress token, then HTTP
+    /// exchange — with the frame added to it; also what later events and server requests
+    /// are tied to.
+    fn attribute(
+        &mut self,
+        frame: &Frame,
+        seq: u64,
+        role: &Role,
+        method: Option<&str>,
+        message: Option<&Value>,
+    ) -> Option<i64> {
+        let exchange = frame.meta.exchange;
+        let ours = matches!(
+            (frame.direction, role.request, role.response),
+            (Direction::Out, true, _) | (Direction::In, _, true)
+        );
+        let mut owner = role
+            .id
+            .as_ref()
+            .filter(|_| ours)
+            .and_then(|id| self.active_for_id(id));
         if owner.is_none()
-            && method.as_deref() == Some("notifications/progress")
-            && let Some(token) = parsed
-                .as_ref()
+            && method == Some("notifications/progress")
+            && let Some(token) = message
                 .and_then(|m| m.pointer("/params/progressToken"))
                 .and_then(RequestId::from_value)
         {
@@ -393,27 +476,32 @@ impl Processor {
         if frame.direction == Direction::In && frame.carries_message {
             self.current = history_id;
         }
-        if let (Some(id), Direction::In, true) = (&id, frame.direction, is_request) {
-            let by = history_id.or_else(|| self.sole_active());
-            if let Some(h) = by {
-                self.asked_by.insert(id.clone(), h);
-            }
+        if let (Some(id), Direction::In, true) = (&role.id, frame.direction, role.request)
+            && let Some(h) = history_id.or_else(|| self.sole_active())
+        {
+            self.asked_by.insert(id.clone(), h);
         }
+        history_id
+    }
 
-        // Lint, against the revision in force.
-        let lint = match (&parsed, &classified) {
+    /// Lint findings against the revision in force (or the parse error of a broken message).
+    fn lint(
+        &self,
+        frame: &Frame,
+        message: Option<&Value>,
+        seen: &Seen,
+    ) -> Option<Vec<LintFinding>> {
+        match (message, &seen.classified) {
             (Some(m), Some(_)) if frame.body.len() <= LINT_CAP => {
-                let revision = version
+                let revision = seen
+                    .version
                     .as_deref()
                     .map(Revision::for_version)
                     .unwrap_or(Revision::Legacy20251125);
-                let report = self.app.linter.lint(
-                    revision,
-                    m,
-                    LintContext {
-                        request_method: method.as_deref(),
-                    },
-                );
+                let context = LintContext {
+                    request_method: seen.method.as_deref(),
+                };
+                let report = self.app.linter.lint(revision, m, context);
                 (!report.findings.is_empty()).then(|| {
                     report
                         .findings
@@ -430,115 +518,86 @@ impl Processor {
                 message: reason.clone(),
             }]),
             _ => None,
+        }
+    }
+
+    /// Keep the input schemas of a `tools/list` answer, for verdicts and argument validation.
+    fn remember_tools(&self, message: Option<&Value>) {
+        let Some(tools) = message
+            .and_then(|m| m.pointer("/result/tools"))
+            .and_then(Value::as_array)
+        else {
+            return;
         };
-
-        // What the last tools/list said, for verdicts and argument validation.
-        if frame.direction == Direction::In
-            && is_response
-            && method.as_deref() == Some("tools/list")
-            && let Some(tools) = parsed
-                .as_ref()
-                .and_then(|m| m.pointer("/result/tools"))
-                .and_then(Value::as_array)
-        {
-            // Only the input schemas are needed (validation, verdicts): a third of the memory.
-            let mut known = self.slot.tools();
-            for t in tools {
-                if let Some(name) = t.get("name").and_then(Value::as_str) {
-                    let schema = t.get("inputSchema").cloned().unwrap_or(Value::Null);
-                    known.insert(name.to_string(), schema);
-                }
+        // Only the input schemas are needed (validation, verdicts): a third of the memory.
+        let mut known = self.slot.tools();
+        for t in tools {
+            if let Some(name) = t.get("name").and_then(Value::as_str) {
+                let schema = t.get("inputSchema").cloned().unwrap_or(Value::Null);
+                known.insert(name.to_string(), schema);
             }
         }
+    }
 
-        let mut headers: Option<HeaderVerdicts> = None;
-        if frame.kind == FrameKind::HttpRequest
-            && frame.direction == Direction::Out
-            && let Some(m) = &parsed
-        {
-            // Only the called tool's schema matters; copying all 10,000 would cost every frame.
-            let mut schemas: HashMap<String, Value> = HashMap::new();
-            if let Some(name) = m.pointer("/params/name").and_then(Value::as_str)
-                && m.get("method").and_then(Value::as_str) == Some("tools/call")
-                && let Some(schema) = self
-                    .slot
-                    .tools()
-                    .get(name)
-                    .filter(|schema| !schema.is_null())
-                    .cloned()
-            {
-                schemas.insert(name.to_string(), schema);
-            }
-            headers = verdicts::judge(&frame.meta.headers, m, &schemas);
+    /// The `Mcp-*` header verdicts of an outgoing HTTP request (completed by its answer).
+    fn judge_headers(&self, frame: &Frame, message: Option<&Value>) -> Option<HeaderVerdicts> {
+        if frame.kind != FrameKind::HttpRequest || frame.direction != Direction::Out {
+            return None;
         }
+        let m = message?;
+        // Only the called tool's schema matters; copying all 10,000 would cost every frame.
+        let mut schemas: HashMap<String, Value> = HashMap::new();
+        if let Some(name) = m.pointer("/params/name").and_then(Value::as_str)
+            && m.get("method").and_then(Value::as_str) == Some("tools/call")
+            && let Some(schema) = self
+                .slot
+                .tools()
+                .get(name)
+                .filter(|schema| !schema.is_null())
+                .cloned()
+        {
+            schemas.insert(name.to_string(), schema);
+        }
+        verdicts::judge(&frame.meta.headers, m, &schemas)
+    }
 
-        let sources = frames::sources(frame.kind, frame.carries_message, exchange.is_some());
-        let head = FrameHead {
-            seq,
-            server: self.slot.name.clone(),
-            time_us: frame.at_us,
-            direction: frame.direction,
-            kind: frame.kind,
-            source: sources[0],
-            meta: frame.meta.clone(),
-            message: classified.as_ref().map(Classified::kind_name),
-            method: method.clone(),
-            id: id.as_ref().map(RequestId::to_value),
-            duration_ms,
-            lint,
-            headers,
-            history_id,
+    /// The response (or failure) of an exchange completes its request frame's verdicts: the
+    /// request frame is replaced in the window, published again and stored again.
+    async fn complete_verdicts(&mut self, frame: &Frame) {
+        let Some(ex) = frame.meta.exchange else {
+            return;
         };
-        if head.headers.is_some()
-            && let Some(ex) = exchange
-        {
-            self.verdicts
-                .insert(ex, (head.clone(), sources.clone(), frame.body.clone()));
+        if frame.direction == Direction::Out || !self.verdicts.contains_key(&ex) {
+            return;
         }
-        self.publish_frame(&head, sources, frame.body.clone()).await;
-
-        // The response (or failure) of an exchange completes its request frame's verdicts.
-        if let Some(ex) = exchange
-            && frame.direction != Direction::Out
-            && self.verdicts.contains_key(&ex)
-        {
-            let done = match (frame.kind, frame.meta.status) {
-                (FrameKind::HttpResponse, Some(status)) if !(300..400).contains(&status) => {
-                    Some((Some(status), None))
-                }
-                (FrameKind::Lifecycle, _)
-                    if frame
-                        .meta
-                        .note
-                        .as_deref()
-                        .is_some_and(|n| n.contains("failed")) =>
-                {
-                    Some((None, frame.meta.note.clone()))
-                }
-                _ => None,
-            };
-            if let Some((status, error)) = done
-                && let Some((mut head, sources, body)) = self.verdicts.remove(&ex)
-            {
-                if let Some(v) = head.headers.as_mut() {
-                    match (status, error) {
-                        (Some(s), _) => verdicts::answered(v, s, &frame.meta.headers),
-                        (None, Some(e)) => verdicts::transport_failed(v, &e),
-                        _ => {}
-                    }
-                }
-                let updated = Arc::new(WebFrame::new(&head, sources, body));
-                self.slot.frames().replace(updated.clone());
-                self.app.events.publish(Event::Frame(RenderedFrame::new(
-                    updated.render(VIEW_BODY_CAP),
-                )));
-                let _ = self
-                    .app
-                    .spill
-                    .send(updated.to_stored(&self.slot.name))
-                    .await;
+        let done = match (frame.kind, frame.meta.status) {
+            (FrameKind::HttpResponse, Some(status)) if !(300..400).contains(&status) => {
+                Some((Some(status), None))
+            }
+            (FrameKind::Lifecycle, _) if frame.meta.failed => Some((None, frame.meta.note.clone())),
+            _ => None,
+        };
+        let Some((status, error)) = done else { return };
+        let Some((mut head, sources, body)) = self.verdicts.remove(&ex) else {
+            return;
+        };
+        if let Some(v) = head.headers.as_mut() {
+            match (status, error) {
+                (Some(s), _) => verdicts::answered(v, s, &frame.meta.headers),
+                (None, Some(e)) => verdicts::transport_failed(v, &e),
+                _ => {}
             }
         }
+        let updated = Arc::new(WebFrame::new(&head, sources, body));
+        self.slot.frames().replace(updated.clone());
+        self.app.events.publish(Event::Frame(RenderedFrame::new(
+            updated.render(VIEW_BODY_CAP),
+        )));
+        let _ = self
+            .app
+            .spill
+            .send(updated.to_stored(&self.slot.name))
+            .await;
     }
 
     async fn publish_frame(
@@ -678,17 +737,11 @@ impl Processor {
             // The responder reports each server request with its params and our answer.
             SessionEvent::ServerRequest { .. } => {}
             SessionEvent::Warning { message, frame_seq } => {
-                let seq = frame_seq.and_then(|s| {
-                    self.seq_map
-                        .iter()
-                        .rev()
-                        .find(|(engine, _)| *engine == s)
-                        .map(|(_, ours)| *ours)
-                });
+                // The engine numbers frames from the slot's counter: its number is ours.
                 self.app.events.publish(Event::Warning(WarningEvent {
                     server,
                     message,
-                    frame_seq: seq,
+                    frame_seq,
                 }));
             }
         }
@@ -863,6 +916,7 @@ pub(crate) async fn connect(
     let (entry, secrets) = crate::secrets::unseal(app, &entry).await?;
     let secrets = Arc::new(secrets);
     let (target, mut opts) = entry.connection(era_override.as_deref())?;
+    opts.frame_numbers = Some(slot.frames().numbers());
     if let Some(auth) = crate::auth::provider_for(app, &slot, &entry, &target)? {
         opts.transport.auth = Some(auth as Arc<dyn mcpscope_transport::AuthProvider>);
     }
@@ -891,7 +945,6 @@ pub(crate) async fn connect(
             asked_by: HashMap::new(),
             verdicts: HashMap::new(),
             current: None,
-            seq_map: VecDeque::new(),
             secrets,
             interactions: HashMap::new(),
             connection,

@@ -16,6 +16,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use ts_rs::TS;
 
 /// Frames per server kept in memory.
@@ -184,30 +185,40 @@ pub(crate) struct FrameWindow {
     bytes: usize,
     max_frames: usize,
     max_bytes: usize,
-    /// The seq the next frame gets.
-    next_seq: u64,
+    /// The server's frame numbers: the last one given out. Every session of the server numbers
+    /// its frames from it (`ClientOptions::frame_numbers`), so the engine's number of a frame is
+    /// the one the view shows, stores and links warnings to.
+    numbers: Arc<AtomicU64>,
 }
 
 impl FrameWindow {
+    /// An empty window whose next frame is numbered `next_seq`.
     pub(crate) fn new(next_seq: u64, max_frames: usize, max_bytes: usize) -> FrameWindow {
         FrameWindow {
             frames: VecDeque::new(),
             bytes: 0,
             max_frames: max_frames.max(1),
             max_bytes,
-            next_seq,
+            numbers: Arc::new(AtomicU64::new(next_seq.saturating_sub(1))),
         }
     }
 
-    pub(crate) fn take_seq(&mut self) -> u64 {
-        let s = self.next_seq;
-        self.next_seq += 1;
-        s
+    /// The counter the server's sessions number their frames from.
+    pub(crate) fn numbers(&self) -> Arc<AtomicU64> {
+        self.numbers.clone()
+    }
+
+    /// A number for a frame no session recorded (an OAuth flow a view started).
+    pub(crate) fn take_seq(&self) -> u64 {
+        self.numbers.fetch_add(1, Ordering::SeqCst) + 1
     }
 
     /// The oldest seq held in memory; everything below it is in SQLite only.
     pub(crate) fn first_seq(&self) -> u64 {
-        self.frames.front().map(|f| f.seq).unwrap_or(self.next_seq)
+        self.frames
+            .front()
+            .map(|f| f.seq)
+            .unwrap_or_else(|| self.numbers.load(Ordering::SeqCst) + 1)
     }
 
     #[cfg(test)]
@@ -215,9 +226,18 @@ impl FrameWindow {
         self.frames.len()
     }
 
+    /// Keep `f`. Frames stay in seq order: the numbers come from the engine and may have gaps
+    /// (frames of a connection whose processor had gone), and two connections' processors may
+    /// push a moment out of order (a reconnect), so a late one is inserted in its place.
     pub(crate) fn push(&mut self, f: Arc<WebFrame>) {
         self.bytes += f.body.len();
-        self.frames.push_back(f);
+        match self.frames.back() {
+            Some(last) if last.seq > f.seq => {
+                let at = self.frames.partition_point(|g| g.seq < f.seq);
+                self.frames.insert(at, f);
+            }
+            _ => self.frames.push_back(f),
+        }
         while self.frames.len() > self.max_frames
             || (self.bytes > self.max_bytes && self.frames.len() > 1)
         {
@@ -229,32 +249,24 @@ impl FrameWindow {
 
     /// Replace a frame still in the window (its verdicts were completed).
     pub(crate) fn replace(&mut self, f: Arc<WebFrame>) {
-        let first = self.first_seq();
-        if f.seq < first {
-            return;
-        }
-        if let Some(slot) = self.frames.get_mut((f.seq - first) as usize)
-            && slot.seq == f.seq
-        {
-            *slot = f;
+        if let Some(i) = self.index(f.seq) {
+            self.frames[i] = f;
         }
     }
 
     pub(crate) fn get(&self, seq: u64) -> Option<Arc<WebFrame>> {
-        let first = self.first_seq();
-        if seq < first {
-            return None;
-        }
-        self.frames
-            .get((seq - first) as usize)
-            .filter(|f| f.seq == seq)
-            .cloned()
+        self.index(seq).map(|i| self.frames[i].clone())
+    }
+
+    /// Where frame `seq` is held, if it still is.
+    fn index(&self, seq: u64) -> Option<usize> {
+        let i = self.frames.partition_point(|f| f.seq < seq);
+        (self.frames.get(i)?.seq == seq).then_some(i)
     }
 
     /// Frames with seq > `after`, oldest first, at most `limit`.
     pub(crate) fn after(&self, after: u64, limit: usize, sources: &[String]) -> Vec<Arc<WebFrame>> {
-        let first = self.first_seq();
-        let skip = after.saturating_add(1).saturating_sub(first) as usize;
+        let skip = self.frames.partition_point(|f| f.seq <= after);
         self.frames
             .iter()
             .skip(skip)
@@ -271,11 +283,12 @@ impl FrameWindow {
         limit: usize,
         sources: &[String],
     ) -> Vec<Arc<WebFrame>> {
+        let end = self.frames.partition_point(|f| f.seq < before);
         let mut out: Vec<Arc<WebFrame>> = self
             .frames
-            .iter()
+            .range(..end)
             .rev()
-            .filter(|f| f.seq < before && f.matches(sources))
+            .filter(|f| f.matches(sources))
             .take(limit)
             .cloned()
             .collect();
@@ -372,5 +385,22 @@ mod tests {
             by_bytes.push(frame(s, "abcd", "http"));
         }
         assert_eq!(by_bytes.len(), 2);
+    }
+
+    /// The engine numbers frames, so the window sees gaps (a gone connection's frames) and, on a
+    /// reconnect, a late frame of the old connection after the new one's first.
+    #[test]
+    fn gaps_and_a_late_frame_keep_the_window_in_order() {
+        let mut w = FrameWindow::new(1, 100, 1 << 20);
+        for s in [1, 2, 5, 9, 7, 10] {
+            w.push(frame(s, "x", "jsonrpc"));
+        }
+        let seqs = |v: Vec<Arc<WebFrame>>| v.iter().map(|f| f.seq).collect::<Vec<_>>();
+        assert_eq!(seqs(w.after(0, 100, &[])), vec![1, 2, 5, 7, 9, 10]);
+        assert_eq!(seqs(w.after(2, 2, &[])), vec![5, 7]);
+        assert_eq!(seqs(w.before(9, 2, &[])), vec![5, 7]);
+        assert_eq!(w.get(7).unwrap().seq, 7);
+        assert!(w.get(6).is_none());
+        assert_eq!(w.first_seq(), 1);
     }
 }

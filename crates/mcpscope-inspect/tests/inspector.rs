@@ -26,6 +26,35 @@ impl TempDir {
     }
 }
 
+/// An inspector over `servers` (catalog entries as JSON) with its history and tokens in `dir`,
+/// `window_frames` frames per server in memory and no pinger (its frames would come at any time).
+pub(crate) fn inspector_over(
+    dir: &TempDir,
+    servers: Vec<(&str, Value)>,
+    window_frames: usize,
+) -> Arc<Inspector> {
+    let store = HistoryStore::open(&dir.0.join("history.sqlite"), Retention::default())
+        .expect("history database");
+    let entries = servers
+        .into_iter()
+        .map(|(name, e)| {
+            let e: CatalogEntry = serde_json::from_value(e).expect("entry");
+            (name.to_string(), e.normalized())
+        })
+        .collect();
+    let options = Options {
+        ping_interval: None,
+        window_frames,
+        // Tokens in the test's own directory, never in the user's keyring or home.
+        secrets: Some(mcpscope_store::SecretStoreConfig::file(
+            dir.0.join("secrets.enc"),
+            None,
+        )),
+        ..Options::default()
+    };
+    Inspector::new(Catalog::in_memory(entries), store, options)
+}
+
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
@@ -46,35 +75,15 @@ pub(crate) struct Setup {
     _dir: TempDir,
 }
 
-/// An inspector whose catalog holds the demo as `legacy` and `modern` (one entry per era), with
-/// `window_frames` frames per server in memory and no pinger (its frames would come at any time).
+/// An inspector whose catalog holds the demo as `legacy` and `modern` (one entry per era)
+/// ([`inspector_over`]).
 pub(crate) async fn setup(name: &str, window_frames: usize) -> Setup {
     let dir = TempDir::new(name);
     let demo = demo().await;
-    let store = HistoryStore::open(&dir.0.join("history.sqlite"), Retention::default())
-        .expect("history database");
-    let entry = |era: &str| -> CatalogEntry {
-        let e: CatalogEntry =
-            serde_json::from_value(json!({"type": "http", "url": demo.url, "protocolEra": era}))
-                .expect("entry");
-        e.normalized()
-    };
-    let catalog = Catalog::in_memory(vec![
-        ("legacy".into(), entry("legacy")),
-        ("modern".into(), entry("modern")),
-    ]);
-    let options = Options {
-        ping_interval: None,
-        window_frames,
-        // Tokens in the test's own directory, never in the user's keyring or home.
-        secrets: Some(mcpscope_store::SecretStoreConfig::file(
-            dir.0.join("secrets.enc"),
-            None,
-        )),
-        ..Options::default()
-    };
+    let entry = |era: &str| json!({"type": "http", "url": demo.url, "protocolEra": era});
+    let servers = vec![("legacy", entry("legacy")), ("modern", entry("modern"))];
     Setup {
-        inspector: Inspector::new(catalog, store, options),
+        inspector: inspector_over(&dir, servers, window_frames),
         _demo: demo,
         _dir: dir,
     }

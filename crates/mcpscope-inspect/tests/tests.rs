@@ -15,3 +15,5 @@ mod log_level;
 mod interactions;
 // A connection, a call with progress on the bus, its history entry read back after a restart.
 mod lifecycle;
+// One number per frame from the engine to the view: warnings name the frame the traffic shows.
+mod numbering;

@@ -57,7 +57,7 @@ impl Session {
         self.state().last_frame = std::time::Instant::now();
         let (message, classified) = if frame.carries_message {
             let (m, c) = mcpscope_proto::parse_and_classify(&frame.body);
-            (m, Some(c))
+            (m.map(Arc::new), Some(c))
         } else {
             (None, None)
         };
@@ -107,6 +107,9 @@ impl Session {
                         self.warn(format!("stdout: {note}"), Some(frame.seq));
                     }
                 }
+                // Ours alone unless the observer kept it (a view working on it later): then
+                // a copy, still cheaper than a second parse.
+                let message = message.map(|m| Arc::try_unwrap(m).unwrap_or_else(|m| (*m).clone()));
                 self.dispatch(&frame, message, classified);
             }
             Direction::Local => {}

@@ -9,7 +9,7 @@ use crate::responder::Responder;
 use mcpscope_proto::era::{Era, EraPreference};
 use mcpscope_transport::{Connection, Target};
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicI64, AtomicU64};
+use std::sync::atomic::AtomicI64;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Notify;
@@ -30,6 +30,7 @@ impl Session {
     ) -> Result<Session, ClientError> {
         let (conn, events) = Connection::open(&target, &opts.transport).await?;
         let credit = conn.read_credit();
+        let frame_numbers = opts.frame_numbers.clone().unwrap_or_default();
         let era0 = match opts.era {
             EraPreference::Legacy => Era::Legacy,
             _ => Era::Modern,
@@ -60,7 +61,7 @@ impl Session {
                     stage: "starting".into(),
                 }),
                 next_id: AtomicI64::new(1),
-                seq: AtomicU64::new(0),
+                seq: frame_numbers,
                 closed_seen: Notify::new(),
                 answered: Notify::new(),
             }),

@@ -109,7 +109,8 @@ struct Shared {
     observer: Arc<dyn Observer>,
     state: Mutex<State>,
     next_id: AtomicI64,
-    seq: AtomicU64,
+    /// Frame numbers (`ClientOptions::frame_numbers`, else the session's own).
+    seq: Arc<AtomicU64>,
     /// Woken when the engine has recorded the end of the current connection (see `close`).
     closed_seen: Notify,
     /// Woken whenever an answer to a server request has been handed to the transport (or could

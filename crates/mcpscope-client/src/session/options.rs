@@ -7,6 +7,7 @@ use mcpscope_transport::TransportOptions;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
 /// Options for a session.
@@ -33,6 +34,11 @@ pub struct ClientOptions {
     /// For an HTTP target whose transport was not forced: fall back to HTTP+SSE when the
     /// Streamable HTTP POST is refused with 400/404/405.
     pub sse_fallback: bool,
+    /// The counter frames are numbered from: it holds the last number given out, and each frame
+    /// takes the next. `None`: the session's own, from 1. A view that numbers a server's frames
+    /// across reconnections (the core's frame window) passes its counter, so the numbers the
+    /// engine gives — in warnings, in [`Recorded`](crate::Recorded) — are the view's numbers.
+    pub frame_numbers: Option<Arc<AtomicU64>>,
 }
 
 impl Default for ClientOptions {
@@ -48,6 +54,7 @@ impl Default for ClientOptions {
             metadata: Map::new(),
             transport: TransportOptions::default(),
             sse_fallback: false,
+            frame_numbers: None,
         }
     }
 }
