@@ -168,165 +168,30 @@ pub fn own_executable() -> Result<String, UsageError> {
 
 /// Decide transport, target and options.
 pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
-    let mut headers = args
-        .headers
-        .iter()
-        .map(|h| parse_header(h))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut env = args
-        .env
-        .iter()
-        .map(|e| key_value(e, "-e"))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut secrets = Secrets::default();
-    let mut cwd = args.cwd.clone();
-    let mut era_text = args.protocol_era.clone();
-    let mut connect_ms = args.connect_timeout;
-    let mut request_ms = args.request_timeout;
-
+    let mut w = Wanted::from_flags(args)?;
     let config = args.config.as_deref().or(args.catalog.as_deref());
-    let mut positional: Vec<String> = args
-        .target
-        .iter()
-        .chain(args.server_args.iter())
-        .cloned()
-        .collect();
-    let mut url = args.server_url.clone();
-    let mut kind = args.transport;
-    let label;
     if args.demo {
-        if config.is_some() || !positional.is_empty() || url.is_some() {
-            return usage(
-                "--demo runs the built-in demo server; do not also give a target, --server-url or --config",
-            );
-        }
-        positional = vec![own_executable()?, "demo-server".into()];
-        kind = Some(TransportArg::Stdio);
-        label = "the built-in demo server".to_string();
+        w.demo(config.is_some())?;
     } else if let Some(path) = config {
-        if !positional.is_empty() || url.is_some() {
-            return usage(
-                "--config/--catalog selects the server; do not also give a target or --server-url",
-            );
-        }
-        let (name, e) = load_entry(path, args.server.as_deref())?;
-        label = format!("server {name:?} from {path}");
-        match (&e.command, &e.url) {
-            (Some(c), _) => {
-                positional = std::iter::once(c.clone())
-                    .chain(e.args.iter().cloned())
-                    .collect();
-            }
-            (None, Some(u)) => url = Some(u.clone()),
-            (None, None) => {
-                return usage(format!(
-                    "server {name:?} in {path} has neither \"command\" nor \"url\""
-                ));
-            }
-        }
-        if kind.is_none() {
-            kind = match e.kind.as_deref() {
-                Some("stdio") => Some(TransportArg::Stdio),
-                Some("http" | "streamable-http" | "streamableHttp") => Some(TransportArg::Http),
-                Some("sse") => Some(TransportArg::Sse),
-                _ => None,
-            };
-        }
-        secrets = e.secrets;
-        // Command-line values win over the file's.
-        let mut file_env = e.env;
-        file_env.extend(env);
-        env = file_env;
-        let mut file_headers = e.headers;
-        file_headers.extend(headers);
-        headers = file_headers;
-        cwd = cwd.or(e.cwd);
-        era_text = era_text.or(e.protocol_era);
-        connect_ms = connect_ms.or(e.connection_timeout);
-        request_ms = request_ms.or(e.request_timeout);
+        w.config_entry(path, args.server.as_deref())?;
     } else {
-        if args.server.is_some() {
-            return usage("--server needs --config or --catalog");
-        }
-        if url.is_none() && positional.len() == 1 && is_url(&positional[0]) {
-            url = positional.pop();
-        }
-        label = match (&url, positional.first()) {
-            (Some(u), _) => u.clone(),
-            (None, Some(_)) => positional.join(" "),
-            (None, None) => {
-                return usage(
-                    "no server given: pass a command (mcpscope --cli node server.js …), a URL, --config FILE --server NAME, or --demo",
-                );
-            }
-        };
+        w.command_or_url(args.server.is_some())?;
     }
-
-    for (name, value) in headers
+    for (name, value) in w
+        .headers
         .iter()
         .filter(|(n, _)| redact::is_credential_header(n))
     {
-        secrets.add(name, value);
+        w.secrets.add(name, value);
     }
     let mut options = ClientOptions::default();
-    let target = match (url, kind) {
-        (Some(u), Some(TransportArg::Stdio)) => {
-            return usage(format!(
-                "--transport stdio needs a command, not the URL {u}"
-            ));
-        }
-        (Some(u), k) => {
-            if !is_url(&u) {
-                return usage(format!("{u:?} is not an http(s) URL"));
-            }
-            let path = url::Url::parse(&u)
-                .map(|p| p.path().trim_end_matches('/').to_string())
-                .unwrap_or_default();
-            let k = k.unwrap_or_else(|| {
-                if path.ends_with("/sse") {
-                    TransportArg::Sse
-                } else {
-                    if !path.ends_with("/mcp") {
-                        // Unknown path: try Streamable HTTP first, then the deprecated HTTP+SSE.
-                        options.sse_fallback = true;
-                    }
-                    TransportArg::Http
-                }
-            });
-            if !env.is_empty() || cwd.is_some() {
-                return usage("-e and --cwd apply to stdio servers only");
-            }
-            match k {
-                TransportArg::Sse => Target::Sse { url: u, headers },
-                _ => Target::Http { url: u, headers },
-            }
-        }
-        (None, Some(TransportArg::Http | TransportArg::Sse)) => {
-            return usage("--transport http/sse needs a URL (positional or --server-url)");
-        }
-        (None, _) => {
-            if positional.is_empty() {
-                return usage("no server command given");
-            }
-            if !headers.is_empty() {
-                return usage("--header applies to HTTP servers only");
-            }
-            let command = positional.remove(0);
-            Target::Stdio {
-                command,
-                args: positional,
-                env,
-                cwd: cwd.map(Into::into),
-            }
-        }
-    };
-
-    options.era = match era_text {
+    let target = w.target(&mut options)?;
+    options.era = match w.era_text {
         Some(t) => t.parse::<EraPreference>().map_err(UsageError)?,
         None => EraPreference::Legacy,
     };
-    options.connect_timeout = ms(connect_ms.unwrap_or(15_000));
-    options.request_timeout = ms(request_ms.unwrap_or(60_000));
+    options.connect_timeout = ms(w.connect_ms.unwrap_or(15_000));
+    options.request_timeout = ms(w.request_ms.unwrap_or(60_000));
     options.probe_timeout = Duration::from_millis(args.probe_timeout.max(1));
     options.max_input_rounds = args.max_input_rounds;
     options.metadata = coerced_map(&args.metadata, "--metadata")?;
@@ -335,9 +200,201 @@ pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
     Ok(Resolved {
         target,
         options,
-        label,
-        secrets,
+        label: w.label,
+        secrets: w.secrets,
     })
+}
+
+/// What the flags (and the config entry they select) ask for, before it becomes a [`Target`].
+struct Wanted {
+    /// The server command and its arguments (`target` then `server_args`).
+    positional: Vec<String>,
+    url: Option<String>,
+    kind: Option<TransportArg>,
+    headers: Vec<(String, String)>,
+    env: Vec<(String, String)>,
+    cwd: Option<String>,
+    era_text: Option<String>,
+    connect_ms: Option<u64>,
+    request_ms: Option<u64>,
+    secrets: Secrets,
+    label: String,
+}
+
+impl Wanted {
+    /// The flags as given: `--header` and `-e` parsed (their mistakes are reported first).
+    fn from_flags(args: &Args) -> Result<Wanted, UsageError> {
+        let headers = args
+            .headers
+            .iter()
+            .map(|h| parse_header(h))
+            .collect::<Result<Vec<_>, _>>()?;
+        let env = args
+            .env
+            .iter()
+            .map(|e| key_value(e, "-e"))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Wanted {
+            positional: (args.target.iter().chain(args.server_args.iter()))
+                .cloned()
+                .collect(),
+            url: args.server_url.clone(),
+            kind: args.transport,
+            headers,
+            env,
+            cwd: args.cwd.clone(),
+            era_text: args.protocol_era.clone(),
+            connect_ms: args.connect_timeout,
+            request_ms: args.request_timeout,
+            secrets: Secrets::default(),
+            label: String::new(),
+        })
+    }
+
+    /// `--demo`: this binary's `demo-server` over stdio, and nothing else named.
+    fn demo(&mut self, has_config: bool) -> Result<(), UsageError> {
+        if has_config || !self.positional.is_empty() || self.url.is_some() {
+            return usage(
+                "--demo runs the built-in demo server; do not also give a target, --server-url or --config",
+            );
+        }
+        self.positional = vec![own_executable()?, "demo-server".into()];
+        self.kind = Some(TransportArg::Stdio);
+        self.label = "the built-in demo server".to_string();
+        Ok(())
+    }
+
+    /// `--config FILE [--server NAME]`: the entry's command or URL, transport, secrets, and the
+    /// file's env, headers, cwd, era and timeouts under the command line's (which win).
+    fn config_entry(&mut self, path: &str, server: Option<&str>) -> Result<(), UsageError> {
+        if !self.positional.is_empty() || self.url.is_some() {
+            return usage(
+                "--config/--catalog selects the server; do not also give a target or --server-url",
+            );
+        }
+        let (name, e) = load_entry(path, server)?;
+        self.label = format!("server {name:?} from {path}");
+        match (&e.command, &e.url) {
+            (Some(c), _) => {
+                self.positional = std::iter::once(c.clone())
+                    .chain(e.args.iter().cloned())
+                    .collect();
+            }
+            (None, Some(u)) => self.url = Some(u.clone()),
+            (None, None) => {
+                return usage(format!(
+                    "server {name:?} in {path} has neither \"command\" nor \"url\""
+                ));
+            }
+        }
+        if self.kind.is_none() {
+            self.kind = match e.kind.as_deref() {
+                Some("stdio") => Some(TransportArg::Stdio),
+                Some("http" | "streamable-http" | "streamableHttp") => Some(TransportArg::Http),
+                Some("sse") => Some(TransportArg::Sse),
+                _ => None,
+            };
+        }
+        self.secrets = e.secrets;
+        // Command-line values win over the file's.
+        let mut file_env = e.env;
+        file_env.append(&mut self.env);
+        self.env = file_env;
+        let mut file_headers = e.headers;
+        file_headers.append(&mut self.headers);
+        self.headers = file_headers;
+        self.cwd = self.cwd.take().or(e.cwd);
+        self.era_text = self.era_text.take().or(e.protocol_era);
+        self.connect_ms = self.connect_ms.or(e.connection_timeout);
+        self.request_ms = self.request_ms.or(e.request_timeout);
+        Ok(())
+    }
+
+    /// A command or URL on the command line (a lone positional `http(s)://…` is the URL).
+    fn command_or_url(&mut self, has_server: bool) -> Result<(), UsageError> {
+        if has_server {
+            return usage("--server needs --config or --catalog");
+        }
+        if self.url.is_none() && self.positional.len() == 1 && is_url(&self.positional[0]) {
+            self.url = self.positional.pop();
+        }
+        self.label = match (&self.url, self.positional.first()) {
+            (Some(u), _) => u.clone(),
+            (None, Some(_)) => self.positional.join(" "),
+            (None, None) => {
+                return usage(
+                    "no server given: pass a command (mcpscope --cli node server.js …), a URL, --config FILE --server NAME, or --demo",
+                );
+            }
+        };
+        Ok(())
+    }
+
+    /// The transport target: HTTP or legacy SSE for a URL, else the stdio command.
+    fn target(&mut self, options: &mut ClientOptions) -> Result<Target, UsageError> {
+        match (self.url.take(), self.kind) {
+            (Some(u), Some(TransportArg::Stdio)) => usage(format!(
+                "--transport stdio needs a command, not the URL {u}"
+            )),
+            (Some(u), k) => self.url_target(u, k, options),
+            (None, Some(TransportArg::Http | TransportArg::Sse)) => {
+                usage("--transport http/sse needs a URL (positional or --server-url)")
+            }
+            (None, _) => self.stdio_target(),
+        }
+    }
+
+    /// A URL's target; without `--transport`, its path decides: `…/sse` is legacy HTTP+SSE,
+    /// `…/mcp` Streamable HTTP, anything else Streamable HTTP with the SSE fallback.
+    fn url_target(
+        &mut self,
+        u: String,
+        kind: Option<TransportArg>,
+        options: &mut ClientOptions,
+    ) -> Result<Target, UsageError> {
+        if !is_url(&u) {
+            return usage(format!("{u:?} is not an http(s) URL"));
+        }
+        let path = url::Url::parse(&u)
+            .map(|p| p.path().trim_end_matches('/').to_string())
+            .unwrap_or_default();
+        let kind = kind.unwrap_or_else(|| {
+            if path.ends_with("/sse") {
+                TransportArg::Sse
+            } else {
+                if !path.ends_with("/mcp") {
+                    // Unknown path: try Streamable HTTP first, then the deprecated HTTP+SSE.
+                    options.sse_fallback = true;
+                }
+                TransportArg::Http
+            }
+        });
+        if !self.env.is_empty() || self.cwd.is_some() {
+            return usage("-e and --cwd apply to stdio servers only");
+        }
+        let headers = std::mem::take(&mut self.headers);
+        Ok(match kind {
+            TransportArg::Sse => Target::Sse { url: u, headers },
+            _ => Target::Http { url: u, headers },
+        })
+    }
+
+    /// The stdio command with its arguments, environment and working directory.
+    fn stdio_target(&mut self) -> Result<Target, UsageError> {
+        if self.positional.is_empty() {
+            return usage("no server command given");
+        }
+        if !self.headers.is_empty() {
+            return usage("--header applies to HTTP servers only");
+        }
+        let command = self.positional.remove(0);
+        Ok(Target::Stdio {
+            command,
+            args: std::mem::take(&mut self.positional),
+            env: std::mem::take(&mut self.env),
+            cwd: self.cwd.take().map(Into::into),
+        })
+    }
 }
 
 #[cfg(test)]
