@@ -64,138 +64,41 @@ fn seed_catalog() -> Result<serde_json::Value, String> {
 
 /// Start the web UI and serve until Ctrl-C. Returns the exit code.
 pub async fn run(args: Args) -> i32 {
-    if !args.target.is_empty() || args.demo || args.method.is_some() {
-        return fail(
-            "the web UI takes its servers from the catalog; add this one in the UI (or with --catalog FILE), or add --cli to run one method from the terminal",
-        );
+    match serve_until_interrupted(&args).await {
+        Ok(()) => exit::OK,
+        Err(code) => code,
     }
-    let host = env_text("HOST").unwrap_or_else(|| "127.0.0.1".into());
-    let port = match env_text("CLIENT_PORT").map(|p| p.trim().parse::<u16>()) {
-        None => DEFAULT_PORT,
-        Some(Ok(p)) => p,
-        Some(Err(_)) => return fail("CLIENT_PORT must be a port number (0-65535)"),
-    };
-    let loopback = is_loopback(&host);
-    if !loopback {
-        if !env_flag("DANGEROUSLY_BIND_ALL_INTERFACES") {
-            return fail(format!(
-                "refusing to listen on {host}: only loopback addresses are allowed, because anyone who reaches the web UI can start processes on this machine.\n\nset DANGEROUSLY_BIND_ALL_INTERFACES=true to do it anyway (the token is still required)"
-            ));
-        }
-        eprintln!(
-            "mcpscope: WARNING: listening on {host} (DANGEROUSLY_BIND_ALL_INTERFACES): other machines can reach this inspector; keep the token secret"
-        );
-    }
-    let token = if env_flag("DANGEROUSLY_OMIT_AUTH") {
-        eprintln!(
-            "mcpscope: WARNING: authentication is off (DANGEROUSLY_OMIT_AUTH): any program on this machine can use the web UI to start processes"
-        );
-        None
-    } else {
-        let fixed = env_text("MCP_INSPECTOR_API_TOKEN");
-        if let Some(t) = &fixed
-            && t.chars().count() < SHORT_TOKEN
-        {
-            eprintln!(
-                "mcpscope: WARNING: MCP_INSPECTOR_API_TOKEN has {} characters; a token shorter than {SHORT_TOKEN} can be guessed. Use a random one (e.g. openssl rand -hex 32), or unset it for a fresh 256-bit token per launch",
-                t.chars().count()
-            );
-        }
-        Some(fixed.unwrap_or_else(mcpscope_server::new_token))
-    };
-    let origins = env_text("ALLOWED_ORIGINS").map(|v| {
-        v.split(',')
-            .map(|o| o.trim().to_string())
-            .filter(|o| !o.is_empty())
-            .collect::<Vec<_>>()
-    });
+}
 
+/// The steps of [`run`] in order; `Err` is the exit code, its reason already printed.
+async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
+    if !args.target.is_empty() || args.demo || args.method.is_some() {
+        return Err(fail(
+            "the web UI takes its servers from the catalog; add this one in the UI (or with --catalog FILE), or add --cli to run one method from the terminal",
+        ));
+    }
+    let (host, port, loopback) = listen_address()?;
+    let token = api_token();
+    let origins = allowed_origins();
     let data_dir = mcpscope_store::data_dir();
-    let (catalog_path, read_only) = match (&args.config, &args.catalog) {
-        (Some(c), _) => (PathBuf::from(c), true),
-        (None, Some(c)) => (PathBuf::from(c), false),
-        (None, None) => match &data_dir {
-            Some(d) => (d.join("mcp.json"), false),
-            None => {
-                return fail(
-                    "no data directory (no home directory found); set MCPSCOPE_DATA_DIR or pass --catalog FILE",
-                );
-            }
-        },
-    };
+    let (catalog_path, read_only) = catalog_path(args, data_dir.as_deref())?;
     let history_path = match &data_dir {
         Some(d) => d.join("history.sqlite"),
         None => catalog_path.with_file_name("history.sqlite"),
     };
-    let mut lock = match lock_data_dir(data_dir.as_deref(), &history_path) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
+    let mut lock = lock_data_dir(data_dir.as_deref(), &history_path)?;
     if !read_only && !catalog_path.exists() {
-        let seeded = match seed_catalog() {
-            Ok(doc) => doc,
-            Err(e) => return fail(e),
-        };
-        let mut text = serde_json::to_string_pretty(&seeded).unwrap_or_default();
-        text.push('\n');
-        if let Err(e) = mcpscope_server::write_atomically(&catalog_path, text.as_bytes()) {
-            return fail(format!(
-                "cannot create the catalog {}: {e}; pass --catalog FILE somewhere writable",
-                catalog_path.display()
-            ));
-        }
-        eprintln!(
-            "mcpscope: created the catalog {} with the built-in demo server",
-            catalog_path.display()
-        );
+        seed_catalog_file(&catalog_path)?;
     }
-    let catalog = match Catalog::load(&catalog_path, read_only) {
-        Ok(c) => c,
-        Err(e) => return fail(e),
-    };
-    let store = match tokio::task::spawn_blocking(move || {
-        mcpscope_server::precreate_private(&history_path).map_err(|e| {
-            format!(
-                "cannot create the history database {}: {e}",
-                history_path.display()
-            )
-        })?;
-        HistoryStore::open(&history_path, Retention::default()).map_err(|e| e.to_string())
-    })
-    .await
-    {
-        Ok(Ok(s)) => s,
-        Ok(Err(e)) => return fail(e),
-        Err(e) => return fail(e),
-    };
-
-    let bind_host = host
-        .trim_start_matches('[')
-        .trim_end_matches(']')
-        .to_string();
-    let listener = match tokio::net::TcpListener::bind((bind_host.as_str(), port)).await {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!(
-                "mcpscope: cannot listen on {host}:{port}: {e}\n\nis another mcpscope or MCP Inspector running? set CLIENT_PORT to use another port"
-            );
-            return exit::UNREACHABLE;
-        }
-    };
+    let catalog = Catalog::load(&catalog_path, read_only).map_err(fail)?;
+    let store = open_history(history_path).await?;
+    let listener = bind(&host, port).await?;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(port);
     let mut security = Security::for_port(port, token.clone(), origins);
     if !loopback {
         security.allow_host(&format!("{host}:{port}"));
     }
-    let shown_host = if loopback {
-        if host.contains(':') && !host.starts_with('[') {
-            format!("[{host}]")
-        } else {
-            host.clone()
-        }
-    } else {
-        "127.0.0.1".to_string()
-    };
+    let shown_host = shown_host(&host, loopback);
     let url = match &token {
         Some(t) => format!("http://{shown_host}:{port}/?token={t}"),
         None => format!("http://{shown_host}:{port}/"),
@@ -211,17 +114,7 @@ pub async fn run(args: Args) -> i32 {
     );
     // Ctrl-C is caught from before the URL is printed: one pressed the moment it appears must
     // shut down cleanly (history written, lock released), not kill us by the default action.
-    #[cfg(unix)]
-    let mut interrupt =
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok();
-    let shutdown = async move {
-        #[cfg(unix)]
-        if let Some(signal) = interrupt.as_mut() {
-            signal.recv().await;
-            return;
-        }
-        let _ = tokio::signal::ctrl_c().await;
-    };
+    let shutdown = interrupted();
     lock.announce(Some(&format!("http://{shown_host}:{port}")));
     println!("mcpscope web UI: {url}");
     eprintln!(
@@ -231,23 +124,171 @@ pub async fn run(args: Args) -> i32 {
         state.store().path().display()
     );
     if !args.no_open {
-        let u = url.clone();
-        tokio::task::spawn_blocking(move || {
-            if let Err(e) = webbrowser::open(&u) {
-                eprintln!("mcpscope: could not open a browser ({e}); open the URL above");
-            }
-        });
+        open_browser(url);
     }
     let served = mcpscope_server::serve(listener, state, shutdown).await;
     // Held until every connection is closed and the history is written.
     drop(lock);
-    match served {
-        Ok(()) => exit::OK,
-        Err(e) => {
-            eprintln!("mcpscope: the web UI stopped: {e}");
-            exit::UNREACHABLE
+    served.map_err(|e| {
+        eprintln!("mcpscope: the web UI stopped: {e}");
+        exit::UNREACHABLE
+    })
+}
+
+/// `HOST` and `CLIENT_PORT`, and whether the host is loopback; any other host only with
+/// `DANGEROUSLY_BIND_ALL_INTERFACES`, and loudly.
+fn listen_address() -> Result<(String, u16, bool), i32> {
+    let host = env_text("HOST").unwrap_or_else(|| "127.0.0.1".into());
+    let port = match env_text("CLIENT_PORT").map(|p| p.trim().parse::<u16>()) {
+        None => DEFAULT_PORT,
+        Some(Ok(p)) => p,
+        Some(Err(_)) => return Err(fail("CLIENT_PORT must be a port number (0-65535)")),
+    };
+    let loopback = is_loopback(&host);
+    if !loopback {
+        if !env_flag("DANGEROUSLY_BIND_ALL_INTERFACES") {
+            return Err(fail(format!(
+                "refusing to listen on {host}: only loopback addresses are allowed, because anyone who reaches the web UI can start processes on this machine.\n\nset DANGEROUSLY_BIND_ALL_INTERFACES=true to do it anyway (the token is still required)"
+            )));
         }
+        eprintln!(
+            "mcpscope: WARNING: listening on {host} (DANGEROUSLY_BIND_ALL_INTERFACES): other machines can reach this inspector; keep the token secret"
+        );
     }
+    Ok((host, port, loopback))
+}
+
+/// The per-launch token: `MCP_INSPECTOR_API_TOKEN` (a short one is warned about), else a fresh
+/// one; `None` with `DANGEROUSLY_OMIT_AUTH`, and loudly.
+fn api_token() -> Option<String> {
+    if env_flag("DANGEROUSLY_OMIT_AUTH") {
+        eprintln!(
+            "mcpscope: WARNING: authentication is off (DANGEROUSLY_OMIT_AUTH): any program on this machine can use the web UI to start processes"
+        );
+        return None;
+    }
+    let fixed = env_text("MCP_INSPECTOR_API_TOKEN");
+    if let Some(t) = &fixed
+        && t.chars().count() < SHORT_TOKEN
+    {
+        eprintln!(
+            "mcpscope: WARNING: MCP_INSPECTOR_API_TOKEN has {} characters; a token shorter than {SHORT_TOKEN} can be guessed. Use a random one (e.g. openssl rand -hex 32), or unset it for a fresh 256-bit token per launch",
+            t.chars().count()
+        );
+    }
+    Some(fixed.unwrap_or_else(mcpscope_server::new_token))
+}
+
+/// `ALLOWED_ORIGINS`, comma-separated: replaces the default Origin allowlist.
+fn allowed_origins() -> Option<Vec<String>> {
+    env_text("ALLOWED_ORIGINS").map(|v| {
+        v.split(',')
+            .map(|o| o.trim().to_string())
+            .filter(|o| !o.is_empty())
+            .collect()
+    })
+}
+
+/// The catalog file and whether it is read-only: `--config` (read-only), `--catalog`, else
+/// `mcp.json` in the data directory.
+fn catalog_path(args: &Args, data_dir: Option<&Path>) -> Result<(PathBuf, bool), i32> {
+    match (&args.config, &args.catalog) {
+        (Some(c), _) => Ok((PathBuf::from(c), true)),
+        (None, Some(c)) => Ok((PathBuf::from(c), false)),
+        (None, None) => match data_dir {
+            Some(d) => Ok((d.join("mcp.json"), false)),
+            None => Err(fail(
+                "no data directory (no home directory found); set MCPSCOPE_DATA_DIR or pass --catalog FILE",
+            )),
+        },
+    }
+}
+
+/// Create a missing editable catalog with the built-in demo server in it.
+fn seed_catalog_file(catalog_path: &Path) -> Result<(), i32> {
+    let seeded = seed_catalog().map_err(fail)?;
+    let mut text = serde_json::to_string_pretty(&seeded).unwrap_or_default();
+    text.push('\n');
+    if let Err(e) = mcpscope_server::write_atomically(catalog_path, text.as_bytes()) {
+        return Err(fail(format!(
+            "cannot create the catalog {}: {e}; pass --catalog FILE somewhere writable",
+            catalog_path.display()
+        )));
+    }
+    eprintln!(
+        "mcpscope: created the catalog {} with the built-in demo server",
+        catalog_path.display()
+    );
+    Ok(())
+}
+
+/// Open (creating it owner-only first) the history database, off the async threads.
+async fn open_history(history_path: PathBuf) -> Result<HistoryStore, i32> {
+    let opened = tokio::task::spawn_blocking(move || {
+        mcpscope_server::precreate_private(&history_path).map_err(|e| {
+            format!(
+                "cannot create the history database {}: {e}",
+                history_path.display()
+            )
+        })?;
+        HistoryStore::open(&history_path, Retention::default()).map_err(|e| e.to_string())
+    })
+    .await;
+    match opened {
+        Ok(Ok(s)) => Ok(s),
+        Ok(Err(e)) => Err(fail(e)),
+        Err(e) => Err(fail(e)),
+    }
+}
+
+/// Listen on `host:port` (an IPv6 host without its brackets); a port in use is exit 4.
+async fn bind(host: &str, port: u16) -> Result<tokio::net::TcpListener, i32> {
+    let bind_host = host.trim_start_matches('[').trim_end_matches(']');
+    tokio::net::TcpListener::bind((bind_host, port))
+        .await
+        .map_err(|e| {
+            eprintln!(
+                "mcpscope: cannot listen on {host}:{port}: {e}\n\nis another mcpscope or MCP Inspector running? set CLIENT_PORT to use another port"
+            );
+            exit::UNREACHABLE
+        })
+}
+
+/// The host the printed URL names: the loopback host as given (an IPv6 one in brackets), else
+/// 127.0.0.1.
+fn shown_host(host: &str, loopback: bool) -> String {
+    if !loopback {
+        "127.0.0.1".to_string()
+    } else if host.contains(':') && !host.starts_with('[') {
+        format!("[{host}]")
+    } else {
+        host.to_string()
+    }
+}
+
+/// Resolves at the first Ctrl-C. The handler is installed now, when this is called, not when the
+/// future is first polled.
+fn interrupted() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    let mut interrupt =
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok();
+    async move {
+        #[cfg(unix)]
+        if let Some(signal) = interrupt.as_mut() {
+            signal.recv().await;
+            return;
+        }
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Open the URL in the user's browser, off the async threads; a failure only says so.
+fn open_browser(url: String) {
+    tokio::task::spawn_blocking(move || {
+        if let Err(e) = webbrowser::open(&url) {
+            eprintln!("mcpscope: could not open a browser ({e}); open the URL above");
+        }
+    });
 }
 
 /// Make the data directory private (saying what was tightened) and lock the directory of the
