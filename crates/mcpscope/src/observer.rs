@@ -127,101 +127,124 @@ fn redacted(f: &Frame, secrets: &Secrets) -> Frame {
     f
 }
 
+impl CliObserver {
+    /// Lint a classified frame against the schema of its revision (a frame that is not JSON is
+    /// one finding); the findings are collected, and returned as the trace line's `lint`.
+    fn lint_frame(&self, rec: &Recorded<'_>) -> Option<Value> {
+        let (linter, classified) = (self.linter.as_ref()?, rec.classified?);
+        let revision = rec
+            .protocol_version
+            .map(Revision::for_version)
+            .unwrap_or(Revision::Legacy20251125);
+        let report = match rec.message {
+            Some(m) => linter.lint(
+                revision,
+                m,
+                LintContext {
+                    request_method: rec.method,
+                },
+            ),
+            None => mcpscope_proto::lint::LintReport {
+                revision,
+                definition: "(not JSON)".into(),
+                findings: vec![mcpscope_proto::lint::Finding {
+                    path: String::new(),
+                    message: match classified {
+                        mcpscope_proto::Classified::Invalid(r) => r.clone(),
+                        other => other.kind_name().to_string(),
+                    },
+                }],
+            },
+        };
+        if report.findings.is_empty() {
+            return None;
+        }
+        let f = rec.frame;
+        let mut all = self.findings.lock().expect("findings lock");
+        for finding in &report.findings {
+            all.push(FrameFinding {
+                seq: f.seq,
+                direction: f.direction,
+                method: rec.method.map(str::to_string),
+                definition: report.definition.clone(),
+                revision: report.revision,
+                path: finding.path.clone(),
+                message: finding.message.clone(),
+            });
+        }
+        Some(
+            json!({"definition": report.definition, "revision": report.revision, "findings": report.findings}),
+        )
+    }
+
+    /// `--show-stderr`: the server's stderr line on ours, redacted like the trace.
+    fn show_stderr_line(&self, f: &Frame) {
+        // The same rule as the trace: a server that logs the token it was given must not put
+        // it in a terminal or a CI log (`--trace-secrets` keeps both exact).
+        let line = String::from_utf8_lossy(&f.body);
+        let line = match self.trace_redact.as_ref().and_then(|s| s.text(&line)) {
+            Some(redacted) => Cow::Owned(redacted),
+            None => line,
+        };
+        eprintln!("server stderr: {line}");
+    }
+
+    /// Write the frame (redacted unless `--trace-secrets`) as one trace line, flushed at once; a
+    /// write error is kept for [`CliObserver::finish`].
+    fn write_trace(
+        &self,
+        trace: &Mutex<std::io::BufWriter<std::fs::File>>,
+        rec: &Recorded<'_>,
+        mut lint_value: Option<Value>,
+    ) {
+        let f = match &self.trace_redact {
+            Some(secrets) => {
+                if let Some(l) = lint_value.as_mut() {
+                    secrets.value(l);
+                }
+                Cow::Owned(redacted(rec.frame, secrets))
+            }
+            None => Cow::Borrowed(rec.frame),
+        };
+        let text = f.text();
+        let line = TraceLine {
+            seq: f.seq,
+            time: mcpscope_proto::rfc3339(f.at_us),
+            time_us: f.at_us,
+            direction: f.direction,
+            kind: f.kind,
+            meta: &f.meta,
+            message: rec.classified.map(|c| c.kind_name()),
+            method: rec.method,
+            text,
+            base64: if text.is_none() {
+                Some(base64::engine::general_purpose::STANDARD.encode(&f.body))
+            } else {
+                None
+            },
+            lint: lint_value,
+        };
+        let mut w = trace.lock().expect("trace lock");
+        // Flushed per frame: the file must hold every frame up to a kill.
+        let r = serde_json::to_writer(&mut *w, &line)
+            .map_err(std::io::Error::from)
+            .and_then(|_| w.write_all(b"\n"))
+            .and_then(|_| w.flush());
+        if let Err(e) = r {
+            *self.trace_error.lock().expect("trace error lock") =
+                Some(format!("writing the trace failed: {e}"));
+        }
+    }
+}
+
 impl Observer for CliObserver {
     fn on_frame(&self, rec: &Recorded<'_>) {
-        let f = rec.frame;
-        let mut lint_value = None;
-        if let (Some(linter), Some(classified)) = (&self.linter, rec.classified) {
-            let revision = rec
-                .protocol_version
-                .map(Revision::for_version)
-                .unwrap_or(Revision::Legacy20251125);
-            let report = match rec.message {
-                Some(m) => linter.lint(
-                    revision,
-                    m,
-                    LintContext {
-                        request_method: rec.method,
-                    },
-                ),
-                None => mcpscope_proto::lint::LintReport {
-                    revision,
-                    definition: "(not JSON)".into(),
-                    findings: vec![mcpscope_proto::lint::Finding {
-                        path: String::new(),
-                        message: match classified {
-                            mcpscope_proto::Classified::Invalid(r) => r.clone(),
-                            other => other.kind_name().to_string(),
-                        },
-                    }],
-                },
-            };
-            if !report.findings.is_empty() {
-                let mut all = self.findings.lock().expect("findings lock");
-                for finding in &report.findings {
-                    all.push(FrameFinding {
-                        seq: f.seq,
-                        direction: f.direction,
-                        method: rec.method.map(str::to_string),
-                        definition: report.definition.clone(),
-                        revision: report.revision,
-                        path: finding.path.clone(),
-                        message: finding.message.clone(),
-                    });
-                }
-                lint_value = Some(
-                    json!({"definition": report.definition, "revision": report.revision, "findings": report.findings}),
-                );
-            }
-        }
-        if self.show_stderr && f.kind == FrameKind::StderrLine {
-            // The same rule as the trace: a server that logs the token it was given must not put
-            // it in a terminal or a CI log (`--trace-secrets` keeps both exact).
-            let line = String::from_utf8_lossy(&f.body);
-            let line = match self.trace_redact.as_ref().and_then(|s| s.text(&line)) {
-                Some(redacted) => Cow::Owned(redacted),
-                None => line,
-            };
-            eprintln!("server stderr: {line}");
+        let lint_value = self.lint_frame(rec);
+        if self.show_stderr && rec.frame.kind == FrameKind::StderrLine {
+            self.show_stderr_line(rec.frame);
         }
         if let Some(trace) = &self.trace {
-            let f = match &self.trace_redact {
-                Some(secrets) => {
-                    if let Some(l) = lint_value.as_mut() {
-                        secrets.value(l);
-                    }
-                    Cow::Owned(redacted(f, secrets))
-                }
-                None => Cow::Borrowed(f),
-            };
-            let text = f.text();
-            let line = TraceLine {
-                seq: f.seq,
-                time: mcpscope_proto::rfc3339(f.at_us),
-                time_us: f.at_us,
-                direction: f.direction,
-                kind: f.kind,
-                meta: &f.meta,
-                message: rec.classified.map(|c| c.kind_name()),
-                method: rec.method,
-                text,
-                base64: if text.is_none() {
-                    Some(base64::engine::general_purpose::STANDARD.encode(&f.body))
-                } else {
-                    None
-                },
-                lint: lint_value,
-            };
-            let mut w = trace.lock().expect("trace lock");
-            // Flushed per frame: the file must hold every frame up to a kill.
-            let r = serde_json::to_writer(&mut *w, &line)
-                .map_err(std::io::Error::from)
-                .and_then(|_| w.write_all(b"\n"))
-                .and_then(|_| w.flush());
-            if let Err(e) = r {
-                *self.trace_error.lock().expect("trace error lock") =
-                    Some(format!("writing the trace failed: {e}"));
-            }
+            self.write_trace(trace, rec, lint_value);
         }
     }
 
