@@ -10,13 +10,15 @@
 //! outlive connections: tokens stay in memory across a reconnect and in the secret store across
 //! restarts (shared with the CLI: same keys).
 //!
-//! `WebAuth` and `WebLogin` reach their slot through `Weak` references (slot → provider →
-//! slot would otherwise be a cycle that keeps both alive).
+//! Ownership runs one way: a slot holds its [`AuthState`] (the provider) and its
+//! [`AuthReports`]; the provider ([`WebAuth`]) and the login ([`WebLogin`]) hold only the
+//! reports — the pending login, the last failure, what the flow established, and where to tell
+//! the views — never the slot or the inspector.
 
 use crate::catalog::CatalogEntry;
 use crate::conn::{Item, Queue, Seen};
 use crate::error::{Error, Result};
-use crate::events::{Event, WarningEvent};
+use crate::events::{Event, EventBus, WarningEvent};
 use crate::state::{Inspector, Slot};
 use mcpscope_auth::{
     AuthConfig, BoxFuture, CallbackReceived, CredentialStore, ExternalLogin, LoginMode,
@@ -29,7 +31,7 @@ use mcpscope_transport::{AuthChallenge, AuthProvider, FrameSink, Target};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::oneshot;
 use ts_rs::TS;
@@ -50,20 +52,63 @@ pub(crate) struct Pending {
     started_at: String,
 }
 
-/// What a slot knows about its server's authorization.
+/// What a slot holds of its server's authorization: the provider, and the settings it was made
+/// from (a changed entry gets a new one).
 #[derive(Default)]
 pub(crate) struct AuthState {
-    /// The provider, and the settings it was made from (a changed entry gets a new one).
     provider: Option<(String, Arc<WebAuth>)>,
-    pending: Option<Pending>,
-    /// Why the last authorization failed (cleared by a success).
-    error: Option<String>,
 }
 
 /// Logins waiting for their callback, by `state`.
 pub(crate) type Logins = std::sync::Mutex<
     std::collections::HashMap<String, (String, oneshot::Sender<CallbackReceived>)>,
 >;
+
+/// A server's authorization as its flows report it, and where to tell the views. The flows keep
+/// it current; a view is built from it (and the provider, read live, where the slot is at hand).
+pub(crate) struct AuthReports {
+    server: String,
+    status: Mutex<AuthStatus>,
+    events: Arc<EventBus>,
+    secrets: Arc<LazySecretStore>,
+    callback_url: String,
+    logins: Arc<Logins>,
+}
+
+/// The part of [`AuthReports`] that changes.
+#[derive(Default)]
+struct AuthStatus {
+    pending: Option<Pending>,
+    /// Why the last authorization failed (cleared by a success).
+    error: Option<String>,
+    /// The provider's state when it last reported (for views built without it: a login's).
+    summary: Option<Value>,
+    authorizing: bool,
+    has_provider: bool,
+}
+
+impl AuthReports {
+    /// The reports of server `server` of `app`.
+    pub(crate) fn new(app: &Inspector, server: &str) -> AuthReports {
+        AuthReports {
+            server: server.to_string(),
+            status: Mutex::default(),
+            events: app.events.clone(),
+            secrets: app.secrets.clone(),
+            callback_url: app.callback_url.clone(),
+            logins: app.logins.clone(),
+        }
+    }
+
+    fn status(&self) -> MutexGuard<'_, AuthStatus> {
+        self.status.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Publish an `auth` event, reading `provider` live when given.
+    fn publish(&self, provider: Option<&WebAuth>) {
+        self.events.publish(Event::Auth(view(self, provider, None)));
+    }
+}
 
 /// The settings a provider is made from; a provider is re-used while they stay the same.
 fn fingerprint(entry: &CatalogEntry) -> String {
@@ -119,20 +164,21 @@ pub(crate) fn provider_for(
     cfg.http_timeout = OAUTH_HTTP_TIMEOUT;
     cfg.login_timeout = LOGIN_TIMEOUT;
     cfg.login = LoginMode::External(Arc::new(WebLogin {
-        app: Arc::downgrade(app),
-        slot: Arc::downgrade(slot),
+        reports: slot.auth_reports.clone(),
     }));
     // Every step is a frame in the Traffic screen; nothing goes to the terminal.
     cfg.notify = Arc::new(|_| {});
     let provider = OAuthProvider::new(cfg, app.secrets.clone()).map_err(Error::usage)?;
     let web = Arc::new(WebAuth {
         provider,
-        app: Arc::downgrade(app),
-        slot: Arc::downgrade(slot),
+        reports: slot.auth_reports.clone(),
         exchanges: AtomicU64::new(1 << 32),
     });
     st.provider = Some((key, web.clone()));
-    st.error = None;
+    let mut status = slot.auth_reports.status();
+    status.error = None;
+    status.has_provider = true;
+    drop(status);
     Ok(Some(web))
 }
 
@@ -196,12 +242,23 @@ impl AuthView {
     }
 }
 
-/// The `AuthView` of `slot`.
-pub(crate) fn view(app: &Inspector, slot: &Slot, entry: Option<&CatalogEntry>) -> AuthView {
-    let st = slot.auth();
-    let provider = st.provider.as_ref().map(|(_, p)| p.clone());
-    let summary = provider.as_ref().and_then(|p| p.provider.summary());
-    let authorizing = provider.as_ref().is_some_and(|p| p.provider.authorizing());
+/// The `AuthView` of `slot`, its provider read live.
+pub(crate) fn view_of(slot: &Slot, entry: Option<&CatalogEntry>) -> AuthView {
+    view(&slot.auth_reports, provider_of(slot).as_deref(), entry)
+}
+
+/// The `AuthView` the reports give, with `provider`'s grant and progress read live when given
+/// (else as it last reported them).
+fn view(
+    reports: &AuthReports,
+    provider: Option<&WebAuth>,
+    entry: Option<&CatalogEntry>,
+) -> AuthView {
+    let st = reports.status();
+    let (summary, authorizing) = match provider {
+        Some(p) => (p.provider.summary(), p.provider.authorizing()),
+        None => (st.summary.clone(), st.authorizing),
+    };
     let state = if st.pending.is_some() || authorizing {
         "authorizing"
     } else if st.error.is_some() {
@@ -221,46 +278,49 @@ pub(crate) fn view(app: &Inspector, slot: &Slot, entry: Option<&CatalogEntry>) -
     });
     // Never opened here: views are built on async threads and in event publishing, and opening
     // may probe the keyring or ask for a passphrase (`get_view` opens it off the async threads).
-    let secret_store = match app.secrets.peek() {
+    let secret_store = match reports.secrets.peek() {
         Some(Ok(s)) => serde_json::to_value(s.info()).unwrap_or_default(),
         Some(Err(e)) => json!({"error": e.to_string()}),
         None => json!({"error": "not opened yet: it opens when a server needs it"}),
     };
     AuthView {
-        server: slot.name.clone(),
-        applies: entry.map(applies).unwrap_or(provider.is_some()),
+        server: reports.server.clone(),
+        applies: entry.map(applies).unwrap_or(st.has_provider),
         state,
         pending,
         summary,
         error: st.error.clone(),
         secret_store,
-        callback_url: app.callback_url.clone(),
+        callback_url: reports.callback_url.clone(),
         stored: None,
     }
-}
-
-/// Publish an `auth` event for `slot`.
-fn publish(app: &Inspector, slot: &Slot) {
-    app.events.publish(Event::Auth(view(app, slot, None)));
 }
 
 /// The provider in the transports' hook, publishing how each flow ended.
 pub(crate) struct WebAuth {
     provider: OAuthProvider,
-    app: Weak<Inspector>,
-    slot: Weak<Slot>,
+    reports: Arc<AuthReports>,
     /// Exchange numbers for flows the page starts (Re-authorize): far above the transports'.
     exchanges: AtomicU64,
 }
 
 impl WebAuth {
-    /// Record the end of a flow and tell the page.
+    /// Record the end of a flow and tell the views.
     fn ended(&self, result: &Result<(), String>) {
-        let (Some(app), Some(slot)) = (self.app.upgrade(), self.slot.upgrade()) else {
-            return;
-        };
-        slot.auth().error = result.as_ref().err().cloned();
-        publish(&app, &slot);
+        self.report(Some(result.as_ref().err().cloned()));
+    }
+
+    /// Keep the reports current (the grant, whether a flow runs, the failure when `error` is
+    /// given) and tell the views.
+    fn report(&self, error: Option<Option<String>>) {
+        let mut st = self.reports.status();
+        st.summary = self.provider.summary();
+        st.authorizing = self.provider.authorizing();
+        if let Some(e) = error {
+            st.error = e;
+        }
+        drop(st);
+        self.reports.publish(Some(self));
     }
 }
 
@@ -275,6 +335,9 @@ impl AuthProvider for WebAuth {
         sink: &'a dyn FrameSink,
     ) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
+            // Reported before the flow runs, so a login's views (built without the provider)
+            // say a flow is under way and show the grant it started from.
+            self.report(None);
             let r = self.provider.on_challenge(challenge, sink).await;
             self.ended(&r);
             r
@@ -324,47 +387,43 @@ impl FrameSink for Unrecorded<'_> {
 
 /// The login half that needs a person: publish the URL, wait for the callback.
 struct WebLogin {
-    app: Weak<Inspector>,
-    slot: Weak<Slot>,
+    reports: Arc<AuthReports>,
 }
 
 /// Clears a login's traces however its wait ends (callback, cancel, timeout, shutdown).
 struct LoginGuard {
-    app: Arc<Inspector>,
-    slot: Arc<Slot>,
+    reports: Arc<AuthReports>,
     state: String,
 }
 
 impl Drop for LoginGuard {
     fn drop(&mut self) {
-        self.app
+        self.reports
             .logins
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .remove(&self.state);
-        let mut st = self.slot.auth();
+        let mut st = self.reports.status();
         if st.pending.as_ref().is_some_and(|p| p.id == self.state) {
             st.pending = None;
         }
         drop(st);
-        publish(&self.app, &self.slot);
+        self.reports.publish(None);
     }
 }
 
 impl ExternalLogin for WebLogin {
     fn login(&self, request: LoginRequest) -> BoxFuture<'static, Result<CallbackReceived, String>> {
-        let (app, slot) = (self.app.upgrade(), self.slot.upgrade());
+        let reports = self.reports.clone();
         Box::pin(async move {
-            let (Some(app), Some(slot)) = (app, slot) else {
-                return Err("mcpscope is shutting down".into());
-            };
             let (tx, rx) = oneshot::channel();
-            app.logins
+            reports
+                .logins
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
-                .insert(request.state.clone(), (slot.name.clone(), tx));
+                .insert(request.state.clone(), (reports.server.clone(), tx));
             {
-                let mut st = slot.auth();
+                let mut st = reports.status();
                 st.error = None;
                 st.pending = Some(Pending {
                     id: request.state.clone(),
@@ -376,11 +435,10 @@ impl ExternalLogin for WebLogin {
                 });
             }
             let guard = LoginGuard {
-                app,
-                slot,
+                reports,
                 state: request.state,
             };
-            publish(&guard.app, &guard.slot);
+            guard.reports.publish(None);
             let r = rx.await;
             drop(guard);
             r.map_err(|_| "the login was cancelled in the web UI".to_string())
@@ -398,7 +456,7 @@ async fn get_view(app: &Arc<Inspector>, name: &str) -> Result<Value> {
     // so the view can say which one is in use.
     let secrets = app.secrets.clone();
     let _ = tokio::task::spawn_blocking(move || secrets.get().map(|_| ())).await;
-    let mut v = view(app, &slot, Some(&entry));
+    let mut v = view_of(&slot, Some(&entry));
     // Always said while nothing is loaded (null: nothing stored), so a page that showed a
     // grant which has since gone (refresh refused, profile edited, --relogin) drops it.
     if v.summary.is_none() {
@@ -471,7 +529,7 @@ async fn reauthorize(app: &Arc<Inspector>, name: &str, extra: Vec<String>) -> Re
         .map_err(String::from);
     web.ended(&r);
     match r {
-        Ok(()) => Ok(view(app, &slot, Some(&entry)).to_value()),
+        Ok(()) => Ok(view_of(&slot, Some(&entry)).to_value()),
         Err(m) => Err(Error::new(ErrorCode::AuthRequired, m)),
     }
 }
@@ -516,13 +574,13 @@ async fn forget(app: &Arc<Inspector>, name: &str) -> Result<Value> {
             frame_seq: None,
         }));
     }
-    slot.auth().error = None;
+    slot.auth_reports.status().error = None;
     // `stored: null`: nothing is stored any more (the page keeps a stored grant it was shown
     // until a view says otherwise).
-    let mut event = view(app, &slot, None);
+    let mut event = view_of(&slot, None);
     event.stored = Some(Value::Null);
     app.events.publish(Event::Auth(event));
-    let mut v = view(app, &slot, Some(&entry));
+    let mut v = view_of(&slot, Some(&entry));
     v.stored = Some(Value::Null);
     let mut v = v.to_value();
     v["revocationFailures"] = json!(failed);

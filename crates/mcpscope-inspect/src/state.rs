@@ -112,8 +112,10 @@ pub(crate) struct Slot {
     pub tools: Mutex<HashMap<String, Value>>,
     /// Serialises connect, disconnect and reconnect.
     pub connect_lock: tokio::sync::Mutex<()>,
-    /// The server's authorization (OAuth provider, pending login, last failure).
+    /// The server's OAuth provider.
     pub auth: Mutex<crate::auth::AuthState>,
+    /// What its authorization flows report (pending login, last failure), shared with them.
+    pub auth_reports: Arc<crate::auth::AuthReports>,
 }
 
 impl Slot {
@@ -151,7 +153,7 @@ pub struct Inspector {
     /// Where OAuth tokens and secret catalog values are kept (opened on first use).
     pub(crate) secrets: Arc<mcpscope_store::LazySecretStore>,
     /// Logins waiting for their callback, by `state`.
-    pub(crate) logins: crate::auth::Logins,
+    pub(crate) logins: Arc<crate::auth::Logins>,
     /// The OAuth redirect URI (`options.callback_url`).
     pub(crate) callback_url: String,
     /// The servers' questions waiting for an answer.
@@ -242,6 +244,7 @@ impl Inspector {
                 tools: Mutex::new(HashMap::new()),
                 connect_lock: tokio::sync::Mutex::new(()),
                 auth: Mutex::new(crate::auth::AuthState::default()),
+                auth_reports: Arc::new(crate::auth::AuthReports::new(self, name)),
             })
         });
         Ok(slot.clone())
