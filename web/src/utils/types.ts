@@ -1,11 +1,14 @@
 // Types of the mcpscope web API (docs/web-api.md). Pure declarations, no behaviour.
-// What travels in events is generated from the Rust types (src/generated/events.ts) and
-// re-exported here; the rest is written by hand.
-import type { EntryValue } from './secrets';
+// What travels in events, and the catalog entry, are generated from the Rust types
+// (src/generated/events.ts) and re-exported here; the rest is written by hand.
+
+// The generated CatalogEntry names the secret-aware value type by importing it from here.
+export type { EntryValue } from './secrets';
 
 export type {
   AuthPending,
   AuthView,
+  CatalogEntry,
   FrameView,
   HeaderRow,
   HeaderVerdicts,
@@ -14,6 +17,7 @@ export type {
   LintFinding,
   LogEvent,
   NotificationEvent,
+  OAuthEntry,
   ProgressEvent,
   ServerRequestEvent,
   ServerView,
@@ -28,32 +32,6 @@ export type Transport = 'stdio' | 'http' | 'sse';
 export type EraPreference = 'legacy' | 'modern' | 'auto';
 export type Era = 'legacy' | 'modern';
 export type ServerStatus = 'disconnected' | 'connecting' | 'connected' | 'failed';
-
-/** An `mcp.json` entry. */
-export interface CatalogEntry {
-  type?: Transport;
-  command?: string;
-  args?: string[];
-  /** Values are strings, or secrets kept in the secret store (utils/secrets.ts). */
-  env?: Record<string, EntryValue>;
-  cwd?: string;
-  url?: string;
-  headers?: Record<string, EntryValue>;
-  protocolEra?: EraPreference;
-  connectionTimeout?: number;
-  requestTimeout?: number;
-  /** OAuth settings of an HTTP/SSE entry; absent when all are defaults. */
-  oauth?: OAuthEntry;
-}
-
-/** `entry.oauth`: a pre-registered public client, a Client ID Metadata Document, scopes, profile. */
-export interface OAuthEntry {
-  clientId?: string;
-  clientMetadataUrl?: string;
-  /** Space-separated scopes asked for in place of the challenge's. */
-  scope?: string;
-  profile?: string;
-}
 
 export interface ApiErrorBody {
   code: string;

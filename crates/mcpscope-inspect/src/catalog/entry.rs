@@ -14,85 +14,116 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 use std::time::Duration;
+use ts_rs::TS;
 
-/// One server of the catalog, as `mcp.json` spells it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+/// One server of the catalog, as `mcp.json` spells it. Its TypeScript type is generated for the
+/// SPA (`events::typescript`), which sends and shows entries as they are.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CatalogEntry {
     /// `stdio`, `http` or `sse` (absent: stdio with a command, else guessed from the URL).
+    /// Other tools' spellings are normalised to these three ([`CatalogEntry::normalized`]).
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Transport")]
     pub kind: Option<String>,
     /// Program to run (stdio).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub command: Option<String>,
     /// Its arguments (a number or boolean is taken as its text).
-    #[serde(
-        default,
-        skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "texts"
-    )]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "args_text")]
+    #[ts(as = "Vec<String>")]
     pub args: Vec<String>,
-    /// Extra environment (stdio).
+    /// Extra environment (stdio): strings, or `{"secretRef"}` / `{"secret"}` (catalog::secrets).
     #[serde(default, skip_serializing_if = "Map::is_empty")]
+    #[ts(type = "Record<string, EntryValue>")]
     pub env: Map<String, Value>,
     /// Working directory (stdio).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub cwd: Option<String>,
     /// Endpoint (http, sse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub url: Option<String>,
-    /// Extra request headers (http, sse).
+    /// Extra request headers (http, sse), valued as `env` is.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
+    #[ts(type = "Record<string, EntryValue>")]
     pub headers: Map<String, Value>,
     /// `legacy`, `modern` or `auto` (absent: auto).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "EraPreference")]
     pub protocol_era: Option<String>,
     /// Connect timeout in ms (0: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub connection_timeout: Option<u64>,
     /// Request timeout in ms (0: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub request_timeout: Option<u64>,
     /// OAuth settings (http, sse).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub oauth: Option<OAuthEntry>,
-    /// Fields we do not know, kept as they were.
+    /// Fields we do not know, kept as they were (the SPA neither reads nor sets them).
     #[serde(flatten)]
+    #[ts(skip)]
     pub extra: Map<String, Value>,
 }
 
 /// How mcpscope identifies itself to a server's authorization server. Client secrets are not
 /// kept here: the catalog is a plain file.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthEntry {
     /// A pre-registered (public) client id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub client_id: Option<String>,
     /// A Client ID Metadata Document URL (https, with a path): the client id itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub client_metadata_url: Option<String>,
     /// Scopes to ask for (space-separated) instead of the challenge's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub scope: Option<String>,
     /// Credentials profile: two profiles keep separate tokens for one server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub profile: Option<String>,
 }
 
-/// `args` leniently: strings as they are, other scalars as their JSON text (`3000`, `true`),
-/// `null` as none. Hand-written configs say `"args": ["--port", 3000]`.
-fn texts<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
-    let v = Option::<Vec<Value>>::deserialize(d)?.unwrap_or_default();
-    v.into_iter()
-        .map(|a| match a {
-            Value::String(s) => Ok(s),
-            Value::Array(_) | Value::Object(_) => Err(serde::de::Error::custom(format!(
-                "an argument must be a string, not {a}"
-            ))),
-            other => Ok(other.to_string()),
-        })
-        .collect()
+/// `args` as serde reads and writes them: written as the list of strings it is, read leniently.
+/// (A `with` module rather than `deserialize_with`, because ts-rs understands `with`.)
+mod args_text {
+    use super::*;
+    use serde::Serializer;
+
+    pub(super) fn serialize<S: Serializer>(
+        args: &[String],
+        s: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        args.serialize(s)
+    }
+
+    /// Strings as they are, other scalars as their JSON text (`3000`, `true`), `null` as none.
+    /// Hand-written configs say `"args": ["--port", 3000]`.
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> std::result::Result<Vec<String>, D::Error> {
+        let v = Option::<Vec<Value>>::deserialize(d)?.unwrap_or_default();
+        v.into_iter()
+            .map(|a| match a {
+                Value::String(s) => Ok(s),
+                Value::Array(_) | Value::Object(_) => Err(serde::de::Error::custom(format!(
+                    "an argument must be a string, not {a}"
+                ))),
+                other => Ok(other.to_string()),
+            })
+            .collect()
+    }
 }
 
 impl CatalogEntry {
@@ -296,5 +327,22 @@ mod tests {
             e(json!({"command": "mcpscope", "args": ["demo-server", "a b"]})).target_text(),
             "mcpscope demo-server \"a b\""
         );
+    }
+
+    #[test]
+    fn args_are_read_leniently_and_written_as_strings() {
+        let e: CatalogEntry =
+            serde_json::from_value(json!({"command": "x", "args": ["--port", 3000, true]}))
+                .unwrap();
+        assert_eq!(e.args, ["--port", "3000", "true"]);
+        assert_eq!(
+            serde_json::to_value(&e).unwrap(),
+            json!({"command": "x", "args": ["--port", "3000", "true"]})
+        );
+        let nested = serde_json::from_value::<CatalogEntry>(json!({"args": [["a"]]}));
+        assert!(nested.unwrap_err().to_string().contains("must be a string"));
+        let none: CatalogEntry = serde_json::from_value(json!({"args": null})).unwrap();
+        assert!(none.args.is_empty());
+        assert_eq!(serde_json::to_value(&none).unwrap(), json!({}));
     }
 }
