@@ -142,22 +142,7 @@ async fn register(
     endpoint: &str,
     scopes: &[String],
 ) -> Result<ClientRegistration, AuthError> {
-    let requested = registration_method(server.token_endpoint_auth_methods.as_deref());
-    let mut body = json!({
-        "client_name": cfg.client_name,
-        "redirect_uris": [cfg.redirect_uri],
-        "grant_types": ["authorization_code", "refresh_token"],
-        "response_types": ["code"],
-        "token_endpoint_auth_method": requested,
-        // A CLI on the user's machine with a loopback redirect is a native application
-        // (required by the 2026-07-28 registration rules, harmless before).
-        "application_type": "native",
-        "software_id": "mcpscope",
-        "software_version": env!("CARGO_PKG_VERSION"),
-    });
-    if let Some(scope) = registration_scope(server, scopes) {
-        body["scope"] = Value::String(scope);
-    }
+    let body = registration_request(cfg, server, scopes);
     let a = rec
         .send(Request {
             step: "dynamic client registration (RFC 7591)",
@@ -182,6 +167,49 @@ async fn register(
         )));
     }
     let m = a.json_object().map_err(AuthError::Registration)?;
+    let client = registered_client(cfg, server, endpoint, &m)?;
+    rec.step(format!(
+        "client: registered as {:?}{}, token endpoint authentication {}",
+        client.client_id,
+        if client.client_secret.is_some() {
+            " with a client secret"
+        } else {
+            " (public client)"
+        },
+        client.token_endpoint_auth_method
+    ));
+    Ok(client)
+}
+
+/// The client metadata mcpscope registers with: a native application with a loopback redirect,
+/// the authentication method the server lists, and the scopes it may need.
+fn registration_request(cfg: &ClientConfig, server: &AuthServer, scopes: &[String]) -> Value {
+    let requested = registration_method(server.token_endpoint_auth_methods.as_deref());
+    let mut body = json!({
+        "client_name": cfg.client_name,
+        "redirect_uris": [cfg.redirect_uri],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": requested,
+        // A CLI on the user's machine with a loopback redirect is a native application
+        // (required by the 2026-07-28 registration rules, harmless before).
+        "application_type": "native",
+        "software_id": "mcpscope",
+        "software_version": env!("CARGO_PKG_VERSION"),
+    });
+    if let Some(scope) = registration_scope(server, scopes) {
+        body["scope"] = Value::String(scope);
+    }
+    body
+}
+
+/// The registration from the server's answer: its `client_id` (required), secret, and method.
+fn registered_client(
+    cfg: &ClientConfig,
+    server: &AuthServer,
+    endpoint: &str,
+    m: &serde_json::Map<String, Value>,
+) -> Result<ClientRegistration, AuthError> {
     let Some(client_id) = m.get("client_id").and_then(Value::as_str) else {
         return Err(AuthError::Registration(format!(
             "the registration answer from {endpoint} has no client_id"
@@ -203,14 +231,6 @@ async fn register(
                 server.token_endpoint_auth_methods.as_deref(),
             )
         });
-    rec.step(format!(
-        "client: registered as {client_id:?}{}, token endpoint authentication {method}",
-        if secret.is_some() {
-            " with a client secret"
-        } else {
-            " (public client)"
-        }
-    ));
     Ok(ClientRegistration {
         client_id: client_id.to_string(),
         client_secret: secret,

@@ -134,6 +134,8 @@ fn strings(m: &Map<String, Value>, key: &str) -> Option<Vec<String>> {
     })
 }
 
+const PRM_STEP: &str = "protected resource metadata (RFC 9728)";
+
 /// Find and check the protected resource metadata. `Ok(None)`: the server publishes none at the
 /// well-known locations and its challenge named none (a 2025-03-26 server).
 pub(crate) async fn protected_resource(
@@ -141,74 +143,12 @@ pub(crate) async fn protected_resource(
     server_url: &str,
     from_challenge: Option<&str>,
 ) -> Result<Option<ProtectedResource>, AuthError> {
-    const STEP: &str = "protected resource metadata (RFC 9728)";
     let mut tried = vec![];
     for url in protected_resource_urls(server_url, from_challenge) {
-        let a = match rec.get_metadata(STEP, &url).await {
-            Ok(a) => a,
-            Err(e) => {
-                tried.push(e);
-                continue;
-            }
-        };
-        if !a.ok() {
-            rec.step(format!(
-                "{STEP}: {url} answered HTTP {}; trying the next location",
-                a.status
-            ));
-            tried.push(format!("{url} answered HTTP {}", a.status));
-            continue;
+        match protected_resource_at(rec, server_url, &url).await? {
+            Location::Found(prm) => return Ok(Some(prm)),
+            Location::Next(why) => tried.push(why),
         }
-        let m = match a.json_object() {
-            Ok(m) => m,
-            Err(e) => {
-                rec.step(format!("{STEP}: {e}; trying the next location"));
-                tried.push(e);
-                continue;
-            }
-        };
-        let servers = strings(&m, "authorization_servers").unwrap_or_default();
-        if servers.is_empty() {
-            return Err(AuthError::Discovery(format!(
-                "the protected resource metadata at {url} lists no authorization_servers, so there is nowhere to authorize"
-            )));
-        }
-        let resource = match m.get("resource").and_then(Value::as_str) {
-            Some(r) => {
-                if !resource_matches(server_url, r) {
-                    let msg = format!(
-                        "the protected resource metadata at {url} names the resource {r:?}, which is not this server ({server_url}); refusing to authorize for it (RFC 9728 §3.3, RFC 8707)"
-                    );
-                    rec.step(msg.clone());
-                    return Err(AuthError::Discovery(msg));
-                }
-                r.to_string()
-            }
-            None => {
-                let r = canonical_resource(server_url);
-                rec.step(format!(
-                    "{STEP}: {url} has no \"resource\" (RFC 9728 requires it); using the server URL {r}"
-                ));
-                r
-            }
-        };
-        let prm = ProtectedResource {
-            metadata_url: url.clone(),
-            resource,
-            authorization_servers: servers,
-            scopes_supported: strings(&m, "scopes_supported"),
-        };
-        rec.step(format!(
-            "{STEP}: resource {} at {url}; authorization server {}{}",
-            prm.resource,
-            prm.authorization_servers[0],
-            if prm.authorization_servers.len() > 1 {
-                format!(" (first of {})", prm.authorization_servers.len())
-            } else {
-                String::new()
-            }
-        ));
-        return Ok(Some(prm));
     }
     if from_challenge.is_some() {
         return Err(AuthError::Discovery(format!(
@@ -217,10 +157,95 @@ pub(crate) async fn protected_resource(
         )));
     }
     rec.step(format!(
-        "{STEP}: none published ({}); treating {server_url} as a 2025-03-26 server whose origin is its authorization server",
+        "{PRM_STEP}: none published ({}); treating {server_url} as a 2025-03-26 server whose origin is its authorization server",
         tried.join("; ")
     ));
     Ok(None)
+}
+
+/// What one metadata location gave.
+enum Location {
+    /// A usable document.
+    Found(ProtectedResource),
+    /// Nothing usable there (unreachable, not 2xx, not a JSON object): why, and on to the next.
+    Next(String),
+}
+
+/// Read and check the protected resource metadata at `url`. A document that is there but
+/// wrong (no authorization server, another resource) ends discovery.
+async fn protected_resource_at(
+    rec: &Recorder<'_>,
+    server_url: &str,
+    url: &str,
+) -> Result<Location, AuthError> {
+    let a = match rec.get_metadata(PRM_STEP, url).await {
+        Ok(a) => a,
+        Err(e) => return Ok(Location::Next(e)),
+    };
+    if !a.ok() {
+        rec.step(format!(
+            "{PRM_STEP}: {url} answered HTTP {}; trying the next location",
+            a.status
+        ));
+        return Ok(Location::Next(format!("{url} answered HTTP {}", a.status)));
+    }
+    let m = match a.json_object() {
+        Ok(m) => m,
+        Err(e) => {
+            rec.step(format!("{PRM_STEP}: {e}; trying the next location"));
+            return Ok(Location::Next(e));
+        }
+    };
+    let servers = strings(&m, "authorization_servers").unwrap_or_default();
+    if servers.is_empty() {
+        return Err(AuthError::Discovery(format!(
+            "the protected resource metadata at {url} lists no authorization_servers, so there is nowhere to authorize"
+        )));
+    }
+    let prm = ProtectedResource {
+        metadata_url: url.to_string(),
+        resource: checked_resource(rec, server_url, url, &m)?,
+        authorization_servers: servers,
+        scopes_supported: strings(&m, "scopes_supported"),
+    };
+    rec.step(format!(
+        "{PRM_STEP}: resource {} at {url}; authorization server {}{}",
+        prm.resource,
+        prm.authorization_servers[0],
+        if prm.authorization_servers.len() > 1 {
+            format!(" (first of {})", prm.authorization_servers.len())
+        } else {
+            String::new()
+        }
+    ));
+    Ok(Location::Found(prm))
+}
+
+/// The document's `resource`, which must be this server (RFC 9728 §3.3); without one, the
+/// server URL (noted: RFC 9728 requires it).
+fn checked_resource(
+    rec: &Recorder<'_>,
+    server_url: &str,
+    url: &str,
+    m: &Map<String, Value>,
+) -> Result<String, AuthError> {
+    match m.get("resource").and_then(Value::as_str) {
+        Some(r) if !resource_matches(server_url, r) => {
+            let msg = format!(
+                "the protected resource metadata at {url} names the resource {r:?}, which is not this server ({server_url}); refusing to authorize for it (RFC 9728 §3.3, RFC 8707)"
+            );
+            rec.step(msg.clone());
+            Err(AuthError::Discovery(msg))
+        }
+        Some(r) => Ok(r.to_string()),
+        None => {
+            let r = canonical_resource(server_url);
+            rec.step(format!(
+                "{PRM_STEP}: {url} has no \"resource\" (RFC 9728 requires it); using the server URL {r}"
+            ));
+            Ok(r)
+        }
+    }
 }
 
 /// Fetch and check the metadata of `issuer` (in the specification's order).

@@ -8,7 +8,9 @@
 //! the count starts over after a request succeeds. Flows are serialized: requests refused while
 //! one runs reuse its result.
 
-use crate::authorize::{self, LoginMode, LoginRequest, LoopbackOptions};
+use crate::authorize::{
+    self, AuthorizationRequest, Callback, LoginMode, LoginRequest, LoopbackOptions,
+};
 use crate::challenge::{self, BearerChallenge, split_scopes};
 use crate::client::{self, ClientConfig};
 use crate::credentials::{ClientRegistration, ClientSource, CredentialStore, Record, Tokens};
@@ -427,20 +429,14 @@ impl OAuthProvider {
         st.client = Some(client.clone());
     }
 
+    /// Answer a `401` (login) or a `403 insufficient_scope` (step-up): one flow at a time,
+    /// discovery first, then the stored credentials of the authorization server it names.
     async fn challenge(&self, ch: AuthChallenge, sink: &dyn FrameSink) -> Result<(), AuthError> {
         self.authorizing.fetch_add(1, Ordering::SeqCst);
         let _busy = Busy(&self.authorizing);
         let _one_at_a_time = self.flow.lock().await;
         let rec = self.recorder(sink);
-        // What `authorization` would send now (an expired token is not sent, so it cannot be
-        // "newer" than what the refused request carried).
-        let current = self
-            .st()
-            .tokens
-            .as_ref()
-            .filter(|t| !t.expired())
-            .map(Tokens::header);
-        if current.is_some() && current != ch.sent_authorization {
+        if self.renewed_meanwhile(&ch) {
             rec.step("another request already obtained new credentials; sending this one again with them");
             return Ok(());
         }
@@ -452,55 +448,13 @@ impl OAuthProvider {
         rec.step(describe_challenge(&ch, &bearer));
         let step_up = ch.status == 403;
         if step_up && bearer.error.as_deref() != Some("insufficient_scope") {
-            return Err(AuthError::Challenge(format!(
-                "HTTP 403{}: the server refuses this request with these credentials, and the challenge asks for no scope a new authorization could add",
-                bearer
-                    .error
-                    .as_deref()
-                    .map(|e| format!(
-                        " ({e}{})",
-                        bearer
-                            .error_description
-                            .as_deref()
-                            .map(|d| format!(": {d}"))
-                            .unwrap_or_default()
-                    ))
-                    .unwrap_or_default()
-            )));
+            return Err(no_scope_to_add(&bearer));
         }
-        let prm = discovery::protected_resource(
-            &rec,
-            &self.cfg.server_url,
-            bearer.resource_metadata.as_deref(),
-        )
-        .await?;
-        let server = match &prm {
-            Some(p) => discovery::authorization_server(&rec, &p.authorization_servers[0]).await?,
-            None => discovery::legacy_authorization_server(&rec, &self.cfg.server_url).await?,
-        };
-        server.check_pkce()?;
-        {
-            let mut st = self.st();
-            st.prm = prm.clone();
-            st.server = Some(server.clone());
-        }
+        let (prm, server) = self.discover(&rec, &bearer).await?;
         // Without PRM (2025-03-26) there is no resource identifier to send: that revision
         // predates resource indicators, and servers of its time may refuse the parameter.
         let resource = prm.as_ref().map(|p| p.resource.clone());
-        let record = match self.creds.load(&server.key).await {
-            Ok(r) => r,
-            Err(e) => {
-                if matches!(self.cfg.login, LoginMode::Never) {
-                    return Err(AuthError::LoginForbidden(format!(
-                        "the stored credentials cannot be read ({e}), and --stored-auth-only forbids a login"
-                    )));
-                }
-                rec.step(format!(
-                    "the stored credentials could not be read ({e}); continuing without them"
-                ));
-                Record::default()
-            }
-        };
+        let record = self.stored_record(&rec, &server.key).await?;
         let ctx = Ctx {
             rec: &rec,
             server: &server,
@@ -514,6 +468,63 @@ impl OAuthProvider {
         } else {
             self.login(&ctx, record, ch.sent_authorization.as_deref())
                 .await
+        }
+    }
+
+    /// Whether the tokens in use are newer than those the refused request carried: another
+    /// request's flow renewed them meanwhile. (An expired token is not sent, so it cannot be
+    /// "newer" than what the refused request carried.)
+    fn renewed_meanwhile(&self, ch: &AuthChallenge) -> bool {
+        let current = self
+            .st()
+            .tokens
+            .as_ref()
+            .filter(|t| !t.expired())
+            .map(Tokens::header);
+        current.is_some() && current != ch.sent_authorization
+    }
+
+    /// Protected resource metadata (when the server has it) and the authorization server it
+    /// names (else the legacy one at the server's origin), which must support PKCE; both kept in
+    /// the state.
+    async fn discover(
+        &self,
+        rec: &Recorder<'_>,
+        bearer: &BearerChallenge,
+    ) -> Result<(Option<ProtectedResource>, AuthServer), AuthError> {
+        let prm = discovery::protected_resource(
+            rec,
+            &self.cfg.server_url,
+            bearer.resource_metadata.as_deref(),
+        )
+        .await?;
+        let server = match &prm {
+            Some(p) => discovery::authorization_server(rec, &p.authorization_servers[0]).await?,
+            None => discovery::legacy_authorization_server(rec, &self.cfg.server_url).await?,
+        };
+        server.check_pkce()?;
+        let mut st = self.st();
+        st.prm = prm.clone();
+        st.server = Some(server.clone());
+        Ok((prm, server))
+    }
+
+    /// The stored record of an authorization server; one that cannot be read is used as empty,
+    /// unless no login is allowed to make up for it.
+    async fn stored_record(&self, rec: &Recorder<'_>, key: &str) -> Result<Record, AuthError> {
+        match self.creds.load(key).await {
+            Ok(r) => Ok(r),
+            Err(e) => {
+                if matches!(self.cfg.login, LoginMode::Never) {
+                    return Err(AuthError::LoginForbidden(format!(
+                        "the stored credentials cannot be read ({e}), and --stored-auth-only forbids a login"
+                    )));
+                }
+                rec.step(format!(
+                    "the stored credentials could not be read ({e}); continuing without them"
+                ));
+                Ok(Record::default())
+            }
         }
     }
 
@@ -808,38 +819,7 @@ impl OAuthProvider {
             ctx.resource
                 .unwrap_or("(none: no protected resource metadata)")
         ));
-        let cb = match &self.cfg.login {
-            LoginMode::Headless => authorize::headless(ctx.rec, &req).await?,
-            LoginMode::Browser | LoginMode::PrintUrl => {
-                authorize::loopback(
-                    ctx.rec,
-                    &req,
-                    LoopbackOptions {
-                        open_browser: matches!(self.cfg.login, LoginMode::Browser),
-                        timeout: self.cfg.login_timeout,
-                        notify: self.cfg.notify.as_ref(),
-                    },
-                )
-                .await?
-            }
-            LoginMode::External(login) => {
-                let request = LoginRequest {
-                    url: req.url.clone(),
-                    state: req.state.clone(),
-                    redirect_uri: req.redirect_uri.clone(),
-                    scopes: scopes.to_vec(),
-                    issuer: ctx.server.issuer.clone(),
-                    step_up: ctx.step_up,
-                    timeout: self.cfg.login_timeout,
-                };
-                authorize::external(ctx.rec, &req, login.as_ref(), request).await?
-            }
-            LoginMode::Never => {
-                return Err(AuthError::LoginForbidden(
-                    "--stored-auth-only forbids a login".into(),
-                ));
-            }
-        };
+        let cb = self.callback(ctx, &req, scopes).await?;
         let code = authorize::check(ctx.rec, &cb, &req, ctx.server)?;
         let requested = (!scopes.is_empty()).then(|| scopes.join(" "));
         let grant = Grant::Code {
@@ -866,6 +846,48 @@ impl OAuthProvider {
             .await;
         self.adopt(tokens, ctx.server, client, true);
         Ok(())
+    }
+
+    /// The authorization response, the way the login mode gets it: headless, through the
+    /// loopback redirect (a browser opened, or the URL printed), or from the view's login.
+    async fn callback(
+        &self,
+        ctx: &Ctx<'_>,
+        req: &AuthorizationRequest,
+        scopes: &[String],
+    ) -> Result<Callback, AuthError> {
+        Ok(match &self.cfg.login {
+            LoginMode::Headless => authorize::headless(ctx.rec, req).await?,
+            LoginMode::Browser | LoginMode::PrintUrl => {
+                authorize::loopback(
+                    ctx.rec,
+                    req,
+                    LoopbackOptions {
+                        open_browser: matches!(self.cfg.login, LoginMode::Browser),
+                        timeout: self.cfg.login_timeout,
+                        notify: self.cfg.notify.as_ref(),
+                    },
+                )
+                .await?
+            }
+            LoginMode::External(login) => {
+                let request = LoginRequest {
+                    url: req.url.clone(),
+                    state: req.state.clone(),
+                    redirect_uri: req.redirect_uri.clone(),
+                    scopes: scopes.to_vec(),
+                    issuer: ctx.server.issuer.clone(),
+                    step_up: ctx.step_up,
+                    timeout: self.cfg.login_timeout,
+                };
+                authorize::external(ctx.rec, req, login.as_ref(), request).await?
+            }
+            LoginMode::Never => {
+                return Err(AuthError::LoginForbidden(
+                    "--stored-auth-only forbids a login".into(),
+                ));
+            }
+        })
     }
 }
 
@@ -1001,6 +1023,26 @@ fn expiry(t: &Tokens) -> String {
         }
         None => "no stated expiry".into(),
     }
+}
+
+/// A `403` whose challenge is not `insufficient_scope`: no new authorization can help, so the
+/// flow ends, with the server's error in its words.
+fn no_scope_to_add(bearer: &BearerChallenge) -> AuthError {
+    AuthError::Challenge(format!(
+        "HTTP 403{}: the server refuses this request with these credentials, and the challenge asks for no scope a new authorization could add",
+        bearer
+            .error
+            .as_deref()
+            .map(|e| format!(
+                " ({e}{})",
+                bearer
+                    .error_description
+                    .as_deref()
+                    .map(|d| format!(": {d}"))
+                    .unwrap_or_default()
+            ))
+            .unwrap_or_default()
+    ))
 }
 
 fn describe_challenge(ch: &AuthChallenge, b: &BearerChallenge) -> String {

@@ -87,6 +87,14 @@ pub(crate) struct Request<'a> {
     pub(crate) body: Option<Bytes>,
 }
 
+/// A response body as read: the bytes that arrived, whether [`MAX_BODY`] cut them, and why it
+/// is not a whole answer, when it is not.
+struct Body {
+    bytes: Bytes,
+    truncated: bool,
+    problem: Option<String>,
+}
+
 /// Makes the flow's HTTP requests and records them.
 pub(crate) struct Recorder<'a> {
     pub(crate) client: &'a HttpClients,
@@ -108,6 +116,54 @@ impl Recorder<'_> {
     /// Send one request (no redirects followed) and read the whole answer.
     pub(crate) async fn send(&self, r: Request<'_>) -> Result<Answer, String> {
         let ex = self.sink.next_exchange();
+        self.record_request(ex, &r);
+        let req = self.prepare(&r)?;
+        let resp = match req.send().await {
+            Ok(resp) => resp,
+            Err(e) if e.is_timeout() => {
+                let reason = format!("no answer within {} ms", self.timeout.as_millis());
+                return Err(self.failed(ex, &r, reason));
+            }
+            Err(e) => return Err(self.failed(ex, &r, error_chain(&e))),
+        };
+        let status = resp.status().as_u16();
+        let headers: Vec<(String, String)> = resp
+            .headers()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_string(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let body = self.read_body(resp).await;
+        // The answer is recorded as far as it arrived, also when it then counts as a failure.
+        let mut f = Frame::new(Direction::In, FrameKind::OAuthResponse, body.bytes.clone())
+            .with_meta(FrameMeta {
+                exchange: Some(ex),
+                method: Some(r.method.to_string()),
+                url: Some(r.url.to_string()),
+                status: Some(status),
+                headers: headers.clone(),
+                note: Some(r.step.to_string()),
+                ..Default::default()
+            });
+        f.meta.truncated = body.truncated;
+        self.sink.frame(f);
+        if let Some(reason) = body.problem {
+            return Err(self.failed(ex, &r, reason));
+        }
+        Ok(Answer {
+            url: r.url.to_string(),
+            status,
+            headers,
+            body: body.bytes,
+        })
+    }
+
+    /// The request frame, before anything is sent.
+    fn record_request(&self, ex: u64, r: &Request<'_>) {
         self.sink.frame(
             Frame::new(
                 Direction::Out,
@@ -123,6 +179,10 @@ impl Recorder<'_> {
                 ..Default::default()
             }),
         );
+    }
+
+    /// The reqwest request: the client for the URL's scheme, the timeout, headers and body.
+    fn prepare(&self, r: &Request<'_>) -> Result<reqwest::RequestBuilder, String> {
         let method = reqwest::Method::from_bytes(r.method.as_bytes()).map_err(|e| e.to_string())?;
         let client = self
             .client
@@ -132,42 +192,15 @@ impl Recorder<'_> {
         for (k, v) in &r.headers {
             req = req.header(k, v);
         }
-        if let Some(b) = r.body {
-            req = req.body(b);
+        if let Some(b) = &r.body {
+            req = req.body(b.clone());
         }
-        let failed = |reason: String| {
-            self.sink.frame(
-                Frame::new(Direction::Local, FrameKind::OAuthStep, Bytes::new()).with_meta(
-                    FrameMeta {
-                        exchange: Some(ex),
-                        note: Some(format!("{}: {reason}", r.step)),
-                        ..Default::default()
-                    },
-                ),
-            );
-            format!("{} ({} {}) failed: {reason}", r.step, r.method, r.url)
-        };
-        let resp = match req.send().await {
-            Ok(resp) => resp,
-            Err(e) if e.is_timeout() => {
-                return Err(failed(format!(
-                    "no answer within {} ms",
-                    self.timeout.as_millis()
-                )));
-            }
-            Err(e) => return Err(failed(error_chain(&e))),
-        };
-        let status = resp.status().as_u16();
-        let headers: Vec<(String, String)> = resp
-            .headers()
-            .iter()
-            .map(|(k, v)| {
-                (
-                    k.as_str().to_string(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
-            })
-            .collect();
+        Ok(req)
+    }
+
+    /// Read the body, at most [`MAX_BODY`] bytes, within the timeout; what arrived is kept
+    /// with why it is not the whole answer.
+    async fn read_body(&self, resp: reqwest::Response) -> Body {
         let mut stream = resp.bytes_stream();
         let mut buf = Vec::new();
         let mut truncated = false;
@@ -184,41 +217,34 @@ impl Recorder<'_> {
             Ok::<(), String>(())
         })
         .await;
-        let body = Bytes::from(buf);
-        let mut f = Frame::new(Direction::In, FrameKind::OAuthResponse, body.clone()).with_meta(
-            FrameMeta {
-                exchange: Some(ex),
-                method: Some(r.method.to_string()),
-                url: Some(r.url.to_string()),
-                status: Some(status),
-                headers: headers.clone(),
-                note: Some(r.step.to_string()),
-                ..Default::default()
-            },
-        );
-        f.meta.truncated = truncated;
-        self.sink.frame(f);
-        match read {
-            Err(_) => {
-                return Err(failed(format!(
-                    "the body did not arrive within {} ms",
-                    self.timeout.as_millis()
-                )));
-            }
-            Ok(Err(e)) => return Err(failed(format!("the body broke off: {e}"))),
-            Ok(Ok(())) if truncated => {
-                return Err(failed(format!(
-                    "the answer is larger than {MAX_BODY} bytes; that is no OAuth document"
-                )));
-            }
-            Ok(Ok(())) => {}
+        let problem = match read {
+            Err(_) => Some(format!(
+                "the body did not arrive within {} ms",
+                self.timeout.as_millis()
+            )),
+            Ok(Err(e)) => Some(format!("the body broke off: {e}")),
+            Ok(Ok(())) if truncated => Some(format!(
+                "the answer is larger than {MAX_BODY} bytes; that is no OAuth document"
+            )),
+            Ok(Ok(())) => None,
+        };
+        Body {
+            bytes: Bytes::from(buf),
+            truncated,
+            problem,
         }
-        Ok(Answer {
-            url: r.url.to_string(),
-            status,
-            headers,
-            body,
-        })
+    }
+
+    /// Note why the exchange failed (tied to it) and say so as the error, naming the step.
+    fn failed(&self, ex: u64, r: &Request<'_>, reason: String) -> String {
+        self.sink.frame(
+            Frame::new(Direction::Local, FrameKind::OAuthStep, Bytes::new()).with_meta(FrameMeta {
+                exchange: Some(ex),
+                note: Some(format!("{}: {reason}", r.step)),
+                ..Default::default()
+            }),
+        );
+        format!("{} ({} {}) failed: {reason}", r.step, r.method, r.url)
     }
 
     /// GET a metadata document, following redirects within its origin (each hop recorded). A

@@ -39,6 +39,13 @@ pub(crate) async fn revoke(
         rec.step(note.clone());
         return vec![note];
     }
+    let revocation = Revocation {
+        rec,
+        endpoint,
+        client_id,
+        secret,
+        method,
+    };
     let mut failed = Vec::new();
     let mut refresh_revoked = false;
     let mut each: Vec<(&str, &str)> = Vec::new();
@@ -47,49 +54,12 @@ pub(crate) async fn revoke(
     }
     each.push(("access_token", &tokens.access_token));
     for (hint, token) in each {
-        let mut pairs = vec![("token", token), ("token_type_hint", hint)];
-        let headers = authenticate(&mut pairs, client_id, secret, method);
-        let step = format!("revocation of the {} (RFC 7009)", hint.replace('_', " "));
-        let answer = rec
-            .send(Request {
-                step: &step,
-                method: "POST",
-                url: endpoint,
-                headers,
-                body: Some(form(&pairs)),
-            })
-            .await;
-        // RFC 7009 §2.2: 200 whether or not the token was still valid (some servers say 204).
-        let problem = match answer {
-            Ok(a) if a.ok() => {
-                refresh_revoked |= hint == "refresh_token";
-                None
-            }
-            // §2.2.1: a server that cannot revoke access tokens on their own; revoking the
-            // refresh token already invalidated the grant's access tokens (§2.1 SHOULD).
-            Ok(a)
-                if refresh_revoked
-                    && a.oauth_error()
-                        .is_some_and(|(e, _)| e == "unsupported_token_type") =>
-            {
-                rec.step("the server revokes refresh tokens only; the access token went with it");
-                None
-            }
-            Ok(a) => Some(match a.oauth_error() {
-                Some((error, description)) => format!(
-                    "HTTP {}, {error}{}",
-                    a.status,
-                    description.map(|d| format!(": {d}")).unwrap_or_default()
-                ),
-                None => format!("HTTP {}", a.status),
-            }),
-            Err(e) => Some(e),
-        };
-        if let Some(p) = problem {
-            failed.push(format!(
+        match revocation.one(hint, token, refresh_revoked).await {
+            Ok(()) => refresh_revoked |= hint == "refresh_token",
+            Err(p) => failed.push(format!(
                 "the {} could not be revoked at {endpoint} ({p})",
                 hint.replace('_', " ")
-            ));
+            )),
         }
     }
     if failed.is_empty() {
@@ -100,4 +70,58 @@ pub(crate) async fn revoke(
         }
     }
     failed
+}
+
+/// Where and as whom the tokens are revoked.
+struct Revocation<'a> {
+    rec: &'a Recorder<'a>,
+    endpoint: &'a str,
+    client_id: &'a str,
+    secret: Option<&'a str>,
+    /// The client's authentication method at the token endpoint.
+    method: &'a str,
+}
+
+impl Revocation<'_> {
+    /// Revoke one token (`hint`: `refresh_token` or `access_token`); `Err` says why it was not,
+    /// in the server's words. `refresh_revoked`: the grant's refresh token already was.
+    async fn one(&self, hint: &str, token: &str, refresh_revoked: bool) -> Result<(), String> {
+        let mut pairs = vec![("token", token), ("token_type_hint", hint)];
+        let headers = authenticate(&mut pairs, self.client_id, self.secret, self.method);
+        let step = format!("revocation of the {} (RFC 7009)", hint.replace('_', " "));
+        let a = self
+            .rec
+            .send(Request {
+                step: &step,
+                method: "POST",
+                url: self.endpoint,
+                headers,
+                body: Some(form(&pairs)),
+            })
+            .await?;
+        // RFC 7009 §2.2: 200 whether or not the token was still valid (some servers say 204).
+        if a.ok() {
+            return Ok(());
+        }
+        let error = a.oauth_error();
+        // §2.2.1: a server that cannot revoke access tokens on their own; revoking the
+        // refresh token already invalidated the grant's access tokens (§2.1 SHOULD).
+        if refresh_revoked
+            && error
+                .as_ref()
+                .is_some_and(|(e, _)| e == "unsupported_token_type")
+        {
+            self.rec
+                .step("the server revokes refresh tokens only; the access token went with it");
+            return Ok(());
+        }
+        Err(match error {
+            Some((error, description)) => format!(
+                "HTTP {}, {error}{}",
+                a.status,
+                description.map(|d| format!(": {d}")).unwrap_or_default()
+            ),
+            None => format!("HTTP {}", a.status),
+        })
+    }
 }

@@ -9,10 +9,10 @@
 use crate::credentials::{ClientRegistration, Tokens, now};
 use crate::discovery::AuthServer;
 use crate::error::AuthError;
-use crate::recorder::{Recorder, Request, form};
+use crate::recorder::{Answer, Recorder, Request, form};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as B64;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// What a grant needs besides the client.
 #[derive(Clone, Copy)]
@@ -151,28 +151,7 @@ pub(crate) async fn request(
     requested_scope: Option<&str>,
     resource: Option<&str>,
 ) -> Result<Tokens, TokenError> {
-    let (step, mut pairs): (&str, Vec<(&str, &str)>) = match &grant {
-        Grant::Code {
-            code,
-            verifier,
-            redirect_uri,
-        } => (
-            "token request (authorization code)",
-            vec![
-                ("grant_type", "authorization_code"),
-                ("code", code),
-                ("redirect_uri", redirect_uri),
-                ("code_verifier", verifier),
-            ],
-        ),
-        Grant::Refresh { refresh_token } => (
-            "token request (refresh)",
-            vec![
-                ("grant_type", "refresh_token"),
-                ("refresh_token", refresh_token),
-            ],
-        ),
-    };
+    let (step, mut pairs) = grant.form();
     if let Some(r) = resource {
         pairs.push(("resource", r));
     }
@@ -193,62 +172,118 @@ pub(crate) async fn request(
         .await
         .map_err(TokenError::Other)?;
     if !a.ok() {
-        return Err(match a.oauth_error() {
-            Some((error, description)) => TokenError::Rejected {
-                status: a.status,
-                error,
-                description,
-            },
-            None => TokenError::Other(format!(
-                "the token endpoint {} answered HTTP {}{}",
-                server.token_endpoint,
-                a.status,
-                crate::recorder::excerpt(&a.body)
-            )),
-        });
+        return Err(refusal(&a, server));
     }
     let m = a.json_object().map_err(TokenError::Other)?;
-    let Some(access_token) = m.get("access_token").and_then(Value::as_str) else {
-        return Err(TokenError::Other(format!(
-            "the token endpoint {} answered without an access_token",
-            server.token_endpoint
-        )));
+    let issued = Issued {
+        server,
+        client,
+        requested_scope,
+        resource,
     };
-    let token_type = m
-        .get("token_type")
-        .and_then(Value::as_str)
-        .unwrap_or("Bearer");
-    if !token_type.eq_ignore_ascii_case("bearer") {
-        return Err(TokenError::Other(format!(
-            "the token endpoint issued a {token_type:?} token; mcpscope sends Bearer tokens only (DPoP is not implemented)"
-        )));
+    issued.tokens(&m)
+}
+
+impl<'a> Grant<'a> {
+    /// The flow step's name and the grant's form parameters.
+    fn form(&self) -> (&'static str, Vec<(&'static str, &'a str)>) {
+        match *self {
+            Grant::Code {
+                code,
+                verifier,
+                redirect_uri,
+            } => (
+                "token request (authorization code)",
+                vec![
+                    ("grant_type", "authorization_code"),
+                    ("code", code),
+                    ("redirect_uri", redirect_uri),
+                    ("code_verifier", verifier),
+                ],
+            ),
+            Grant::Refresh { refresh_token } => (
+                "token request (refresh)",
+                vec![
+                    ("grant_type", "refresh_token"),
+                    ("refresh_token", refresh_token),
+                ],
+            ),
+        }
     }
-    // Lenient in: some servers send expires_in as a string.
-    let expires_in = m.get("expires_in").and_then(|v| {
-        v.as_u64()
-            .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
-    });
-    Ok(Tokens {
-        access_token: access_token.to_string(),
-        token_type: "Bearer".into(),
-        refresh_token: m
-            .get("refresh_token")
+}
+
+/// A non-2xx answer: the OAuth error it names, else the status and an excerpt of the body.
+fn refusal(a: &Answer, server: &AuthServer) -> TokenError {
+    match a.oauth_error() {
+        Some((error, description)) => TokenError::Rejected {
+            status: a.status,
+            error,
+            description,
+        },
+        None => TokenError::Other(format!(
+            "the token endpoint {} answered HTTP {}{}",
+            server.token_endpoint,
+            a.status,
+            crate::recorder::excerpt(&a.body)
+        )),
+    }
+}
+
+/// What a successful token answer is recorded with besides the answer itself.
+struct Issued<'a> {
+    server: &'a AuthServer,
+    client: &'a ClientRegistration,
+    requested_scope: Option<&'a str>,
+    resource: Option<&'a str>,
+}
+
+impl Issued<'_> {
+    /// The grant from a token answer: a Bearer `access_token` is required; `expires_in` is read
+    /// leniently; the answer's `scope`, else the requested one.
+    fn tokens(&self, m: &Map<String, Value>) -> Result<Tokens, TokenError> {
+        let server = self.server;
+        let Some(access_token) = m.get("access_token").and_then(Value::as_str) else {
+            return Err(TokenError::Other(format!(
+                "the token endpoint {} answered without an access_token",
+                server.token_endpoint
+            )));
+        };
+        let token_type = m
+            .get("token_type")
             .and_then(Value::as_str)
-            .map(str::to_string),
-        expires_at: expires_in.map(|s| now() + s),
-        scope: m
-            .get("scope")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .or_else(|| requested_scope.map(str::to_string)),
-        requested_scope: requested_scope.map(str::to_string),
-        issuer: server.key.clone(),
-        resource: resource.map(str::to_string),
-        obtained_at: now(),
-        client_id: Some(client.client_id.clone()),
-        client_auth_method: Some(client.token_endpoint_auth_method.clone()),
-        revocation_endpoint: server.revocation_endpoint.clone(),
-    })
+            .unwrap_or("Bearer");
+        if !token_type.eq_ignore_ascii_case("bearer") {
+            return Err(TokenError::Other(format!(
+                "the token endpoint issued a {token_type:?} token; mcpscope sends Bearer tokens only (DPoP is not implemented)"
+            )));
+        }
+        // Lenient in: some servers send expires_in as a string.
+        let expires_in = m.get("expires_in").and_then(|v| {
+            v.as_u64()
+                .or_else(|| v.as_str().and_then(|s| s.trim().parse().ok()))
+        });
+        Ok(Tokens {
+            access_token: access_token.to_string(),
+            token_type: "Bearer".into(),
+            refresh_token: m
+                .get("refresh_token")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            expires_at: expires_in.map(|s| now() + s),
+            scope: m
+                .get("scope")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .or_else(|| self.requested_scope.map(str::to_string)),
+            requested_scope: self.requested_scope.map(str::to_string),
+            issuer: server.key.clone(),
+            resource: self.resource.map(str::to_string),
+            obtained_at: now(),
+            client_id: Some(self.client.client_id.clone()),
+            client_auth_method: Some(self.client.token_endpoint_auth_method.clone()),
+            revocation_endpoint: server.revocation_endpoint.clone(),
+        })
+    }
 }
 
 #[cfg(test)]
