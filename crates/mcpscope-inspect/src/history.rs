@@ -2,9 +2,9 @@
 //! its children and frames), pins, and saved requests. Every change a view makes is published
 //! (`history` events), so the other views follow.
 
-use crate::conn::RESULT_CAP;
 use crate::error::{Error, Result};
 use crate::events::Event;
+use crate::request::RESULT_CAP;
 use crate::state::Inspector;
 use crate::traffic::blocking;
 use crate::views;

@@ -484,18 +484,6 @@ impl Responder for QueueResponder {
     }
 }
 
-impl crate::state::Inspector {
-    /// Every server question still waiting for an answer, oldest first.
-    pub fn interactions(&self) -> Vec<Interaction> {
-        self.interactions.pending()
-    }
-
-    /// Answer interaction `id` (accept with content, decline, cancel) for any view.
-    pub fn answer_interaction(&self, id: u64, answer: Answer) -> Result<InteractionClosed> {
-        self.interactions.answer(id, answer)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

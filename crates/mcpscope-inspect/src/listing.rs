@@ -3,7 +3,8 @@
 //! page limit — named, never silent: a `warning` event for every view, and the `pagination`
 //! field of the call's outcome, in the words the CLI uses.
 
-use crate::conn::{Call, Item, Queue};
+use crate::queue::{Item, Queue};
+use crate::request::Call;
 use mcpscope_client::{ClientError, Listing, RequestOptions, SessionEvent};
 use serde_json::{Value, json};
 

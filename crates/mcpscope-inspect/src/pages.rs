@@ -6,7 +6,7 @@
 //! the key comes from the protocol's method table (`mcpscope_proto::method`), so a view never
 //! spells a method's result shape itself.
 
-use crate::conn::Call;
+use crate::request::Call;
 use mcpscope_proto::method::Method;
 use serde_json::{Map, Value, json};
 

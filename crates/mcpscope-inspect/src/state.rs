@@ -8,12 +8,14 @@
 use crate::catalog::{Catalog, CatalogEntry};
 use crate::events::{CatalogEvent, Event, EventBus};
 use crate::frames::{FrameWindow, WINDOW_BYTES, WINDOW_FRAMES};
-use crate::interactions::{DEFAULT_INTERACTION_TIMEOUT, DeclineAtOnce, InteractionQueue, Policy};
-use crate::views::ServerView;
+use crate::interactions::{
+    Answer, DEFAULT_INTERACTION_TIMEOUT, DeclineAtOnce, Interaction, InteractionClosed,
+    InteractionQueue, Policy,
+};
+use crate::views::{ServerView, Status};
 use mcpscope_client::{RequestControl, ServerInfo, Session};
 use mcpscope_proto::lint::Linter;
 use mcpscope_store::{HistoryStore, StoredFrame};
-use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -67,16 +69,6 @@ impl Default for Options {
     }
 }
 
-/// The status dot of a server card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum Status {
-    Disconnected,
-    Connecting,
-    Connected,
-    Failed,
-}
-
 /// What the inspector knows about one server's connection.
 #[derive(Default)]
 pub(crate) struct SlotState {
@@ -90,7 +82,7 @@ pub(crate) struct SlotState {
     /// Bumped by every connect; a connection's tasks stop acting when it moves on.
     pub generation: u64,
     /// Where the current connection's frames and events go.
-    pub processor: Option<crate::conn::Queue>,
+    pub processor: Option<crate::queue::Queue>,
     /// Set while we close the connection ourselves (its end is not a failure).
     pub closing: bool,
     /// The log level the user chose (sent in `_meta` on every modern request).
@@ -113,9 +105,9 @@ pub(crate) struct Slot {
     /// Serialises connect, disconnect and reconnect.
     pub connect_lock: tokio::sync::Mutex<()>,
     /// The server's OAuth provider.
-    pub auth: Mutex<crate::auth::AuthState>,
+    pub auth: Mutex<crate::auth::reports::AuthState>,
     /// What its authorization flows report (pending login, last failure), shared with them.
-    pub auth_reports: Arc<crate::auth::AuthReports>,
+    pub auth_reports: Arc<crate::auth::reports::AuthReports>,
 }
 
 impl Slot {
@@ -128,7 +120,7 @@ impl Slot {
     pub(crate) fn tools(&self) -> MutexGuard<'_, HashMap<String, Value>> {
         self.tools.lock().unwrap_or_else(|p| p.into_inner())
     }
-    pub(crate) fn auth(&self) -> MutexGuard<'_, crate::auth::AuthState> {
+    pub(crate) fn auth(&self) -> MutexGuard<'_, crate::auth::reports::AuthState> {
         self.auth.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -153,7 +145,7 @@ pub struct Inspector {
     /// Where OAuth tokens and secret catalog values are kept (opened on first use).
     pub(crate) secrets: Arc<mcpscope_store::LazySecretStore>,
     /// Logins waiting for their callback, by `state`.
-    pub(crate) logins: Arc<crate::auth::Logins>,
+    pub(crate) logins: Arc<crate::auth::reports::Logins>,
     /// The OAuth redirect URI (`options.callback_url`).
     pub(crate) callback_url: String,
     /// The servers' questions waiting for an answer.
@@ -181,7 +173,7 @@ impl Inspector {
             spill,
             requests: Mutex::new(HashMap::new()),
             linter: Arc::new(Linter::new()),
-            secrets: crate::auth::secret_store(options.secrets.clone()),
+            secrets: crate::auth::reports::secret_store(options.secrets.clone()),
             logins: Default::default(),
             callback_url: options.callback_url.clone(),
             interactions: Arc::new(InteractionQueue::new()),
@@ -197,6 +189,16 @@ impl Inspector {
     /// The event bus every view subscribes to.
     pub fn events(&self) -> &Arc<EventBus> {
         &self.events
+    }
+
+    /// Every server question still waiting for an answer, oldest first.
+    pub fn interactions(&self) -> Vec<Interaction> {
+        self.interactions.pending()
+    }
+
+    /// Answer interaction `id` (accept with content, decline, cancel) for any view.
+    pub fn answer_interaction(&self, id: u64, answer: Answer) -> crate::Result<InteractionClosed> {
+        self.interactions.answer(id, answer)
     }
 
     /// The options it was made with.
@@ -243,8 +245,14 @@ impl Inspector {
                 )),
                 tools: Mutex::new(HashMap::new()),
                 connect_lock: tokio::sync::Mutex::new(()),
-                auth: Mutex::new(crate::auth::AuthState::default()),
-                auth_reports: Arc::new(crate::auth::AuthReports::new(self, name)),
+                auth: Mutex::new(crate::auth::reports::AuthState::default()),
+                auth_reports: Arc::new(crate::auth::reports::AuthReports::new(
+                    name,
+                    self.events.clone(),
+                    self.secrets.clone(),
+                    self.callback_url.clone(),
+                    self.logins.clone(),
+                )),
             })
         });
         Ok(slot.clone())

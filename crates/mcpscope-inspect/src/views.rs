@@ -3,13 +3,22 @@
 //! `SavedRequest`, `ServerInfo` (see `docs/web-api.md`).
 
 use crate::catalog::CatalogEntry;
-use crate::state::Status;
 use crate::time::rfc3339;
 use mcpscope_client::{ServerInfo, full_capabilities};
 use mcpscope_store::{Child, Entry, NewEntry, SavedRequest};
 use serde::Serialize;
 use serde_json::{Value, json};
 use ts_rs::TS;
+
+/// The status dot of a server card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Status {
+    Disconnected,
+    Connecting,
+    Connected,
+    Failed,
+}
 
 fn parse(text: Option<&str>) -> Value {
     match text {
