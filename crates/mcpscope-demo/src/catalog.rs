@@ -76,6 +76,10 @@ fn empty_schema() -> Value {
 }
 
 /// Every tool, in the deterministic order `tools/list` returns them.
+///
+/// Long because it is a table: one JSON literal per tool, as the wire shows it, so a reader
+/// compares a tool's schema with what the inspector displays without assembling it in their
+/// head.
 fn tool_values(extra: bool) -> Vec<Value> {
     let mut tools = vec![
         json!({

@@ -188,75 +188,9 @@ pub(crate) async fn handle(
     let result = match operation {
         "tools-call" => create(store, &params, &context)?,
         "get" => legacy_task(&store.get(&task_id(&params)?)?.task),
-        "list" => {
-            let ids = lock(&store.ids).clone();
-            let tasks: Vec<Value> = ids
-                .iter()
-                .filter_map(|id| store.manager.get_task(id).ok())
-                .map(|detailed| legacy_task(&detailed.task))
-                .collect();
-            json!({"tasks": tasks})
-        }
-        "result" => {
-            let id = task_id(&params)?;
-            // tasks/result blocks until the task is terminal, then returns what tools/call
-            // would have returned.
-            loop {
-                let detailed = store.get(&id)?;
-                match detailed.payload {
-                    TaskPayload::Completed { result } => {
-                        let mut result = Value::Object(result);
-                        // rmcp stores the 2026-07-28 shape; 2025-11-25 results have no resultType.
-                        if let Some(fields) = result.as_object_mut() {
-                            fields.remove("resultType");
-                        }
-                        result["_meta"]["io.modelcontextprotocol/related-task"] =
-                            json!({"taskId": id});
-                        break result;
-                    }
-                    TaskPayload::Failed { error } => {
-                        return Err(serde_json::from_value(Value::Object(error)).unwrap_or_else(
-                            |_| McpError::internal_error(format!("task {id} failed"), None),
-                        ));
-                    }
-                    TaskPayload::Cancelled => {
-                        return Err(McpError::invalid_request(
-                            format!("task {id} was cancelled before it produced a result"),
-                            Some(json!({"taskId": id})),
-                        ));
-                    }
-                    _ => {}
-                }
-                tokio::select! {
-                    () = context.ct.cancelled() => {
-                        return Err(McpError::internal_error("tasks/result was cancelled", None));
-                    }
-                    () = tokio::time::sleep(Duration::from_millis(50)) => {}
-                }
-            }
-        }
-        "cancel" => {
-            let id = task_id(&params)?;
-            let detailed = store.get(&id)?;
-            if detailed.task.status.is_terminal() {
-                return Err(McpError::invalid_params(
-                    format!("task {id} is already terminal"),
-                    Some(json!({"taskId": id})),
-                ));
-            }
-            store.manager.cancel_task(&id)?;
-            // Cancellation is cooperative; research stops at once, so wait briefly for the
-            // terminal state the response should show.
-            let mut task = detailed.task;
-            for _ in 0..40 {
-                task = store.get(&id)?.task;
-                if task.status.is_terminal() {
-                    break;
-                }
-                tokio::time::sleep(Duration::from_millis(25)).await;
-            }
-            legacy_task(&task)
-        }
+        "list" => tasks_list(store),
+        "result" => tasks_result(store, &task_id(&params)?, &context).await?,
+        "cancel" => tasks_cancel(store, &task_id(&params)?).await?,
         other => {
             return Err(McpError::new(
                 ErrorCode::METHOD_NOT_FOUND,
@@ -266,6 +200,84 @@ pub(crate) async fn handle(
         }
     };
     Ok(CustomResult::new(result))
+}
+
+/// `tasks/list`: every task of ours, in the order they were created.
+fn tasks_list(store: &Store) -> Value {
+    let ids = lock(&store.ids).clone();
+    let tasks: Vec<Value> = ids
+        .iter()
+        .filter_map(|id| store.manager.get_task(id).ok())
+        .map(|detailed| legacy_task(&detailed.task))
+        .collect();
+    json!({"tasks": tasks})
+}
+
+/// `tasks/result`: blocks until the task is terminal, then returns what `tools/call` would have
+/// returned (or its error), tied to the task by `_meta`.
+async fn tasks_result(
+    store: &Store,
+    id: &str,
+    context: &RequestContext<RoleServer>,
+) -> Result<Value, McpError> {
+    loop {
+        let detailed = store.get(id)?;
+        match detailed.payload {
+            TaskPayload::Completed { result } => {
+                let mut result = Value::Object(result);
+                // rmcp stores the 2026-07-28 shape; 2025-11-25 results have no resultType.
+                if let Some(fields) = result.as_object_mut() {
+                    fields.remove("resultType");
+                }
+                result["_meta"]["io.modelcontextprotocol/related-task"] = json!({"taskId": id});
+                return Ok(result);
+            }
+            TaskPayload::Failed { error } => {
+                return Err(
+                    serde_json::from_value(Value::Object(error)).unwrap_or_else(|_| {
+                        McpError::internal_error(format!("task {id} failed"), None)
+                    }),
+                );
+            }
+            TaskPayload::Cancelled => {
+                return Err(McpError::invalid_request(
+                    format!("task {id} was cancelled before it produced a result"),
+                    Some(json!({"taskId": id})),
+                ));
+            }
+            _ => {}
+        }
+        tokio::select! {
+            () = context.ct.cancelled() => {
+                return Err(McpError::internal_error("tasks/result was cancelled", None));
+            }
+            () = tokio::time::sleep(Duration::from_millis(50)) => {}
+        }
+    }
+}
+
+/// `tasks/cancel`: a task already terminal is `-32602`; otherwise cancel it and answer with
+/// the state it reaches within a second.
+async fn tasks_cancel(store: &Store, id: &str) -> Result<Value, McpError> {
+    let detailed = store.get(id)?;
+    if detailed.task.status.is_terminal() {
+        return Err(McpError::invalid_params(
+            format!("task {id} is already terminal"),
+            Some(json!({"taskId": id})),
+        ));
+    }
+    store.manager.cancel_task(id)?;
+    // Cancellation is cooperative; research stops at once, so wait briefly for the
+    // terminal state the response should show.
+    let mut task = detailed.task;
+    for _ in 0..40 {
+        task = store.get(id)?.task;
+        if task.status.is_terminal() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    Ok(legacy_task(&task))
 }
 
 /// A task-augmented `tools/call`: start the work, answer `{ "task": … }` at once.

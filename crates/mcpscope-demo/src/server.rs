@@ -253,7 +253,29 @@ pub(crate) async fn research(
     }
 }
 
+/// `big`: one text block of exactly `bytes` ASCII characters, up to [`BIG_LIMIT`].
+fn big(args: &serde_json::Map<String, Value>) -> CallToolResponse {
+    match args.get("bytes").and_then(Value::as_u64) {
+        Some(bytes) if bytes <= BIG_LIMIT => {
+            // `repeat` doubles its buffer with memcpy, so even 100 MB is a handful of
+            // copies; truncating a pattern keeps every byte ASCII.
+            let len = bytes as usize;
+            let mut text = "0123456789abcdef".repeat(len / 16 + 1);
+            text.truncate(len);
+            CallToolResult::success(vec![ContentBlock::text(text)]).into()
+        }
+        Some(bytes) => tool_error(format!(
+            "big refuses {bytes} bytes; the limit is {BIG_LIMIT}"
+        )),
+        None => tool_error("big needs a non-negative integer argument \"bytes\""),
+    }
+}
+
 impl DemoServer {
+    /// Answer `tools/call`: one arm per demo tool, in `tools/list` order.
+    ///
+    /// Long because it is one match over every tool, so the whole set and what each answers
+    /// reads at a glance; an arm with more than a few lines of its own is a function below.
     async fn call_tool_inner(
         &self,
         request: CallToolRequestParams,
@@ -328,49 +350,8 @@ impl DemoServer {
             "elicit-form" | "elicit-url" | "sample" | "list-roots" => {
                 interaction::call(&self.shared, &request, &context).await
             }
-            "research" => {
-                let Some(topic) = string_arg(&args, "topic").map(str::to_owned) else {
-                    return Ok(tool_error("research needs a string argument \"topic\""));
-                };
-                let wants_task = modern
-                    && context
-                        .client_capabilities()
-                        .is_some_and(|caps| caps.supports_tasks());
-                if wants_task {
-                    let options = TaskOptions::new()
-                        .with_poll_interval_ms(500)
-                        .with_status_message(format!("researching {topic}"));
-                    let task = self.shared.tasks.spawn(options, move |task| {
-                        Box::pin(async move {
-                            let cancelled = task.clone();
-                            research(&topic, async move { cancelled.cancelled().await }).await
-                        })
-                    });
-                    Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
-                } else {
-                    let ct = context.ct.clone();
-                    match research(&topic, ct.cancelled_owned()).await {
-                        Ok(result) => Ok(result.into()),
-                        Err(_) => Err(McpError::internal_error("research was cancelled", None)),
-                    }
-                }
-            }
-            "big" => match args.get("bytes").and_then(Value::as_u64) {
-                Some(bytes) if bytes <= BIG_LIMIT => {
-                    // `repeat` doubles its buffer with memcpy, so even 100 MB is a handful of
-                    // copies; truncating a pattern keeps every byte ASCII.
-                    let len = bytes as usize;
-                    let mut text = "0123456789abcdef".repeat(len / 16 + 1);
-                    text.truncate(len);
-                    Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
-                }
-                Some(bytes) => Ok(tool_error(format!(
-                    "big refuses {bytes} bytes; the limit is {BIG_LIMIT}"
-                ))),
-                None => Ok(tool_error(
-                    "big needs a non-negative integer argument \"bytes\"",
-                )),
-            },
+            "research" => self.research(&args, modern, &context).await,
+            "big" => Ok(big(&args)),
             "fail" => Ok(tool_error(
                 "This tool always fails: it returns isError: true so you can see how a tool \
                  error looks (it is a result, not a JSON-RPC error).",
@@ -386,6 +367,41 @@ impl DemoServer {
                 format!("unknown tool: {other}"),
                 Some(json!({"name": other})),
             )),
+        }
+    }
+
+    /// `research`: as a task when a modern client supports tasks, else synchronously
+    /// (cancelled with the request).
+    async fn research(
+        &self,
+        args: &serde_json::Map<String, Value>,
+        modern: bool,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let Some(topic) = string_arg(args, "topic").map(str::to_owned) else {
+            return Ok(tool_error("research needs a string argument \"topic\""));
+        };
+        let wants_task = modern
+            && context
+                .client_capabilities()
+                .is_some_and(|caps| caps.supports_tasks());
+        if wants_task {
+            let options = TaskOptions::new()
+                .with_poll_interval_ms(500)
+                .with_status_message(format!("researching {topic}"));
+            let task = self.shared.tasks.spawn(options, move |task| {
+                Box::pin(async move {
+                    let cancelled = task.clone();
+                    research(&topic, async move { cancelled.cancelled().await }).await
+                })
+            });
+            Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+        } else {
+            let ct = context.ct.clone();
+            match research(&topic, ct.cancelled_owned()).await {
+                Ok(result) => Ok(result.into()),
+                Err(_) => Err(McpError::internal_error("research was cancelled", None)),
+            }
         }
     }
 
