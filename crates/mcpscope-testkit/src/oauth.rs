@@ -578,81 +578,121 @@ fn redirect(to: &str) -> Response {
     r
 }
 
+/// The token endpoint: an authorization code (PKCE and `resource` checked) or a refresh token
+/// (rotated) redeemed for an access token.
 async fn token(State(s): State<Arc<Shared>>, body: Bytes) -> Response {
     let opts = s.opts();
     tokio::time::sleep(opts.token_delay).await;
     let form: HashMap<String, String> = url::form_urlencoded::parse(&body).into_owned().collect();
-    let get = |k: &str| form.get(k).cloned().unwrap_or_default();
-    let client_id = get("client_id");
+    let client_id = field(&form, "client_id");
     let mut g = s.grants();
     if let Some(refused) = unknown_client(&mut g, &client_id) {
         return refused;
     }
-    let scope = match get("grant_type").as_str() {
-        "authorization_code" => {
-            let Some(code) = g.codes.remove(&get("code")) else {
-                return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant", "unknown code");
-            };
-            let verifier = get("code_verifier");
-            let computed = base64::engine::general_purpose::URL_SAFE_NO_PAD
-                .encode(Sha256::digest(verifier.as_bytes()));
-            if code.client_id != client_id
-                || code.redirect_uri != get("redirect_uri")
-                || computed != code.challenge
-            {
-                return oauth_error(
-                    StatusCode::BAD_REQUEST,
-                    "invalid_grant",
-                    "client, redirect_uri or code_verifier does not match the code",
-                );
-            }
-            if get("resource") != s.mcp_url() {
-                return oauth_error(
-                    StatusCode::BAD_REQUEST,
-                    "invalid_target",
-                    "resource must be the protected MCP server",
-                );
-            }
-            g.stats.code_grants += 1;
-            code.scope
-        }
-        "refresh_token" => {
-            let Some(r) = g.refresh.remove(&get("refresh_token")) else {
-                g.stats.refused_refreshes += 1;
-                return oauth_error(
-                    StatusCode::BAD_REQUEST,
-                    "invalid_grant",
-                    "unknown refresh token",
-                );
-            };
-            if r.expires.is_some_and(|e| e <= Instant::now()) {
-                g.stats.refused_refreshes += 1;
-                return oauth_error(
-                    StatusCode::BAD_REQUEST,
-                    "invalid_grant",
-                    "the refresh token has expired",
-                );
-            }
-            if r.client_id != client_id {
-                return oauth_error(
-                    StatusCode::BAD_REQUEST,
-                    "invalid_grant",
-                    "the refresh token belongs to another client",
-                );
-            }
-            g.stats.refresh_grants += 1;
-            r.scope
-        }
-        other => {
-            return oauth_error(
-                StatusCode::BAD_REQUEST,
-                "unsupported_grant_type",
-                &format!("grant_type {other:?}"),
-            );
-        }
+    let scope = match field(&form, "grant_type").as_str() {
+        "authorization_code" => redeem_code(&s, &mut g, &form, &client_id),
+        "refresh_token" => redeem_refresh(&mut g, &form, &client_id),
+        other => Err(Box::new(oauth_error(
+            StatusCode::BAD_REQUEST,
+            "unsupported_grant_type",
+            &format!("grant_type {other:?}"),
+        ))),
     };
+    match scope {
+        Ok(scope) => issue(&s, &mut g, &opts, client_id, scope),
+        Err(refused) => *refused,
+    }
+}
+
+/// A form field, empty when absent.
+fn field(form: &HashMap<String, String>, k: &str) -> String {
+    form.get(k).cloned().unwrap_or_default()
+}
+
+/// `authorization_code`: the code is used up; its client, redirect URI and PKCE verifier must
+/// match, and `resource` must be the MCP server. The code's scope on success.
+fn redeem_code(
+    s: &Shared,
+    g: &mut Grants,
+    form: &HashMap<String, String>,
+    client_id: &str,
+) -> Result<Vec<String>, Box<Response>> {
+    let Some(code) = g.codes.remove(&field(form, "code")) else {
+        return Err(Box::new(oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+            "unknown code",
+        )));
+    };
+    let verifier = field(form, "code_verifier");
+    let computed = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(Sha256::digest(verifier.as_bytes()));
+    if code.client_id != client_id
+        || code.redirect_uri != field(form, "redirect_uri")
+        || computed != code.challenge
+    {
+        return Err(Box::new(oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+            "client, redirect_uri or code_verifier does not match the code",
+        )));
+    }
+    if field(form, "resource") != s.mcp_url() {
+        return Err(Box::new(oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_target",
+            "resource must be the protected MCP server",
+        )));
+    }
+    g.stats.code_grants += 1;
+    Ok(code.scope)
+}
+
+/// `refresh_token`: the token is used up (rotation); it must be unexpired and the client's.
+/// Its scope on success.
+fn redeem_refresh(
+    g: &mut Grants,
+    form: &HashMap<String, String>,
+    client_id: &str,
+) -> Result<Vec<String>, Box<Response>> {
+    let Some(r) = g.refresh.remove(&field(form, "refresh_token")) else {
+        g.stats.refused_refreshes += 1;
+        return Err(Box::new(oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+            "unknown refresh token",
+        )));
+    };
+    if r.expires.is_some_and(|e| e <= Instant::now()) {
+        g.stats.refused_refreshes += 1;
+        return Err(Box::new(oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+            "the refresh token has expired",
+        )));
+    }
+    if r.client_id != client_id {
+        return Err(Box::new(oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+            "the refresh token belongs to another client",
+        )));
+    }
+    g.stats.refresh_grants += 1;
+    Ok(r.scope)
+}
+
+/// Issue an access token (a JWT when configured) and, when configured, a refresh token, and
+/// answer with them.
+fn issue(
+    s: &Shared,
+    g: &mut Grants,
+    opts: &OAuthOptions,
+    client_id: String,
+    scope: Vec<String>,
+) -> Response {
     let access = if opts.jwt_access_tokens {
-        jwt_access_token(&s, &client_id, &scope, opts.access_token_ttl)
+        jwt_access_token(s, &client_id, &scope, opts.access_token_ttl)
     } else {
         s.fresh("access")
     };
@@ -751,6 +791,8 @@ fn challenge(s: &Shared, status: StatusCode, params: &str) -> Response {
     r
 }
 
+/// The protected MCP server: a valid bearer token first (else `401`), then, on `tools/call`,
+/// every scope the call needs (else `403 insufficient_scope`), then a small legacy server.
 async fn mcp(State(s): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
     let opts = s.opts();
     let token = headers
@@ -758,93 +800,101 @@ async fn mcp(State(s): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> R
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::to_string);
-    let granted = {
-        let mut g = s.grants();
-        let valid = token.as_ref().and_then(|t| {
-            g.access
-                .get(t)
-                .filter(|a| a.expires > Instant::now() && g.clients.contains(&a.client_id))
-                .map(|a| a.scope.clone())
-        });
-        match valid {
-            Some(scope) => {
-                g.stats.mcp_authorized += 1;
-                scope
-            }
-            None => {
-                g.stats.mcp_unauthorized += 1;
-                drop(g);
-                let params = if token.is_some() {
-                    r#"error="invalid_token", error_description="unknown, expired or revoked token", "#
-                } else {
-                    ""
-                };
-                return challenge(&s, StatusCode::UNAUTHORIZED, params);
-            }
-        }
+    let granted = match granted_scope(&s, token.as_deref()) {
+        Ok(scope) => scope,
+        Err(refused) => return *refused,
     };
-    match jsonrpc::classify(&body) {
-        Incoming::Request { id, method, params } => {
-            let tool = params.get("name").and_then(Value::as_str).unwrap_or("");
-            let extra = opts
-                .tool_scopes
-                .iter()
-                .find(|(name, _)| name == tool)
-                .map(|(_, scopes)| scopes.clone());
-            let mut needed = if method == "tools/call" {
-                opts.call_scopes.clone()
-            } else {
-                vec![]
-            };
-            if method == "tools/call" {
-                needed.extend(extra.clone().unwrap_or_default());
-            }
-            if !needed.iter().all(|c| granted.contains(c)) {
-                // The challenge names every scope this request needs (RFC 6750 §3.1), so a
-                // client that steps up with it is authorized at once.
-                let p = format!(
-                    r#"error="insufficient_scope", scope="{}", error_description="{} needs {}", "#,
-                    needed.join(" "),
-                    if tool.is_empty() {
-                        "this request"
-                    } else {
-                        tool
-                    },
-                    needed.join(" ")
-                );
-                return challenge(&s, StatusCode::FORBIDDEN, &p);
-            }
-            let answer = match method.as_str() {
-                "initialize" => jsonrpc::result(
-                    &id,
-                    jsonrpc::initialize_result(
-                        crate::LEGACY_PROTOCOL_VERSION,
-                        json!({"tools": {}}),
-                        "mcpscope-testkit-oauth",
-                    ),
-                ),
-                "ping" => jsonrpc::result(&id, json!({})),
-                "tools/list" => {
-                    let mut tools = vec![echo_tool()];
-                    for (name, scopes) in &opts.tool_scopes {
-                        let mut t = echo_tool();
-                        t["name"] = json!(name);
-                        t["description"] = json!(format!(
-                            "Returns its `text` argument; needs the scope {}.",
-                            scopes.join(" ")
-                        ));
-                        tools.push(t);
-                    }
-                    jsonrpc::result(&id, json!({"tools": tools}))
-                }
-                "tools/call" if tool == "echo" || extra.is_some() => {
-                    jsonrpc::result(&id, call_echo(&params))
-                }
-                "tools/call" => jsonrpc::error(&id, INVALID_PARAMS, "Unknown tool", None),
-                _ => jsonrpc::error(&id, METHOD_NOT_FOUND, "Method not found", None),
-            };
-            json_response(StatusCode::OK, answer)
-        }
-        _ => StatusCode::ACCEPTED.into_response(),
+    let Incoming::Request { id, method, params } = jsonrpc::classify(&body) else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let tool = params.get("name").and_then(Value::as_str).unwrap_or("");
+    let extra = opts
+        .tool_scopes
+        .iter()
+        .find(|(name, _)| name == tool)
+        .map(|(_, scopes)| scopes.clone());
+    let mut needed = if method == "tools/call" {
+        opts.call_scopes.clone()
+    } else {
+        vec![]
+    };
+    if method == "tools/call" {
+        needed.extend(extra.clone().unwrap_or_default());
     }
+    if !needed.iter().all(|c| granted.contains(c)) {
+        // The challenge names every scope this request needs (RFC 6750 §3.1), so a
+        // client that steps up with it is authorized at once.
+        let p = format!(
+            r#"error="insufficient_scope", scope="{}", error_description="{} needs {}", "#,
+            needed.join(" "),
+            if tool.is_empty() {
+                "this request"
+            } else {
+                tool
+            },
+            needed.join(" ")
+        );
+        return challenge(&s, StatusCode::FORBIDDEN, &p);
+    }
+    let answer = match method.as_str() {
+        "initialize" => jsonrpc::result(
+            &id,
+            jsonrpc::initialize_result(
+                crate::LEGACY_PROTOCOL_VERSION,
+                json!({"tools": {}}),
+                "mcpscope-testkit-oauth",
+            ),
+        ),
+        "ping" => jsonrpc::result(&id, json!({})),
+        "tools/list" => jsonrpc::result(&id, json!({"tools": listed_tools(&opts)})),
+        "tools/call" if tool == "echo" || extra.is_some() => {
+            jsonrpc::result(&id, call_echo(&params))
+        }
+        "tools/call" => jsonrpc::error(&id, INVALID_PARAMS, "Unknown tool", None),
+        _ => jsonrpc::error(&id, METHOD_NOT_FOUND, "Method not found", None),
+    };
+    json_response(StatusCode::OK, answer)
+}
+
+/// The scope of a valid (known, unexpired, of a still-registered client) bearer token; else
+/// the `401` challenge, `invalid_token` when a token was sent.
+fn granted_scope(s: &Shared, token: Option<&str>) -> Result<Vec<String>, Box<Response>> {
+    let mut g = s.grants();
+    let valid = token.and_then(|t| {
+        g.access
+            .get(t)
+            .filter(|a| a.expires > Instant::now() && g.clients.contains(&a.client_id))
+            .map(|a| a.scope.clone())
+    });
+    match valid {
+        Some(scope) => {
+            g.stats.mcp_authorized += 1;
+            Ok(scope)
+        }
+        None => {
+            g.stats.mcp_unauthorized += 1;
+            drop(g);
+            let params = if token.is_some() {
+                r#"error="invalid_token", error_description="unknown, expired or revoked token", "#
+            } else {
+                ""
+            };
+            Err(Box::new(challenge(s, StatusCode::UNAUTHORIZED, params)))
+        }
+    }
+}
+
+/// `echo`, and one echo per scoped tool of the options, named for the scope it needs.
+fn listed_tools(opts: &OAuthOptions) -> Vec<Value> {
+    let mut tools = vec![echo_tool()];
+    for (name, scopes) in &opts.tool_scopes {
+        let mut t = echo_tool();
+        t["name"] = json!(name);
+        t["description"] = json!(format!(
+            "Returns its `text` argument; needs the scope {}.",
+            scopes.join(" ")
+        ));
+        tools.push(t);
+    }
+    tools
 }

@@ -37,6 +37,8 @@ pub(super) fn router(requests_per_session: usize, stats: HttpStats) -> Router {
         .with_state(sessions)
 }
 
+/// `POST /mcp` (initialize opens a session, anything else must name a live one) and `DELETE`
+/// (ends a session); no GET stream.
 async fn handle(
     State(sessions): State<Arc<Sessions>>,
     method: Method,
@@ -65,17 +67,7 @@ async fn handle(
     if let Incoming::Request { id, method, params } = &message
         && method == "initialize"
     {
-        let session = format!(
-            "expiring-session-{}",
-            sessions.next_id.fetch_add(1, Ordering::SeqCst)
-        );
-        sessions.live().insert(session.clone(), 0);
-        HttpStats::bump(&sessions.stats.0.initializations);
-        let mut response = json_response(StatusCode::OK, &legacy_answer(id, method, params));
-        if let Ok(value) = HeaderValue::from_str(&session) {
-            response.headers_mut().insert(SESSION_HEADER, value);
-        }
-        return response;
+        return sessions.initialize(id, method, params);
     }
     let id = match &message {
         Incoming::Request { id, .. } => id.clone(),
@@ -93,37 +85,58 @@ async fn handle(
             ),
         );
     };
-    let answer = {
-        let mut live = sessions.live();
-        let Some(answered) = live.get_mut(&session) else {
-            drop(live);
-            HttpStats::bump(&sessions.stats.0.expired_session_rejections);
-            return json_response(
-                StatusCode::NOT_FOUND,
-                &jsonrpc::error(&id, -32001, "Session not found", None),
-            );
-        };
-        match &message {
-            Incoming::Request { id, method, params } => {
-                *answered += 1;
-                // Expire right after the last allowed answer, so the next message of any kind
-                // on this id meets the 404.
-                if *answered >= sessions.requests_per_session {
-                    live.remove(&session);
-                }
-                Some(legacy_answer(id, method, params))
-            }
-            Incoming::Notification { .. } | Incoming::Other => None,
-            Incoming::Unparsable => return parse_error(),
-        }
-    };
-    match answer {
-        Some(answer) => json_response(StatusCode::OK, &answer),
-        None => StatusCode::ACCEPTED.into_response(),
-    }
+    sessions.answer_in(&session, &id, &message)
 }
 
 impl Sessions {
+    /// Open a session: a fresh id in `Mcp-Session-Id` on the `initialize` answer.
+    fn initialize(&self, id: &Value, method: &str, params: &Value) -> Response {
+        let session = format!(
+            "expiring-session-{}",
+            self.next_id.fetch_add(1, Ordering::SeqCst)
+        );
+        self.live().insert(session.clone(), 0);
+        HttpStats::bump(&self.stats.0.initializations);
+        let mut response = json_response(StatusCode::OK, &legacy_answer(id, method, params));
+        if let Ok(value) = HeaderValue::from_str(&session) {
+            response.headers_mut().insert(SESSION_HEADER, value);
+        }
+        response
+    }
+
+    /// Answer a message in `session`: `404 Session not found` once it has expired; a request is
+    /// counted, and the one that reaches the limit expires the session.
+    fn answer_in(&self, session: &str, id: &Value, message: &Incoming) -> Response {
+        let answer = {
+            let mut live = self.live();
+            let Some(answered) = live.get_mut(session) else {
+                drop(live);
+                HttpStats::bump(&self.stats.0.expired_session_rejections);
+                return json_response(
+                    StatusCode::NOT_FOUND,
+                    &jsonrpc::error(id, -32001, "Session not found", None),
+                );
+            };
+            match message {
+                Incoming::Request { id, method, params } => {
+                    *answered += 1;
+                    // Expire right after the last allowed answer, so the next message of any
+                    // kind on this id meets the 404.
+                    if *answered >= self.requests_per_session {
+                        live.remove(session);
+                    }
+                    Some(legacy_answer(id, method, params))
+                }
+                Incoming::Notification { .. } | Incoming::Other => None,
+                Incoming::Unparsable => return parse_error(),
+            }
+        };
+        match answer {
+            Some(answer) => json_response(StatusCode::OK, &answer),
+            None => StatusCode::ACCEPTED.into_response(),
+        }
+    }
+
     fn live(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
         self.live.lock().unwrap_or_else(PoisonError::into_inner)
     }
