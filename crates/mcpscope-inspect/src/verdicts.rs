@@ -166,7 +166,7 @@ fn name_row(
     params: Option<&Value>,
 ) -> Option<VerdictRow> {
     let sent_name = find(request_headers, "mcp-name").map(decoded);
-    match era::name_field(method) {
+    match mcpscope_proto::method::name_field(method) {
         Some(field) => {
             let expected = params
                 .and_then(|p| p.get(field))

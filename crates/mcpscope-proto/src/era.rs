@@ -95,17 +95,6 @@ impl FromStr for EraPreference {
     }
 }
 
-/// Methods whose `params` name a target that modern HTTP mirrors into `Mcp-Name`, and which field
-/// (the [`Method`](crate::method::Method) table's, for a name off the wire).
-pub fn name_field(method: &str) -> Option<&'static str> {
-    crate::method::Method::from_name(method).and_then(|m| m.name_field())
-}
-
-/// Methods that may answer `input_required` in the modern era (the method table's, by name).
-pub fn may_require_input(method: &str) -> bool {
-    crate::method::Method::from_name(method).is_some_and(|m| m.may_require_input())
-}
-
 /// Stamp the modern `_meta` envelope into `params` (creating both when absent). Keys the caller
 /// already put in `_meta` are kept; ours are written last so they are always correct.
 pub fn stamp_modern_meta(

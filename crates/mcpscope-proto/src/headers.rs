@@ -6,7 +6,6 @@
 //! `x-mcp-header` annotations in a tool's `inputSchema` are validated exactly as the spec says; a
 //! tool with an invalid annotation is excluded from calls and the reason is reported.
 
-use crate::era;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;
@@ -221,7 +220,7 @@ pub fn standard_headers(
         ("MCP-Protocol-Version".to_string(), version.to_string()),
         ("Mcp-Method".to_string(), method.to_string()),
     ];
-    if let Some(field) = era::name_field(method)
+    if let Some(field) = crate::method::name_field(method)
         && let Some(name) = params.and_then(|p| p.get(field)).and_then(Value::as_str)
     {
         out.push(("Mcp-Name".to_string(), encode_value(name)));

@@ -568,6 +568,16 @@ impl PartialEq<Method> for &str {
     }
 }
 
+/// For a method name off the wire: the `params` field modern HTTP mirrors into `Mcp-Name`.
+pub fn name_field(method: &str) -> Option<&'static str> {
+    Method::from_name(method).and_then(|m| m.name_field())
+}
+
+/// For a method name off the wire: whether it may answer `input_required` in the modern era.
+pub fn may_require_input(method: &str) -> bool {
+    Method::from_name(method).is_some_and(|m| m.may_require_input())
+}
+
 impl PartialEq<Method> for String {
     fn eq(&self, other: &Method) -> bool {
         self == other.name()

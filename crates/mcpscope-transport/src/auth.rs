@@ -82,25 +82,3 @@ pub(crate) fn user_sets_authorization(headers: &[(String, String)]) -> bool {
         .iter()
         .any(|(k, _)| k.eq_ignore_ascii_case("authorization"))
 }
-
-// The Streamable HTTP transport records the provider's exchanges in its own event stream, with
-// exchange numbers from its own counter.
-impl FrameSink for crate::http::Inner {
-    fn next_exchange(&self) -> u64 {
-        crate::http::Inner::next_exchange(self)
-    }
-
-    fn frame(&self, frame: Frame) {
-        crate::http::Inner::frame(self, frame)
-    }
-}
-
-impl crate::http::Inner {
-    /// The `Authorization` header the provider wants on the next request, if any.
-    pub(crate) async fn authorization(&self) -> Option<String> {
-        match &self.auth {
-            Some(p) => p.authorization(self).await,
-            None => None,
-        }
-    }
-}

@@ -87,7 +87,7 @@ fn tls_client(connect_timeout: Option<Duration>) -> Result<reqwest::Client, Tran
 fn build_error(e: reqwest::Error) -> TransportError {
     TransportError::Other(format!(
         "cannot build the HTTP client: {}",
-        crate::http::error_chain(&e)
+        crate::error_chain(&e)
     ))
 }
 

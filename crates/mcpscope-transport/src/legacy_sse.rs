@@ -6,7 +6,8 @@
 //! another host.
 
 use crate::auth::{AuthChallenge, AuthProvider, FrameSink, user_sets_authorization};
-use crate::http::{error_chain, response_meta};
+use crate::error_chain;
+use crate::http::response_meta;
 use crate::sse::SseParser;
 use crate::{EventTx, Exchanges, Outgoing, TransportError, TransportEvent, TransportOptions};
 use bytes::Bytes;

@@ -28,7 +28,6 @@ mod fuzz;
 
 pub use auth::{AuthChallenge, AuthProvider, FrameSink};
 pub use clients::HttpClients;
-pub use http::error_chain;
 use mcpscope_proto::RequestId;
 pub use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
 use std::path::PathBuf;
@@ -395,4 +394,19 @@ impl Connection {
             Connection::Sse(t) => t.close(),
         }
     }
+}
+
+/// An error with its causes, e.g. "error sending request: connection refused".
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        let t = c.to_string();
+        if !s.contains(&t) {
+            s.push_str(": ");
+            s.push_str(&t);
+        }
+        cur = c.source();
+    }
+    s
 }

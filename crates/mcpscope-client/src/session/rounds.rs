@@ -68,7 +68,7 @@ impl Session {
             }
             match era::result_type(&result) {
                 "complete" | "task" => return Ok(result),
-                "input_required" if era::may_require_input(method) => {
+                "input_required" if mcpscope_proto::method::may_require_input(method) => {
                     walk.params = Some(self.next_round(method, &mut walk, result).await?);
                 }
                 other => {

@@ -18,10 +18,9 @@ mod response;
 mod stream;
 
 pub(crate) use redirect::same_origin;
-pub use response::error_chain;
 pub(crate) use response::response_meta;
 
-use crate::auth::AuthProvider;
+use crate::auth::{AuthProvider, FrameSink};
 use crate::clients::HttpClients;
 use crate::{EventTx, Exchanges, Outgoing, TransportError, TransportEvent, TransportOptions};
 use bytes::Bytes;
@@ -332,4 +331,26 @@ pub(crate) const SETTLE_WAIT: Duration = Duration::from_secs(2);
 /// itself. The bound keeps a server that never answers from stalling us; the POST goes on.
 pub(crate) async fn settle(task: tokio::task::JoinHandle<()>) {
     let _ = tokio::time::timeout(SETTLE_WAIT, task).await;
+}
+
+// The Streamable HTTP transport records the provider's exchanges in its own event stream, with
+// exchange numbers from its own counter.
+impl FrameSink for Inner {
+    fn next_exchange(&self) -> u64 {
+        Inner::next_exchange(self)
+    }
+
+    fn frame(&self, frame: Frame) {
+        Inner::frame(self, frame)
+    }
+}
+
+impl Inner {
+    /// The `Authorization` header the provider wants on the next request, if any.
+    pub(crate) async fn authorization(&self) -> Option<String> {
+        match &self.auth {
+            Some(p) => p.authorization(self).await,
+            None => None,
+        }
+    }
 }

@@ -8,7 +8,8 @@
 //! origin they were issued for: `Authorization` is dropped on a hop to another origin, as
 //! browsers and curl do. All hops of one request share its exchange number.
 
-use super::{Inner, error_chain, response_meta};
+use super::{Inner, response_meta};
+use crate::error_chain;
 use bytes::Bytes;
 use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
 

@@ -174,18 +174,3 @@ fn body_start(body: &[u8]) -> String {
     let more = if cut.len() < folded.len() { "…" } else { "" };
     format!("; the body starts: {cut}{more}")
 }
-
-/// An error with its causes, e.g. "error sending request: connection refused".
-pub fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut cur = e.source();
-    while let Some(c) = cur {
-        let t = c.to_string();
-        if !s.contains(&t) {
-            s.push_str(": ");
-            s.push_str(&t);
-        }
-        cur = c.source();
-    }
-    s
-}

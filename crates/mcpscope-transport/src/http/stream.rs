@@ -4,9 +4,10 @@
 //! of the connection's read-ahead credit before it is handed on.
 
 use super::redirect::{self, Request, Undelivered};
-use super::response::{error_chain, is_event_stream, record_response, response_meta, status_error};
+use super::response::{is_event_stream, record_response, response_meta, status_error};
 use super::{Inner, merge_headers, same_origin};
 use crate::TransportError;
+use crate::error_chain;
 use crate::sse::{SseEvent, SseParser};
 use bytes::Bytes;
 use futures::StreamExt;
