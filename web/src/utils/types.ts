@@ -177,6 +177,8 @@ export interface FrameMeta {
   sse_retry?: number;
   note?: string;
   truncated?: boolean;
+  /** On the lifecycle note of an HTTP exchange that ended without an answer. */
+  failed?: boolean;
 }
 
 export type Verdict = 'ok' | 'mismatch' | 'missing' | 'undeclared' | 'unchecked';
