@@ -8,6 +8,7 @@ pub mod oauth;
 pub mod observer;
 pub mod resolve;
 pub mod responder;
+pub mod secret_store;
 pub mod web;
 
 use clap::Parser;

@@ -124,7 +124,7 @@ fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), U
         .as_ref()
         .map_err(|e| UsageError(format!("server {name:?} in {path} is malformed: {e}")))?;
     let open = || {
-        crate::oauth::secret_config()
+        crate::secret_store::secret_config()
             .and_then(|c| mcpscope_store::open_secret_store(&c))
             .map(std::sync::Arc::from)
             .map_err(|e| e.to_string())

@@ -108,7 +108,7 @@ async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
         catalog,
         store,
         ServerOptions {
-            secrets: crate::oauth::secret_config().ok(),
+            secrets: crate::secret_store::secret_config().ok(),
             ..ServerOptions::for_port(port)
         },
     );
