@@ -83,37 +83,7 @@ pub(crate) async fn connect(
         sink: Arc::new(ProcessorSink { tx: tx.clone() }),
     });
     match Session::connect(target, opts, responder, observer).await {
-        Ok(session) => {
-            let info = session.server_info();
-            {
-                let mut st = slot.st();
-                st.status = Some(Status::Connected);
-                st.error = None;
-                st.retries = 0;
-                st.session = Some(session.clone());
-                st.info = info.clone();
-                st.processor = Some(tx);
-            }
-            app.publish_status(name).await;
-            if session.era() == Era::Modern {
-                tokio::spawn(listener(
-                    app.clone(),
-                    slot.clone(),
-                    session.clone(),
-                    generation,
-                ));
-            }
-            if let Some(every) = app.options.ping_interval {
-                tokio::spawn(pinger(
-                    app.clone(),
-                    slot.clone(),
-                    session,
-                    generation,
-                    every,
-                ));
-            }
-            Ok(info.as_ref().map(views::server_info).unwrap_or(Value::Null))
-        }
+        Ok(session) => Ok(connected_now(app, &slot, session, tx, generation).await),
         Err(e) => {
             let err = {
                 let mut st = slot.st();
@@ -127,6 +97,42 @@ pub(crate) async fn connect(
             Err(err)
         }
     }
+}
+
+/// A connection that has just completed its handshake: keep its session, tell the views, start
+/// its list-changed listener (modern) and pinger; the server's info for the answer.
+async fn connected_now(
+    app: &Arc<Inspector>,
+    slot: &Arc<Slot>,
+    session: Session,
+    tx: Queue,
+    generation: u64,
+) -> Value {
+    let info = session.server_info();
+    {
+        let mut st = slot.st();
+        st.status = Some(Status::Connected);
+        st.error = None;
+        st.retries = 0;
+        st.session = Some(session.clone());
+        st.info = info.clone();
+        st.processor = Some(tx);
+    }
+    app.publish_status(&slot.name).await;
+    if session.era() == Era::Modern {
+        let listen = listener(app.clone(), slot.clone(), session.clone(), generation);
+        tokio::spawn(listen);
+    }
+    if let Some(every) = app.options.ping_interval {
+        tokio::spawn(pinger(
+            app.clone(),
+            slot.clone(),
+            session,
+            generation,
+            every,
+        ));
+    }
+    info.as_ref().map(views::server_info).unwrap_or(Value::Null)
 }
 
 /// Disconnect (taking the connect lock).
@@ -323,70 +329,10 @@ pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<Ca
     })?;
     let (session, tx, log_level) = connected(&slot)?;
     let request_id = c.request_id.clone().unwrap_or_else(new_request_id);
-    let control = Arc::new(RequestControl::new());
-    {
-        let mut reqs = app.requests();
-        if reqs.contains_key(&request_id) {
-            return Err(Error::conflict(format!(
-                "request id {request_id:?} is already in flight; choose a fresh id (a UUID)"
-            )));
-        }
-        reqs.insert(
-            request_id.clone(),
-            InFlight {
-                control: control.clone(),
-            },
-        );
-    }
-    let _cleanup = RemoveOnDrop {
-        app: app.clone(),
-        id: request_id.clone(),
-    };
+    let (control, _cleanup) = in_flight(app, &request_id)?;
     let era = session.era();
-    let started_us = now_us();
-    let new = NewEntry {
-        server: name.to_string(),
-        method: c.method.clone(),
-        params: c.params.as_ref().map(|p| {
-            let mut p = p.clone();
-            tx.secrets.value(&mut p);
-            p.to_string()
-        }),
-        started_at_us: started_us,
-        era: Some(era.to_string()),
-        parent_id: None,
-        request_id: Some(request_id.clone()),
-    };
-    let store = app.store.clone();
-    let new2 = new.clone();
-    let hist = tokio::task::spawn_blocking(move || store.insert(&new2)).await??;
-    app.events
-        .publish(Event::History(views::pending_entry(hist, &new)));
-    let _ = tx.send(Item::Begin(Active {
-        hist,
-        request_id: request_id.clone(),
-        method: c.method.clone(),
-        control: control.clone(),
-        started: Instant::now(),
-        frames: Vec::new(),
-        exchanges: Vec::new(),
-        children: 0,
-        omitted: 0,
-    }));
-    let mut meta = c.meta.clone();
-    if era == Era::Modern
-        && let Some(level) = &log_level
-        && !meta.contains_key(era::META_LOG_LEVEL)
-    {
-        meta.insert(era::META_LOG_LEVEL.into(), json!(level));
-    }
-    let opts = RequestOptions {
-        meta,
-        progress: c.progress,
-        timeout: c.timeout,
-        control: Some(control.clone()),
-        ..Default::default()
-    };
+    let hist = open_entry(app, name, &c, era, &request_id, &control, &tx).await?;
+    let opts = request_options(&c, era, log_level, &control);
     let (outcome, pagination) = match &c.pages {
         Some(key) => crate::listing::all_pages(&session, &c, key, &opts, &tx).await,
         None => (
@@ -397,9 +343,117 @@ pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<Ca
         ),
     };
     let excluded_tools = (c.method == "tools/list").then(|| session.excluded_tools());
+    let result = close_entry(app, &tx, hist, outcome).await;
+    Ok(CallOutcome {
+        history_id: hist,
+        result,
+        excluded_tools,
+        pagination,
+    })
+}
+
+/// Register `request_id` as in flight (so a view can cancel it), until the guard drops.
+fn in_flight(
+    app: &Arc<Inspector>,
+    request_id: &str,
+) -> Result<(Arc<RequestControl>, RemoveOnDrop)> {
+    let control = Arc::new(RequestControl::new());
+    let mut reqs = app.requests();
+    if reqs.contains_key(request_id) {
+        return Err(Error::conflict(format!(
+            "request id {request_id:?} is already in flight; choose a fresh id (a UUID)"
+        )));
+    }
+    reqs.insert(
+        request_id.to_string(),
+        InFlight {
+            control: control.clone(),
+        },
+    );
+    let guard = RemoveOnDrop {
+        app: app.clone(),
+        id: request_id.to_string(),
+    };
+    Ok((control, guard))
+}
+
+/// Write the call's history entry (params without the connection's secrets), publish it, and
+/// tell the processor it begins, so everything the request causes is tied to it.
+async fn open_entry(
+    app: &Arc<Inspector>,
+    name: &str,
+    c: &Call,
+    era: Era,
+    request_id: &str,
+    control: &Arc<RequestControl>,
+    tx: &Queue,
+) -> Result<i64> {
+    let new = NewEntry {
+        server: name.to_string(),
+        method: c.method.clone(),
+        params: c.params.as_ref().map(|p| {
+            let mut p = p.clone();
+            tx.secrets.value(&mut p);
+            p.to_string()
+        }),
+        started_at_us: now_us(),
+        era: Some(era.to_string()),
+        parent_id: None,
+        request_id: Some(request_id.to_string()),
+    };
+    let store = app.store.clone();
+    let row = new.clone();
+    let hist = tokio::task::spawn_blocking(move || store.insert(&row)).await??;
+    app.events
+        .publish(Event::History(views::pending_entry(hist, &new)));
+    let _ = tx.send(Item::Begin(Active {
+        hist,
+        request_id: request_id.to_string(),
+        method: c.method.clone(),
+        control: control.clone(),
+        started: Instant::now(),
+        frames: Vec::new(),
+        exchanges: Vec::new(),
+        children: 0,
+        omitted: 0,
+    }));
+    Ok(hist)
+}
+
+/// The engine's options for the call: the view's `_meta`, progress and timeout, and on modern
+/// the log level the user chose (unless the view set one).
+fn request_options(
+    c: &Call,
+    era: Era,
+    log_level: Option<String>,
+    control: &Arc<RequestControl>,
+) -> RequestOptions {
+    let mut meta = c.meta.clone();
+    if era == Era::Modern
+        && let Some(level) = log_level
+        && !meta.contains_key(era::META_LOG_LEVEL)
+    {
+        meta.insert(era::META_LOG_LEVEL.into(), json!(level));
+    }
+    RequestOptions {
+        meta,
+        progress: c.progress,
+        timeout: c.timeout,
+        control: Some(control.clone()),
+        ..Default::default()
+    }
+}
+
+/// Record how the call ended in its entry (through the processor, so every frame is in first)
+/// and give the view the result or error as SQLite keeps it: without the connection's secrets.
+async fn close_entry(
+    app: &Arc<Inspector>,
+    tx: &Queue,
+    hist: i64,
+    outcome: std::result::Result<Value, ClientError>,
+) -> std::result::Result<Value, Error> {
     let (status, result_text, error, result) = match outcome {
         Ok(mut v) => {
-            // The view gets the result as SQLite keeps it: without the connection's secrets.
             tx.secrets.value(&mut v);
             ("ok", Some(v.to_string()), None, Ok(v))
         }
@@ -433,12 +487,7 @@ pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<Ca
         // The connection's processor is gone (the server went away): record it here.
         finish(app, hist, status, result_text, error, Vec::new()).await;
     }
-    Ok(CallOutcome {
-        history_id: hist,
-        result,
-        excluded_tools,
-        pagination,
-    })
+    result
 }
 
 struct RemoveOnDrop {

@@ -470,28 +470,10 @@ impl Processor {
         let _ = tokio::task::spawn_blocking(move || store.add_child(hist, &child)).await;
     }
 
+    /// An engine event: a child of the entry it belongs to, and an event for the views.
     async fn event(&mut self, mut e: SessionEvent) {
+        self.redact_event(&mut e);
         let server = self.slot.name.clone();
-        // A server may echo a secret in a log or notification (an env secret printed back).
-        match &mut e {
-            SessionEvent::Progress { message, .. } => {
-                if let Some(m) = message.as_mut().and_then(|m| self.secrets.text(m)) {
-                    *message = Some(m);
-                }
-            }
-            SessionEvent::Log { data, .. } => self.secrets.value(data),
-            SessionEvent::Notification { params, .. } => {
-                if let Some(p) = params {
-                    self.secrets.value(p);
-                }
-            }
-            SessionEvent::Warning { message, .. } => {
-                if let Some(m) = self.secrets.text(message) {
-                    *message = m;
-                }
-            }
-            SessionEvent::ServerRequest { .. } => {}
-        }
         match e {
             SessionEvent::Progress {
                 request,
@@ -500,27 +482,16 @@ impl Processor {
                 total,
                 message,
             } => {
-                let owner = self.active_for_id(&request);
-                let (hist, request_id) = match owner {
-                    Some(i) => (
-                        Some(self.active[i].hist),
-                        Some(self.active[i].request_id.clone()),
-                    ),
-                    None => (None, None),
-                };
-                let data = json!({"progress": progress, "total": total, "message": message});
-                if let Some(h) = hist {
-                    self.child(h, "progress", data).await;
-                }
-                self.app.events.publish(Event::Progress(ProgressEvent {
+                let p = ProgressEvent {
                     server,
-                    request_id,
-                    history_id: hist,
+                    request_id: None,
+                    history_id: None,
                     method,
                     progress,
                     total,
                     message,
-                }));
+                };
+                self.progress(&request, p).await;
             }
             SessionEvent::Log {
                 level,
@@ -547,20 +518,15 @@ impl Processor {
                     self.slot.tools().clear();
                 }
                 if let Some(h) = self.current {
-                    self.child(
-                        h,
-                        "notification",
-                        json!({"method": method, "params": params}),
-                    )
-                    .await;
+                    let data = json!({"method": method, "params": params});
+                    self.child(h, "notification", data).await;
                 }
-                self.app
-                    .events
-                    .publish(Event::Notification(NotificationEvent {
-                        server,
-                        method,
-                        params,
-                    }));
+                let n = NotificationEvent {
+                    server,
+                    method,
+                    params,
+                };
+                self.app.events.publish(Event::Notification(n));
             }
             // The responder reports each server request with its params and our answer.
             SessionEvent::ServerRequest { .. } => {}
@@ -572,6 +538,42 @@ impl Processor {
                     frame_seq,
                 }));
             }
+        }
+    }
+
+    /// A progress notification for `request`: a child of its entry, and the event with the
+    /// view's request id and the entry filled in.
+    async fn progress(&mut self, request: &RequestId, mut p: ProgressEvent) {
+        if let Some(i) = self.active_for_id(request) {
+            let hist = self.active[i].hist;
+            p.history_id = Some(hist);
+            p.request_id = Some(self.active[i].request_id.clone());
+            let data = json!({"progress": p.progress, "total": p.total, "message": p.message});
+            self.child(hist, "progress", data).await;
+        }
+        self.app.events.publish(Event::Progress(p));
+    }
+
+    /// A server may echo a secret in a log or notification (an env secret printed back).
+    fn redact_event(&self, e: &mut SessionEvent) {
+        match e {
+            SessionEvent::Progress { message, .. } => {
+                if let Some(m) = message.as_mut().and_then(|m| self.secrets.text(m)) {
+                    *message = Some(m);
+                }
+            }
+            SessionEvent::Log { data, .. } => self.secrets.value(data),
+            SessionEvent::Notification { params, .. } => {
+                if let Some(p) = params {
+                    self.secrets.value(p);
+                }
+            }
+            SessionEvent::Warning { message, .. } => {
+                if let Some(m) = self.secrets.text(message) {
+                    *message = m;
+                }
+            }
+            SessionEvent::ServerRequest { .. } => {}
         }
     }
 
