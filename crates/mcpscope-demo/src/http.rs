@@ -30,7 +30,8 @@ use tokio::net::TcpListener;
 
 use crate::{
     legacy_tasks::{self, Followup},
-    server::{DemoServer, Shared},
+    server::DemoServer,
+    shared::Shared,
     sse,
 };
 

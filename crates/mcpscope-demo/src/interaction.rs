@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 
 use crate::{
     catalog,
-    server::{Shared, is_modern, text_result, tool_error},
+    shared::{Shared, is_modern, text_result, tool_error},
 };
 
 /// The key of the single entry each tool puts in `inputRequests`.

@@ -15,7 +15,10 @@
 //!
 //! The client never sees the private names; everything it sees is the 2025-11-25 wire.
 
-use std::{sync::Mutex, time::Duration};
+use std::{
+    sync::{Mutex, MutexGuard, PoisonError},
+    time::Duration,
+};
 
 use memchr::memmem;
 use rmcp::{
@@ -29,7 +32,7 @@ use rmcp::{
 };
 use serde_json::{Value, json};
 
-use crate::server::{Shared, lock, research};
+use crate::research::research;
 
 /// Private method names the shim gives legacy task requests on their way into rmcp.
 pub(crate) const METHOD_PREFIX: &str = "mcpscope-demo/legacy-tasks/";
@@ -158,9 +161,15 @@ fn task_id(params: &Value) -> Result<String, McpError> {
 }
 
 impl Store {
+    /// The ids of our tasks, in creation order (a poisoned lock is used as is: every critical
+    /// section leaves the list whole).
+    fn ids(&self) -> MutexGuard<'_, Vec<String>> {
+        self.ids.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     /// The current state of one of *our* tasks; unknown ids are `-32602` as the spec says.
     fn get(&self, id: &str) -> Result<rmcp::model::DetailedTask, McpError> {
-        if !lock(&self.ids).iter().any(|known| known == id) {
+        if !self.ids().iter().any(|known| known == id) {
             return Err(McpError::invalid_params(
                 format!("unknown task {id}"),
                 Some(json!({"taskId": id})),
@@ -172,7 +181,7 @@ impl Store {
 
 /// Answers a request the shim renamed to [`METHOD_PREFIX`]`…`.
 pub(crate) async fn handle(
-    shared: &Shared,
+    store: &Store,
     request: CustomRequest,
     context: RequestContext<RoleServer>,
 ) -> Result<CustomResult, McpError> {
@@ -184,7 +193,6 @@ pub(crate) async fn handle(
         ));
     };
     let params = request.params.unwrap_or(Value::Null);
-    let store = &shared.legacy_tasks;
     let result = match operation {
         "tools-call" => create(store, &params, &context)?,
         "get" => legacy_task(&store.get(&task_id(&params)?)?.task),
@@ -204,7 +212,7 @@ pub(crate) async fn handle(
 
 /// `tasks/list`: every task of ours, in the order they were created.
 fn tasks_list(store: &Store) -> Value {
-    let ids = lock(&store.ids).clone();
+    let ids = store.ids().clone();
     let tasks: Vec<Value> = ids
         .iter()
         .filter_map(|id| store.manager.get_task(id).ok())
@@ -322,7 +330,7 @@ fn create(
             research(&topic, async move { cancelled.cancelled().await }).await
         })
     });
-    lock(&store.ids).push(task.task_id.clone());
+    store.ids().push(task.task_id.clone());
     spawn_status_notifier(store.manager.clone(), task.task_id.clone(), context);
     Ok(json!({
         "task": legacy_task(&task),

@@ -20,7 +20,9 @@ mod http;
 mod interaction;
 mod legacy_tasks;
 mod media;
+mod research;
 mod server;
+mod shared;
 mod sse;
 mod stdio;
 

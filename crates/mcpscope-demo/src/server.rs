@@ -12,16 +12,12 @@
 
 use std::{
     collections::HashMap,
-    hash::{BuildHasher, Hasher},
-    sync::{
-        Arc, Mutex, MutexGuard,
-        atomic::{AtomicBool, Ordering},
-    },
-    time::{Duration, Instant},
+    sync::{Arc, Mutex, atomic::Ordering},
+    time::Duration,
 };
 
 use rmcp::{
-    ErrorData as McpError, Peer, RoleServer, ServerHandler,
+    ErrorData as McpError, RoleServer, ServerHandler,
     model::{
         CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
         CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock, CreateTaskResult,
@@ -29,19 +25,23 @@ use rmcp::{
         GetTaskParams, GetTaskResult, Implementation, InitializeRequestParams, InitializeResult,
         ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
         LoggingLevel, LoggingMessageNotificationParam, MetaObject, PaginatedRequestParams,
-        ProgressNotificationParam, PromptMessage, ProtocolVersion, ReadResourceRequestParams,
-        ReadResourceResponse, ReadResourceResult, Reference, RequestStateCodec, Resource,
-        ResourceContents, ResourceUpdatedNotificationParam, Role, ServerCapabilities, ServerConfig,
+        ProgressNotificationParam, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+        ReadResourceResult, Reference, Resource, ResourceContents,
+        ResourceUpdatedNotificationParam, Role, ServerCapabilities, ServerConfig,
         SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, TASKS_EXTENSION_ID,
         Tool, UnsubscribeRequestParams, UpdateTaskParams,
     },
     service::{RequestContext, SubscriptionContext},
-    task_manager::{TaskExit, TaskManager, TaskOptions},
+    task_manager::TaskOptions,
 };
 use serde_json::{Value, json};
 use tokio::{sync::broadcast, task::JoinHandle};
 
-use crate::{catalog, interaction, legacy_tasks, media};
+use crate::{
+    catalog, interaction, legacy_tasks, media,
+    research::research,
+    shared::{Shared, is_modern, lock, text_result, tool_error},
+};
 
 /// What the server tells clients about itself, in `initialize` and `server/discover`.
 const INSTRUCTIONS: &str = "mcpscope demo server: every MCP feature in one place, for both \
@@ -54,8 +54,6 @@ changes the tool list; subscribe to demo://counter for an update every second.";
 pub(crate) const REMOVED_PING: &str = "mcpscope-demo/removed/ping";
 /// The name in `serverInfo`.
 const SERVER_NAME: &str = "mcpscope-demo";
-/// How long `research` pretends to work.
-const RESEARCH_TIME: Duration = Duration::from_secs(2);
 /// How many resources one `resources/list` page holds.
 const RESOURCES_PAGE: usize = 2;
 /// The largest `big` result we agree to build, so a typo cannot exhaust memory.
@@ -71,80 +69,6 @@ const LEVELS: [LoggingLevel; 8] = [
     LoggingLevel::Alert,
     LoggingLevel::Emergency,
 ];
-
-/// Locks a mutex, ignoring poisoning: every critical section here leaves its data consistent.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// Process-wide state, shared by every session and request.
-pub(crate) struct Shared {
-    extra_tool: AtomicBool,
-    /// Wakes every `subscriptions/listen` stream when the tool list changes.
-    tool_changes: broadcast::Sender<()>,
-    /// Legacy sessions, which get `notifications/tools/list_changed` unsolicited.
-    legacy_peers: Mutex<Vec<Peer<RoleServer>>>,
-    /// Tasks of the modern `io.modelcontextprotocol/tasks` extension.
-    pub(crate) tasks: TaskManager,
-    /// Tasks of the 2025-11-25 core (see `legacy_tasks`).
-    pub(crate) legacy_tasks: legacy_tasks::Store,
-    /// Seals the MRTR `requestState` so a client cannot forge it.
-    pub(crate) codec: RequestStateCodec,
-    started: Instant,
-}
-
-impl Shared {
-    pub(crate) fn new() -> Arc<Self> {
-        Arc::new(Self {
-            extra_tool: AtomicBool::new(false),
-            tool_changes: broadcast::channel(16).0,
-            legacy_peers: Mutex::new(Vec::new()),
-            tasks: TaskManager::new(),
-            legacy_tasks: legacy_tasks::Store::default(),
-            codec: RequestStateCodec::try_new(process_secret())
-                .expect("a 32-byte key is long enough"),
-            started: Instant::now(),
-        })
-    }
-
-    fn tools(&self) -> Vec<Tool> {
-        catalog::tools(self.extra_tool.load(Ordering::SeqCst))
-    }
-
-    /// Tells every listener that the tool list changed: modern listen streams through the bus,
-    /// legacy sessions directly (dropping the ones whose transport has closed).
-    async fn announce_tools_changed(&self) {
-        let _no_listeners_is_fine = self.tool_changes.send(());
-        let peers: Vec<Peer<RoleServer>> = {
-            let mut peers = lock(&self.legacy_peers);
-            peers.retain(|peer| !peer.is_transport_closed());
-            peers.clone()
-        };
-        for peer in peers {
-            let _gone_sessions_are_pruned_next_time = peer.notify_tool_list_changed().await;
-        }
-    }
-
-    fn counter(&self) -> u64 {
-        self.started.elapsed().as_secs()
-    }
-}
-
-/// A per-process secret for the request-state codec. `RandomState` is seeded from the OS
-/// random source once per process, which is enough for a demo and spares a dependency.
-fn process_secret() -> Vec<u8> {
-    let state = std::collections::hash_map::RandomState::new();
-    let mut key = Vec::with_capacity(32);
-    for round in 0..4u64 {
-        let mut hasher = state.build_hasher();
-        hasher.write_u64(round);
-        hasher.write_u32(std::process::id());
-        key.extend_from_slice(&hasher.finish().to_le_bytes());
-    }
-    key
-}
 
 /// Per-session state (legacy) or per-request state (modern).
 #[derive(Default)]
@@ -179,13 +103,6 @@ impl DemoServer {
     }
 }
 
-/// Whether this request speaks the modern era (2026-07-28 or later).
-pub(crate) fn is_modern(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .protocol_version()
-        .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
-}
-
 /// Puts `io.modelcontextprotocol/serverInfo` in a modern result's `_meta`, as 2026-07-28 asks
 /// of every result (rmcp does it only for `server/discover` and listen results).
 fn stamp_server_info(meta: &mut Option<MetaObject>, context: &RequestContext<RoleServer>) {
@@ -204,16 +121,6 @@ fn stamp_tool_response(response: &mut CallToolResponse, context: &RequestContext
         CallToolResponse::Task(result) => stamp_server_info(&mut result.meta, context),
         _ => {}
     }
-}
-
-pub(crate) fn text_result(text: impl Into<String>) -> CallToolResponse {
-    CallToolResult::success(vec![ContentBlock::text(text)]).into()
-}
-
-/// A tool-level failure: per the spec the caller's model should see it, so it is a result with
-/// `isError: true`, not a JSON-RPC error.
-pub(crate) fn tool_error(text: impl Into<String>) -> CallToolResponse {
-    CallToolResult::error(vec![ContentBlock::text(text)]).into()
 }
 
 fn string_arg<'a>(args: &'a serde_json::Map<String, Value>, name: &str) -> Option<&'a str> {
@@ -235,22 +142,6 @@ fn weather_for(city: &str) -> (f64, &'static str) {
     let sum: u32 = city.bytes().map(u32::from).sum();
     let temperature = f64::from(sum % 35) - 5.0 + 0.5;
     (temperature, CONDITIONS[(sum % 4) as usize])
-}
-
-/// Does the research; shared by the synchronous path and both task flavours.
-pub(crate) async fn research(
-    topic: &str,
-    cancelled: impl Future<Output = ()>,
-) -> Result<CallToolResult, TaskExit> {
-    tokio::select! {
-        () = tokio::time::sleep(RESEARCH_TIME) => Ok(CallToolResult::success(vec![ContentBlock::text(
-            format!(
-                "Research on {topic}: 1) it is well documented; 2) people disagree about the details; \
-                 3) more research is needed."
-            ),
-        )])),
-        () = cancelled => Err(TaskExit::Cancelled),
-    }
 }
 
 /// `big`: one text block of exactly `bytes` ASCII characters, up to [`BIG_LIMIT`].
@@ -942,7 +833,7 @@ impl ServerHandler for DemoServer {
         if request.method == REMOVED_PING {
             return Err(McpError::method_not_found::<rmcp::model::PingRequestMethod>());
         }
-        legacy_tasks::handle(&self.shared, request, context).await
+        legacy_tasks::handle(&self.shared.legacy_tasks, request, context).await
     }
 }
 
@@ -977,10 +868,5 @@ mod tests {
         for bad in ["page-1", "page-3", "", "x"] {
             assert!(resource_page(all.clone(), Some(bad)).is_err(), "{bad:?}");
         }
-    }
-
-    #[test]
-    fn process_secret_is_long_enough_for_the_codec() {
-        assert!(RequestStateCodec::try_new(process_secret()).is_ok());
     }
 }

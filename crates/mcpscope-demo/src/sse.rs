@@ -35,7 +35,7 @@ use tokio::{
 };
 
 use crate::{
-    server::{Shared, lock},
+    shared::{Shared, lock},
     stdio::{self, PIPE_CAPACITY, STDIN_QUEUE},
 };
 

@@ -21,7 +21,8 @@ use tokio::{
 
 use crate::{
     legacy_tasks::{self, Followup},
-    server::{DemoServer, REMOVED_PING, Shared, lock},
+    server::{DemoServer, REMOVED_PING},
+    shared::{Shared, lock},
 };
 
 /// The first revision without `ping`.
