@@ -1,11 +1,14 @@
-//! exec → first byte, timed without an interpreter in the way: for each run, bind a loopback
-//! listener that never answers, spawn the client with `{url}` in its arguments replaced by the
-//! listener's URL, and take the time from just before the spawn to the arrival of the first
-//! byte of its first connection; then kill the client. Prints one line per run, in
-//! microseconds. Used by `bench/startup.py`.
+//! The start-up timer of `bench/startup.py`, with no interpreter in the way of the clock.
+//!
+//! exec → first byte: for each run, bind a loopback listener that never answers, spawn the
+//! client with `{url}` in its arguments replaced by the listener's URL, and take the time from
+//! just before the spawn to the arrival of the first byte of its first connection; then kill the
+//! client. With `--exit`: the time from just before the spawn to the client's exit (it must exit
+//! 0; its output goes to /dev/null), for a whole one-shot run against a real server. Prints one
+//! line per run, in microseconds.
 //!
 //! Build: `rustc --edition 2024 -O bench/first_byte.rs -o target/release/first-byte`.
-//! Run: `first-byte RUNS PROGRAM ARG… ` (one ARG may contain `{url}`).
+//! Run: `first-byte [--exit] RUNS PROGRAM ARG… ` (for the first byte, one ARG may contain `{url}`).
 
 use std::io::Read;
 use std::net::TcpListener;
@@ -40,16 +43,33 @@ fn once(program: &str, args: &[String]) -> Duration {
     arrived.expect("no byte arrived within 10 s") - start
 }
 
+/// Spawn to exit of one run; panics unless the client exits 0.
+fn to_exit(program: &str, args: &[String]) -> Duration {
+    let start = Instant::now();
+    let status = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("spawn");
+    let took = start.elapsed();
+    assert!(status.success(), "{program} exited with {status}");
+    took
+}
+
 fn main() {
-    let mut argv = std::env::args().skip(1);
+    let mut argv = std::env::args().skip(1).peekable();
+    let exit = argv.next_if(|a| a == "--exit").is_some();
     let runs: usize = argv
         .next()
         .and_then(|r| r.parse().ok())
-        .expect("usage: first-byte RUNS PROGRAM ARG…");
+        .expect("usage: first-byte [--exit] RUNS PROGRAM ARG…");
     let program = argv.next().expect("a program");
     let args: Vec<String> = argv.collect();
-    once(&program, &args); // warm-up: page cache, dynamic loader
+    let run = if exit { to_exit } else { once };
+    run(&program, &args); // warm-up: page cache, dynamic loader
     for _ in 0..runs {
-        println!("{}", once(&program, &args).as_micros());
+        println!("{}", run(&program, &args).as_micros());
     }
 }

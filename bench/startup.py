@@ -13,12 +13,16 @@ Run from the repository root (the official Inspector is optional: `bash testenv/
    the client is spawned. The client is then killed. mcpscope's first byte is its `initialize` POST, so this is the
    cost of everything before it (process start, argument parsing, the runtime, the HTTP
    client). The minimal client (bench/minimal_client.rs, std only) and curl are the floor.
-2. tools/list against the demo server over Streamable HTTP (release build), spawn to exit:
-   mcpscope --cli, the minimal client (the same four requests on one keep-alive connection),
-   curl (four processes, as in bench/run.py) and the official Inspector if installed.
+2. tools/list against the demo server over Streamable HTTP (release build), spawn to exit, timed
+   by the same harness (`--exit`): mcpscope --cli, the minimal client (the same four requests on
+   one keep-alive connection), curl (four processes, as in bench/run.py) and the official
+   Inspector if installed.
 
-Medians and 90th percentiles; the ratios are against the minimal client. The section between
-the `startup` markers of bench/RESULTS.md is replaced (bench/run.py keeps it).
+The machine is shared, so the cases are interleaved: rounds of 10 runs of each case in turn, so a
+burst of load from someone else's build falls on every case alike (the Inspector, at a second a
+run, is measured after the others). Medians, 90th percentiles and the fastest run; the ratios are
+against the minimal client. The section between the `startup` markers of bench/RESULTS.md is
+replaced (bench/run.py keeps it).
 """
 
 import argparse
@@ -39,6 +43,7 @@ MINIMAL = os.path.join(ROOT, "target", "release", "minimal-client")
 FIRST_BYTE_SRC = os.path.join(ROOT, "bench", "first_byte.rs")
 FIRST_BYTE = os.path.join(ROOT, "target", "release", "first-byte")
 BEGIN, END = "<!-- startup:begin -->", "<!-- startup:end -->"
+CHUNK = 10  # runs of one case before the next case has its turn
 
 
 def build(skip):
@@ -55,24 +60,22 @@ def stats(samples):
             "min_ms": s[0] * 1000, "runs": len(s)}
 
 
-def first_byte(name, cmd_for_url, runs):
-    """exec → first byte of `cmd_for_url("{url}")`, timed by bench/first_byte.rs (no interpreter
-    between the spawn and the clock)."""
-    out = subprocess.run([FIRST_BYTE, str(runs)] + cmd_for_url("{url}"), check=True, capture_output=True,
-                         text=True).stdout
-    return dict(stats([int(line) / 1e6 for line in out.split()]), name=name)
+def timed(argv, runs, env=None):
+    """Seconds per run of bench/first_byte.rs with `argv`: its mode (`--exit` or none), then the
+    program and its arguments."""
+    mode = argv[:1] if argv[0] == "--exit" else []
+    out = subprocess.run([FIRST_BYTE] + mode + [str(runs)] + argv[len(mode):], check=True,
+                         capture_output=True, text=True, env=env).stdout
+    return [int(line) / 1e6 for line in out.split()]
 
 
-def wall(name, cmd, runs, env=None):
-    cmd_once = lambda: run.measure(cmd, env)  # noqa: E731
-    cmd_once()
-    samples = []
-    for _ in range(runs):
-        w, _, code, err = cmd_once()
-        if code != 0:
-            raise SystemExit(f"{name}: exit {code}\n{err[-2000:]}")
-        samples.append(w)
-    return dict(stats(samples), name=name)
+def interleaved(cases, runs):
+    """`cases`: (name, timer argv). Rounds of CHUNK runs of each case in turn; one row per case."""
+    samples = {name: [] for name, _ in cases}
+    for _ in range(-(-runs // CHUNK)):
+        for name, argv in cases:
+            samples[name] += timed(argv, CHUNK)
+    return [dict(stats(samples[name][:runs]), name=name) for name, _ in cases]
 
 
 def cli(binary):
@@ -124,34 +127,39 @@ def main():
     ap.add_argument("--before-label", default="before", help="what --before is, for its rows (e.g. a commit)")
     args = ap.parse_args()
     build(args.skip_build)
+    load_start = os.getloadavg()[0]
     ours = [("mcpscope --cli", args.binary)]
     if args.before:
         ours.append((f"mcpscope --cli ({args.before_label})", args.before))
 
-    minimal = first_byte("minimal client (std Rust)", lambda url: [MINIMAL, url], args.runs)
-    starts = [first_byte(n, cli(b), args.runs) for n, b in ours]
-    starts += [minimal, first_byte("curl", curl_first, args.runs)]
-
+    starts = interleaved([(n, cli(b)("{url}")) for n, b in ours] +
+                         [("minimal client (std Rust)", [MINIMAL, "{url}"]), ("curl", curl_first("{url}"))],
+                         args.runs)
+    minimal = starts[len(ours)]
     demo, url = run.start_demo_http()
     try:
         certs = [(n, ca_files_read(cli(b)(url))) for n, b in ours]
-        base = wall("minimal client (std Rust)", [MINIMAL, url], args.runs)
-        lists = [wall(n, cli(b)(url), args.runs) for n, b in ours]
-        lists += [base, wall("curl, same 4 requests (4 processes)", ["bash", "-c", run.CURL_SCRIPT, "curl", url],
-                             args.runs)]
+        lists = interleaved([(n, ["--exit"] + cli(b)(url)) for n, b in ours] +
+                            [("minimal client (std Rust)", ["--exit", MINIMAL, url]),
+                             ("curl, same 4 requests (4 processes)", ["--exit", "bash", "-c", run.CURL_SCRIPT, "curl", url])],
+                            args.runs)
+        base = lists[len(ours)]
         if os.path.exists(run.INSPECTOR_JS) and os.path.exists(run.NODE22):
             env = dict(os.environ, HOME=tempfile.mkdtemp(prefix="inspector-home-"))
-            lists.append(wall("official Inspector 2.12 --cli",
-                              [run.NODE22, run.INSPECTOR_JS, "--cli", url, "--transport", "http",
-                               "--method", "tools/list", "--format", "json"], max(5, args.runs // 5), env))
+            runs = max(5, args.runs // 5)
+            inspector = timed(["--exit", run.NODE22, run.INSPECTOR_JS, "--cli", url, "--transport", "http",
+                               "--method", "tools/list", "--format", "json"], runs, env)
+            lists.append(dict(stats(inspector), name="official Inspector 2.12 --cli"))
     finally:
         demo.kill()
         demo.wait()
 
+    load = os.getloadavg()[0]
     lines = ["## Start-up and one-shot tools/list (`bench/startup.py`)", "",
              f"Machine: {os.cpu_count()} cores; {time.strftime('%Y-%m-%d')}; load average "
-             f"{os.getloadavg()[0]:.1f} at the start; release build; {args.runs} runs per case after one warm-up "
-             "(the Inspector: a fifth of them). Rerun: `python3 bench/startup.py`.", ""]
+             f"{load_start:.1f} at the start, {load:.1f} at the end; release build; {args.runs} runs per case, "
+             f"interleaved in rounds of {CHUNK} (the Inspector: a fifth of them, after the others). "
+             "Rerun: `python3 bench/startup.py`.", ""]
     lines += table("exec → first byte on the wire", starts, minimal) + [""]
     lines += table("tools/list, Streamable HTTP (demo server), spawn to exit", lists, base)
     if any(n is not None for _, n in certs):
