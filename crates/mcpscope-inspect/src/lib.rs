@@ -75,7 +75,7 @@ pub use interactions::{Answer, Interaction, InteractionClosed, InteractionKind, 
 pub use pages::{Pages, list_key};
 pub use request::{Call, CallOutcome, RESULT_CAP};
 pub use state::{Inspector, Options};
-pub use traffic::FramePage;
+pub use traffic::{FrameBody, FramePage};
 pub use views::{HistoryChild, HistoryEntry, ServerView};
 
 /// `bytes` random bytes as lowercase hex (request ids, secret-store keys).

@@ -75,21 +75,40 @@ impl Inspector {
     }
 
     /// The whole body of `name`'s frame `seq`, from memory or SQLite.
-    pub async fn frame_body(&self, name: &str, seq: u64) -> Result<Vec<u8>> {
+    pub async fn frame_body(&self, name: &str, seq: u64) -> Result<FrameBody> {
         let slot = self.slot(name).await?;
         let in_window = slot.frames().get(seq).map(|f| f.body.to_vec());
-        if let Some(b) = in_window {
-            return Ok(b);
+        if let Some(bytes) = in_window {
+            return Ok(FrameBody::new(bytes));
         }
         let server = name.to_string();
         blocking(&self.store, move |st| st.frame(&server, seq))
             .await?
-            .map(|f| f.body)
+            .map(|f| FrameBody::new(f.body))
             .ok_or_else(|| {
                 Error::not_found(format!(
                     "server {name:?} has no frame {seq} (pruned, or never recorded)"
                 ))
             })
+    }
+}
+
+/// A frame's whole body, and whether it reads as JSON (what a download names it).
+#[derive(Debug, Clone)]
+pub struct FrameBody {
+    /// The exact bytes.
+    pub bytes: Vec<u8>,
+    /// Its first non-blank byte opens a JSON object or array (`.json`, else `.bin`).
+    pub json: bool,
+}
+
+impl FrameBody {
+    fn new(bytes: Vec<u8>) -> FrameBody {
+        let json = bytes
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_some_and(|b| *b == b'{' || *b == b'[');
+        FrameBody { bytes, json }
     }
 }
 

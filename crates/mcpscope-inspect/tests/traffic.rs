@@ -112,9 +112,10 @@ async fn pages_are_slices_of_the_whole_log_across_the_window_boundary() {
     for f in [&messages[0], &messages[messages.len() - 1]] {
         let seq = f["seq"].as_u64().unwrap();
         let body = app.frame_body("modern", seq).await.expect("body");
-        assert!(!body.is_empty(), "{f}");
+        assert!(body.json, "a JSON-RPC message downloads as JSON: {f}");
+        assert!(!body.bytes.is_empty(), "{f}");
         assert_eq!(
-            String::from_utf8(body).unwrap(),
+            String::from_utf8(body.bytes).unwrap(),
             f["text"].as_str().unwrap(),
             "{f}"
         );

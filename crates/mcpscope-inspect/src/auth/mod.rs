@@ -301,9 +301,15 @@ impl Inspector {
         token(self, name).await
     }
 
-    /// Log in again now, for the granted scopes plus `extra`; the flow's frames go into the
+    /// Log in again now, for the granted scopes plus `extra` (each entry one scope or several
+    /// separated by spaces, as a `scope` parameter is written); the flow's frames go into the
     /// connection's traffic.
     pub async fn reauthorize(self: &Arc<Self>, name: &str, extra: Vec<String>) -> Result<Value> {
+        let extra = extra
+            .iter()
+            .flat_map(|s| s.split_whitespace())
+            .map(str::to_string)
+            .collect();
         reauthorize(self, name, extra).await
     }
 

@@ -42,13 +42,7 @@ async fn reauthorize(
     Path(name): Path<String>,
     OptionalJson(b): OptionalJson<ReauthorizeBody>,
 ) -> ApiResult<Json<Value>> {
-    let scopes = b
-        .scopes
-        .iter()
-        .flat_map(|s| s.split_whitespace())
-        .map(str::to_string)
-        .collect();
-    Ok(Json(app(&s).reauthorize(&name, scopes).await?))
+    Ok(Json(app(&s).reauthorize(&name, b.scopes).await?))
 }
 
 async fn cancel_login(

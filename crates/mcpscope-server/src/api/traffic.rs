@@ -57,17 +57,14 @@ async fn frame_body(
     Path((name, seq)): Path<(String, u64)>,
 ) -> ApiResult<Response> {
     let body = app(&s).frame_body(&name, seq).await?;
-    let json_like = body
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|b| *b == b'{' || *b == b'[');
+    let (content_type, ext) = if body.json {
+        ("application/json", "json")
+    } else {
+        ("application/octet-stream", "bin")
+    };
     Ok(download(
-        body,
-        if json_like {
-            "application/json"
-        } else {
-            "application/octet-stream"
-        },
-        &format!("frame-{seq}.{}", if json_like { "json" } else { "bin" }),
+        body.bytes,
+        content_type,
+        &format!("frame-{seq}.{ext}"),
     ))
 }
