@@ -8,7 +8,8 @@
 //! line per run, in microseconds.
 //!
 //! Build: `rustc --edition 2024 -O bench/first_byte.rs -o target/release/first-byte`.
-//! Run: `first-byte [--exit] RUNS PROGRAM ARG… ` (for the first byte, one ARG may contain `{url}`).
+//! Run: `first-byte [--exit] RUNS PROGRAM ARG… ` (for the first byte, one ARG may contain `{url}`,
+//! the listener as `http://127.0.0.1:PORT/mcp`, or `{localhost_url}`, the same by name).
 
 use std::io::Read;
 use std::net::TcpListener;
@@ -18,7 +19,9 @@ use std::time::{Duration, Instant};
 
 fn once(program: &str, args: &[String]) -> Duration {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let url = format!("http://{}/mcp", listener.local_addr().expect("address"));
+    let port = listener.local_addr().expect("address").port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let by_name = format!("http://localhost:{port}/mcp");
     let (tx, rx) = mpsc::channel();
     // The listener waits on its own thread, so the arrival is stamped as it happens, not when
     // the spawning thread gets round to it.
@@ -28,7 +31,13 @@ fn once(program: &str, args: &[String]) -> Duration {
         let _ = sock.read(&mut byte);
         let _ = tx.send(Instant::now());
     });
-    let args: Vec<String> = args.iter().map(|a| a.replace("{url}", &url)).collect();
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| {
+            a.replace("{url}", &url)
+                .replace("{localhost_url}", &by_name)
+        })
+        .collect();
     let start = Instant::now();
     let mut child = Command::new(program)
         .args(&args)

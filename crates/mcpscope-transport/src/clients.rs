@@ -10,6 +10,12 @@
 //! it and so its connection pool, as tabs of a browser do. Redirects are never followed by reqwest:
 //! the transports follow them by hand so each hop is recorded.
 //!
+//! `localhost` is the loopback interface (RFC 6761 §6.3; curl and browsers do the same), so every
+//! client resolves it here instead of asking the system resolver, which reqwest runs on a thread
+//! of its own: starting that thread and reading nsswitch.conf, resolv.conf and /etc/hosts cost a
+//! one-shot `http://localhost:…` 0.2–0.6 ms before its first byte (`bench/first_byte.rs`
+//! `{localhost_url}`), and a name that never leaves the machine cannot be answered by anyone else.
+//!
 //! ```
 //! use mcpscope_transport::HttpClients;
 //! let clients = HttpClients::new(None);
@@ -19,8 +25,17 @@
 //! ```
 
 use crate::TransportError;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
+
+/// Where `localhost` is (the URL's port replaces the 0). IPv4 first, as /etc/hosts usually lists
+/// it; a server listening on `::1` only is reached on the second address at once, since a refused
+/// connection falls through to the next address without waiting.
+const LOCALHOST: [SocketAddr; 2] = [
+    SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0),
+    SocketAddr::new(IpAddr::V6(Ipv6Addr::LOCALHOST), 0),
+];
 
 /// The clients of one connection (or OAuth provider): plain HTTP built on first use, TLS shared
 /// by the process (see the module docs).
@@ -60,9 +75,12 @@ impl HttpClients {
     }
 }
 
-/// A builder with what every client here shares: no automatic redirects, the connect timeout.
+/// A builder with what every client here shares: no automatic redirects, `localhost` on the
+/// loopback interface, the connect timeout.
 fn builder(connect_timeout: Option<Duration>) -> reqwest::ClientBuilder {
-    let b = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none());
+    let b = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .resolve_to_addrs("localhost", &LOCALHOST);
     match connect_timeout {
         Some(t) => b.connect_timeout(t),
         None => b,
@@ -120,5 +138,62 @@ mod tests {
             .for_url("HTTPS://example.invalid/other")
             .unwrap();
         assert_eq!(tls_built(t), 1, "the roots are read once per process");
+    }
+
+    /// Accept one connection on `listener` and answer its request with `204 No Content`.
+    fn answer_once(listener: std::net::TcpListener) -> std::thread::JoinHandle<()> {
+        use std::io::{Read, Write};
+        std::thread::spawn(move || {
+            let (mut sock, _) = listener.accept().expect("accept");
+            let mut buf = [0u8; 4096];
+            let _ = sock.read(&mut buf);
+            let _ = sock.write_all(b"HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n");
+        })
+    }
+
+    async fn status_of(url: &str) -> u16 {
+        let client = HttpClients::new(Some(Duration::from_secs(5)))
+            .for_url(url)
+            .unwrap();
+        client
+            .get(url)
+            .send()
+            .await
+            .expect("send")
+            .status()
+            .as_u16()
+    }
+
+    #[tokio::test]
+    async fn localhost_reaches_a_server_on_either_loopback_address() {
+        let v4 = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = v4.local_addr().unwrap().port();
+        let server = answer_once(v4);
+        assert_eq!(
+            status_of(&format!("http://localhost:{port}/mcp")).await,
+            204
+        );
+        server.join().unwrap();
+        // A server on ::1 only (Node's default for "localhost"): the IPv4 attempt is refused and
+        // the IPv6 one made at once. Skipped where the machine has no IPv6 loopback.
+        let Ok(v6) = std::net::TcpListener::bind("[::1]:0") else {
+            return;
+        };
+        let port = v6.local_addr().unwrap().port();
+        // The same port on 127.0.0.1 must be free, or the IPv4 attempt would reach someone else.
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_err() {
+            return;
+        }
+        let server = answer_once(v6);
+        let started = std::time::Instant::now();
+        assert_eq!(
+            status_of(&format!("http://localhost:{port}/mcp")).await,
+            204
+        );
+        assert!(
+            started.elapsed() < Duration::from_millis(250),
+            "the refused IPv4 attempt must not wait out the happy-eyeballs delay"
+        );
+        server.join().unwrap();
     }
 }
