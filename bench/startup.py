@@ -13,6 +13,7 @@ Run from the repository root (the official Inspector is optional: `bash testenv/
    the client is spawned. The client is then killed. mcpscope's first byte is its `initialize` POST, so this is the
    cost of everything before it (process start, argument parsing, the runtime, the HTTP
    client). The minimal client (bench/minimal_client.rs, std only) and curl are the floor.
+   mcpscope is measured against `http://127.0.0.1:PORT` and, once more, `http://localhost:PORT`.
 2. tools/list against the demo server over Streamable HTTP (release build), spawn to exit, timed
    by the same harness (`--exit`): mcpscope --cli, the minimal client (the same four requests on
    one keep-alive connection), curl (four processes, as in bench/run.py) and the official
@@ -132,10 +133,12 @@ def main():
     if args.before:
         ours.append((f"mcpscope --cli ({args.before_label})", args.before))
 
-    starts = interleaved([(n, cli(b)("{url}")) for n, b in ours] +
+    # The same by name: `localhost` must cost no more than the address (no resolver, no thread).
+    by_name = [(f"{n}, http://localhost:PORT", cli(b)("{localhost_url}")) for n, b in ours[:1]]
+    starts = interleaved([(n, cli(b)("{url}")) for n, b in ours] + by_name +
                          [("minimal client (std Rust)", [MINIMAL, "{url}"]), ("curl", curl_first("{url}"))],
                          args.runs)
-    minimal = starts[len(ours)]
+    minimal = starts[len(ours) + len(by_name)]
     demo, url = run.start_demo_http()
     try:
         certs = [(n, ca_files_read(cli(b)(url))) for n, b in ours]
