@@ -5,7 +5,9 @@
 //! just before the spawn to the arrival of the first byte of its first connection; then kill the
 //! client. With `--exit`: the time from just before the spawn to the client's exit (it must exit
 //! 0; its output goes to /dev/null), for a whole one-shot run against a real server. Prints one
-//! line per run, in microseconds.
+//! line per run, in microseconds; with `--exit` the line also has the client's CPU time (user +
+//! system, microseconds) and its minor page faults, from `getrusage(RUSAGE_CHILDREN)` — on a shared
+//! machine they move far less with other people's load than the wall clock does.
 //!
 //! Build: `rustc --edition 2024 -O bench/first_byte.rs -o target/release/first-byte`.
 //! Run: `first-byte [--exit] RUNS PROGRAM ARG… ` (for the first byte, one ARG may contain `{url}`,
@@ -53,7 +55,37 @@ fn once(program: &str, args: &[String]) -> Duration {
 }
 
 /// Spawn to exit of one run; panics unless the client exits 0.
-fn to_exit(program: &str, args: &[String]) -> Duration {
+/// `struct rusage` of Linux on 64-bit targets (two `timeval`s, then fourteen `long`s).
+#[repr(C)]
+#[derive(Default)]
+struct Rusage {
+    utime: [i64; 2],
+    stime: [i64; 2],
+    longs: [i64; 14],
+}
+
+unsafe extern "C" {
+    fn getrusage(who: i32, usage: *mut Rusage) -> i32;
+}
+
+/// CPU microseconds (user + system) and minor faults of every child waited for so far.
+fn children_usage() -> (i64, i64) {
+    const RUSAGE_CHILDREN: i32 = -1;
+    let mut u = Rusage::default();
+    // SAFETY: `u` is a valid, writable `struct rusage` for the duration of the call.
+    assert_eq!(
+        unsafe { getrusage(RUSAGE_CHILDREN, &mut u) },
+        0,
+        "getrusage"
+    );
+    let us = |t: [i64; 2]| t[0] * 1_000_000 + t[1];
+    (us(u.utime) + us(u.stime), u.longs[4]) // longs[4]: ru_minflt
+}
+
+/// Spawn to exit of one run, then the run's CPU time and minor faults; panics unless the client
+/// exits 0.
+fn to_exit(program: &str, args: &[String]) -> (Duration, i64, i64) {
+    let (cpu_before, faults_before) = children_usage();
     let start = Instant::now();
     let status = Command::new(program)
         .args(args)
@@ -64,7 +96,8 @@ fn to_exit(program: &str, args: &[String]) -> Duration {
         .expect("spawn");
     let took = start.elapsed();
     assert!(status.success(), "{program} exited with {status}");
-    took
+    let (cpu, faults) = children_usage();
+    (took, cpu - cpu_before, faults - faults_before)
 }
 
 fn main() {
@@ -76,9 +109,17 @@ fn main() {
         .expect("usage: first-byte [--exit] RUNS PROGRAM ARG…");
     let program = argv.next().expect("a program");
     let args: Vec<String> = argv.collect();
-    let run = if exit { to_exit } else { once };
-    run(&program, &args); // warm-up: page cache, dynamic loader
-    for _ in 0..runs {
-        println!("{}", run(&program, &args).as_micros());
+    // One warm-up run first: page cache, dynamic loader.
+    if exit {
+        to_exit(&program, &args);
+        for _ in 0..runs {
+            let (took, cpu, faults) = to_exit(&program, &args);
+            println!("{} {cpu} {faults}", took.as_micros());
+        }
+    } else {
+        once(&program, &args);
+        for _ in 0..runs {
+            println!("{}", once(&program, &args).as_micros());
+        }
     }
 }

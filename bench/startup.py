@@ -17,7 +17,8 @@ Run from the repository root (the official Inspector is optional: `bash testenv/
 2. tools/list against the demo server over Streamable HTTP (release build), spawn to exit, timed
    by the same harness (`--exit`): mcpscope --cli, the minimal client (the same four requests on
    one keep-alive connection), curl (four processes, as in bench/run.py) and the official
-   Inspector if installed.
+   Inspector if installed. Beside the wall clock, the client's CPU time (user + system) and minor
+   page faults, which other people's load on the shared machine moves far less.
 
 The machine is shared, so the cases are interleaved: rounds of 10 runs of each case in turn, so a
 burst of load from someone else's build falls on every case alike (the Inspector, at a second a
@@ -55,10 +56,14 @@ def build(skip):
             subprocess.run(["rustc", "--edition", "2024", "-O", src, "-o", out], check=True)
 
 
-def stats(samples):
-    s = sorted(samples)
-    return {"median_ms": statistics.median(s) * 1000, "p90_ms": s[int(0.9 * (len(s) - 1))] * 1000,
-            "min_ms": s[0] * 1000, "runs": len(s)}
+def stats(runs):
+    s = sorted(r.wall for r in runs)
+    out = {"median_ms": statistics.median(s) * 1000, "p90_ms": s[int(0.9 * (len(s) - 1))] * 1000,
+           "min_ms": s[0] * 1000, "runs": len(s)}
+    if runs[0].cpu is not None:
+        out["cpu_ms"] = statistics.median(r.cpu for r in runs) * 1000
+        out["faults"] = statistics.median(r.faults for r in runs)
+    return out
 
 
 def timed(argv, runs, env=None):
@@ -67,7 +72,15 @@ def timed(argv, runs, env=None):
     mode = argv[:1] if argv[0] == "--exit" else []
     out = subprocess.run([FIRST_BYTE] + mode + [str(runs)] + argv[len(mode):], check=True,
                          capture_output=True, text=True, env=env).stdout
-    return [int(line) / 1e6 for line in out.split()]
+    return [Run(*(int(f) for f in line.split())) for line in out.splitlines()]
+
+
+class Run:
+    """One timed run: seconds; with `--exit` also CPU seconds (user + system) and minor faults."""
+
+    def __init__(self, us, cpu_us=None, faults=None):
+        self.wall, self.faults = us / 1e6, faults
+        self.cpu = None if cpu_us is None else cpu_us / 1e6
 
 
 def interleaved(cases, runs):
@@ -99,10 +112,17 @@ def ca_files_read(cmd):
 
 
 def table(title, rows, base):
-    out = [f"| {title} | median | p90 | fastest | median vs minimal client |", "| --- | --- | --- | --- | --- |"]
+    """Wall-clock columns; with CPU time and page faults when the rows have them (`--exit`)."""
+    usage = "cpu_ms" in base
+    extra = " CPU time (median) | CPU vs minimal client | minor page faults |" if usage else ""
+    out = [f"| {title} | median | p90 | fastest | median vs minimal client |{extra}",
+           "| --- " * (5 + 3 * usage) + "|"]
     for r in rows:
-        out.append(f"| {r['name']} | {r['median_ms']:.2f} ms | {r['p90_ms']:.2f} ms | {r['min_ms']:.2f} ms | "
-                   f"{r['median_ms'] / base['median_ms']:.2f}× |")
+        line = (f"| {r['name']} | {r['median_ms']:.2f} ms | {r['p90_ms']:.2f} ms | {r['min_ms']:.2f} ms | "
+                f"{r['median_ms'] / base['median_ms']:.2f}× |")
+        if usage:
+            line += f" {r['cpu_ms']:.2f} ms | {r['cpu_ms'] / base['cpu_ms']:.2f}× | {r['faults']:.0f} |"
+        out.append(line)
     return out
 
 
