@@ -185,6 +185,7 @@ async fn reauthorize(app: &Arc<Inspector>, name: &str, extra: Vec<String>) -> Re
         queue,
         exchanges: &web.exchanges,
     };
+    web.flow_starts();
     let r = web
         .provider
         .reauthorize(&extra, &sink)

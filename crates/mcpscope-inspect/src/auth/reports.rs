@@ -222,6 +222,16 @@ impl WebAuth {
         self.report(Some(result.as_ref().err().cloned()));
     }
 
+    /// Note that a flow is about to run. Before it, not from the provider (which counts itself
+    /// as authorizing only once inside the flow), so a login's views — built without the
+    /// provider — say a flow is under way from its first step to its last, with the grant it
+    /// started from.
+    pub(crate) fn flow_starts(&self) {
+        let mut st = self.reports.status();
+        st.summary = self.provider.summary();
+        st.authorizing = true;
+    }
+
     /// Keep the reports current (the grant, whether a flow runs, the failure when `error` is
     /// given) and tell the views.
     fn report(&self, error: Option<Option<String>>) {
@@ -247,9 +257,7 @@ impl AuthProvider for WebAuth {
         sink: &'a dyn FrameSink,
     ) -> BoxFuture<'a, Result<(), String>> {
         Box::pin(async move {
-            // Reported before the flow runs, so a login's views (built without the provider)
-            // say a flow is under way and show the grant it started from.
-            self.report(None);
+            self.flow_starts();
             let r = self.provider.on_challenge(challenge, sink).await;
             self.ended(&r);
             r
