@@ -217,9 +217,15 @@ pub(crate) struct WebAuth {
 }
 
 impl WebAuth {
-    /// Record the end of a flow and tell the views.
+    /// Record the end of a flow — the grant, whether a flow still runs, the failure — and tell
+    /// the views.
     pub(crate) fn ended(&self, result: &Result<(), String>) {
-        self.report(Some(result.as_ref().err().cloned()));
+        let mut st = self.reports.status();
+        st.summary = self.provider.summary();
+        st.authorizing = self.provider.authorizing();
+        st.error = result.as_ref().err().cloned();
+        drop(st);
+        self.reports.publish(Some(self));
     }
 
     /// Note that a flow is about to run. Before it, not from the provider (which counts itself
@@ -230,19 +236,6 @@ impl WebAuth {
         let mut st = self.reports.status();
         st.summary = self.provider.summary();
         st.authorizing = true;
-    }
-
-    /// Keep the reports current (the grant, whether a flow runs, the failure when `error` is
-    /// given) and tell the views.
-    fn report(&self, error: Option<Option<String>>) {
-        let mut st = self.reports.status();
-        st.summary = self.provider.summary();
-        st.authorizing = self.provider.authorizing();
-        if let Some(e) = error {
-            st.error = e;
-        }
-        drop(st);
-        self.reports.publish(Some(self));
     }
 }
 
