@@ -6,8 +6,8 @@
 //! an id, the server, the history entry of the request that caused it, its kind, its payload, the
 //! round, a deadline. Then exactly one of these closes it:
 //!
-//! - its [`Policy`] answers at once (the web UI declines, as it did before dialogs; the CLI answers
-//!   as its flags say),
+//! - its [`Policy`] answers at once (the web UI's [`WaitForElicitation`] declines what it has no
+//!   dialog for yet; the CLI answers as its flags say),
 //! - a view answers it with [`InteractionQueue::answer`] — accept with content, decline, cancel,
 //! - its deadline passes (outcome `timedOut`, the reason named, the server gets the decline),
 //! - its connection closes ([`InteractionQueue::abandon`], outcome `abandoned`).
@@ -149,7 +149,7 @@ pub trait Policy: Send + Sync + std::fmt::Debug + 'static {
     fn decide(&self, interaction: &Interaction) -> Option<Answer>;
 }
 
-/// Declines everything at once (the web UI until its dialogs land).
+/// Declines everything at once (the web UI before its dialogs; tests that want a quick decline).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DeclineAtOnce;
 
@@ -166,6 +166,24 @@ pub struct WaitForView;
 impl Policy for WaitForView {
     fn decide(&self, _: &Interaction) -> Option<Answer> {
         None
+    }
+}
+
+/// The web UI's policy while it has dialogs for elicitation only: a form or URL elicitation
+/// waits for a view (within the interaction timeout); sampling, roots and anything else are
+/// declined at once, as before their dialogs exist, so a call that samples does not hang on a
+/// question no screen can answer.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WaitForElicitation;
+
+impl Policy for WaitForElicitation {
+    fn decide(&self, interaction: &Interaction) -> Option<Answer> {
+        match interaction.kind {
+            InteractionKind::ElicitationForm | InteractionKind::ElicitationUrl => None,
+            InteractionKind::Sampling | InteractionKind::Roots | InteractionKind::Other => {
+                Some(Answer::Decline)
+            }
+        }
     }
 }
 
@@ -538,6 +556,38 @@ mod tests {
         assert_eq!(a, Answer::Accept(json!({"a": 1})));
         let d: Answer = serde_json::from_value(json!({"action": "decline"})).unwrap();
         assert_eq!(d, Answer::Decline);
+    }
+
+    /// An interaction of `method` with `params`, as the queue would open it.
+    fn asking(method: &str, params: Value) -> Interaction {
+        Interaction {
+            id: 1,
+            server: "s".into(),
+            history_id: None,
+            kind: InteractionKind::of(method, &params),
+            method: method.into(),
+            payload: params,
+            origin: "server request 1".into(),
+            round: None,
+            opened_at_us: 0,
+            deadline_us: 0,
+        }
+    }
+
+    #[test]
+    fn the_web_policy_waits_for_elicitation_and_declines_the_rest() {
+        let p = WaitForElicitation;
+        let form = asking("elicitation/create", json!({"requestedSchema": {}}));
+        let url = asking(
+            "elicitation/create",
+            json!({"mode": "url", "url": "https://x"}),
+        );
+        assert_eq!(p.decide(&form), None, "a form waits for the dialog");
+        assert_eq!(p.decide(&url), None, "a URL elicitation waits too");
+        for method in ["sampling/createMessage", "roots/list", "x/unknown"] {
+            let i = asking(method, json!({}));
+            assert_eq!(p.decide(&i), Some(Answer::Decline), "{method}");
+        }
     }
 
     #[tokio::test]

@@ -9,8 +9,8 @@ use crate::catalog::{Catalog, CatalogEntry};
 use crate::events::{CatalogEvent, Event, EventBus};
 use crate::frames::{FrameWindow, WINDOW_BYTES, WINDOW_FRAMES};
 use crate::interactions::{
-    Answer, DEFAULT_INTERACTION_TIMEOUT, DeclineAtOnce, Interaction, InteractionClosed,
-    InteractionQueue, Policy,
+    Answer, DEFAULT_INTERACTION_TIMEOUT, Interaction, InteractionClosed, InteractionQueue, Policy,
+    WaitForElicitation,
 };
 use crate::views::{ServerView, Status};
 use mcpscope_client::{RequestControl, ServerInfo, Session};
@@ -39,7 +39,8 @@ pub struct Options {
     /// like the CLI.
     pub secrets: Option<mcpscope_store::SecretStoreConfig>,
     /// Who answers a server's questions at once (`None` from it: a view must, within
-    /// `interaction_timeout`). The web UI declines at once until its dialogs land.
+    /// `interaction_timeout`). The web UI's elicitation dialogs answer form and URL elicitation;
+    /// the kinds without a dialog yet (sampling, roots) are declined at once.
     pub interaction_policy: Arc<dyn Policy>,
     /// How long an interaction waits for a view before it is declined as timed out.
     pub interaction_timeout: Duration,
@@ -63,7 +64,7 @@ impl Default for Options {
             window_bytes: WINDOW_BYTES,
             callback_url: "http://127.0.0.1:6274/oauth/callback".into(),
             secrets: None,
-            interaction_policy: Arc::new(DeclineAtOnce),
+            interaction_policy: Arc::new(WaitForElicitation),
             interaction_timeout: DEFAULT_INTERACTION_TIMEOUT,
         }
     }

@@ -494,8 +494,11 @@ async fn the_event_stream_replays_from_last_event_id() {
     b.stop().await;
 }
 
+/// The web UI's own policy (no test override): an elicitation waits for the view — listed, its
+/// call still running, its deadline the default interaction timeout — until the view answers;
+/// sampling, which has no dialog yet, is declined at once and visibly.
 #[tokio::test]
-async fn server_requests_are_declined_visibly_in_both_eras() {
+async fn elicitation_waits_for_the_view_and_sampling_is_declined_visibly_in_both_eras() {
     let dir = TempDir::new("declines");
     let d = demo().await;
     let b = start(dir.path(), both_eras(&d.url), Options::default()).await;
@@ -503,17 +506,43 @@ async fn server_requests_are_declined_visibly_in_both_eras() {
     for server in ["legacy", "modern"] {
         b.ok(&format!("/api/servers/{server}/connect"), json!({}))
             .await;
-        let r = b
-            .post(
-                &format!("/api/servers/{server}/request"),
-                json!({"method": "tools/call", "params": {"name": "elicit-form", "arguments": {}}}),
-            )
-            .await;
-        // Legacy: the tool gets "decline" and says so; modern: the input round is refused.
-        let hist = r.body["historyId"]
+        let call = b.spawn_post(
+            &format!("/api/servers/{server}/request"),
+            json!({"method": "tools/call", "params": {"name": "elicit-form", "arguments": {}}}),
+        );
+        let asked = events
+            .wait("interactionOpened", |e| {
+                e.name == "interactionOpened" && e.data["server"] == server
+            })
+            .await
+            .data;
+        assert_eq!(asked["kind"], "elicitationForm", "{server}: {asked}");
+        let waited = asked["deadlineUs"].as_u64().unwrap() - asked["openedAtUs"].as_u64().unwrap();
+        assert_eq!(
+            Duration::from_micros(waited),
+            mcpscope_inspect::interactions::DEFAULT_INTERACTION_TIMEOUT,
+            "{server}"
+        );
+        // Nobody answered: it is still waiting, and so is the call.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let listed = b.get("/api/interactions").await.body;
+        assert_eq!(
+            listed["interactions"][0]["id"], asked["id"],
+            "{server}: {listed}"
+        );
+        assert!(!call.is_finished(), "{server}: the call waits for the view");
+        let id = asked["id"].as_u64().unwrap();
+        b.ok(
+            &format!("/api/interactions/{id}"),
+            json!({"action": "decline"}),
+        )
+        .await;
+        let (status, text) = call.await.unwrap();
+        assert_eq!(status, 200, "{server}: {text}");
+        let r: Value = serde_json::from_str(&text).unwrap();
+        let hist = r["historyId"]
             .as_i64()
-            .or_else(|| r.body["error"]["historyId"].as_i64())
-            .unwrap_or_else(|| panic!("{server}: {}", r.text));
+            .unwrap_or_else(|| panic!("{server}: {text}"));
         let e = events
             .wait("serverRequest", |e| {
                 e.name == "serverRequest" && e.data["server"] == server
@@ -536,6 +565,24 @@ async fn server_requests_are_declined_visibly_in_both_eras() {
             "{server}: {entry}"
         );
     }
+    // Sampling has no dialog yet: declined at once by the policy, the tool says so.
+    let r = b
+        .ok(
+            "/api/servers/legacy/request",
+            json!({"method": "tools/call",
+                   "params": {"name": "sample", "arguments": {"prompt": "hi"}}}),
+        )
+        .await;
+    let text = r["result"]["content"][0]["text"].as_str().unwrap_or("");
+    assert!(text.contains("the client's answer was an error"), "{r}");
+    let closed = events
+        .wait("sampling closed", |e| {
+            e.name == "interactionClosed" && e.data["kind"] == "sampling"
+        })
+        .await;
+    assert_eq!(closed.data["outcome"], "declined");
+    assert_eq!(closed.data["reason"], "answered by policy");
+    assert!(b.get("/api/interactions").await.body["interactions"] == json!([]));
     b.stop().await;
 }
 

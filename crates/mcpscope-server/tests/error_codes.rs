@@ -5,8 +5,8 @@
 use crate::support::{Options, TempDir, demo, http_entry, start};
 use serde_json::{Value, json};
 
-/// A modern `input_required` round the web UI cannot answer (it declines every server request
-/// until its dialogs land) stops the request as `input_refused` — the CLI's code for the same
+/// A modern `input_required` round the web UI cannot answer (it declines sampling at once until
+/// its dialog lands) stops the request as `input_refused` — the CLI's code for the same
 /// refusal — not `protocol_error`, with its history entry saying the same; the request is not
 /// retried without the answer.
 #[tokio::test]
