@@ -18,11 +18,11 @@ use crate::discovery::{self, AuthServer, ProtectedResource};
 use crate::error::AuthError;
 use crate::recorder::Recorder;
 use crate::revoke;
+use crate::summary::{AuthSummary, ClientSummary};
 use crate::token::{self, Grant};
 use mcpscope_store::LazySecretStore;
 use mcpscope_transport::auth::BoxFuture;
 use mcpscope_transport::{AuthChallenge, AuthProvider, FrameSink, HttpClients};
-use serde_json::{Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -162,26 +162,26 @@ impl OAuthProvider {
 
     /// What the flow established, for `--method initialize` and Server Info: the authorization
     /// server, the client, the granted scopes and the token's expiry (not the token itself).
-    pub fn summary(&self) -> Option<Value> {
+    pub fn summary(&self) -> Option<AuthSummary> {
         let st = self.st();
         let t = st.tokens.as_ref()?;
-        Some(json!({
-            "issuer": t.issuer,
-            "authorizationServerMetadata": st.server.as_ref().and_then(|s| s.metadata_url.clone()),
-            "protectedResourceMetadata": st.prm.as_ref().map(|p| p.metadata_url.clone()),
-            "resource": t.resource,
-            "client": st.client.as_ref().map(|c| json!({
-                "clientId": c.client_id,
-                "registration": c.source.label(),
-                "tokenEndpointAuthMethod": c.token_endpoint_auth_method,
-            })),
-            "scope": t.scope,
-            "requestedScope": t.requested_scope,
-            "tokenType": t.token_type,
-            "expiresAt": t.expires_at,
-            "refreshToken": t.refresh_token.is_some(),
-            "profile": self.cfg.profile,
-        }))
+        Some(AuthSummary {
+            issuer: t.issuer.clone(),
+            authorization_server_metadata: st.server.as_ref().and_then(|s| s.metadata_url.clone()),
+            protected_resource_metadata: st.prm.as_ref().map(|p| p.metadata_url.clone()),
+            resource: t.resource.clone(),
+            client: st.client.as_ref().map(|c| ClientSummary {
+                client_id: c.client_id.clone(),
+                registration: c.source.label(),
+                token_endpoint_auth_method: c.token_endpoint_auth_method.clone(),
+            }),
+            scope: t.scope.clone(),
+            requested_scope: t.requested_scope.clone(),
+            token_type: t.token_type.clone(),
+            expires_at: t.expires_at,
+            refresh_token: t.refresh_token.is_some(),
+            profile: self.cfg.profile.clone(),
+        })
     }
 
     /// The access token in use (for the web UI's Copy and JWT decoder): the token, its type and

@@ -42,6 +42,7 @@ mod flow;
 pub mod pkce;
 mod recorder;
 mod revoke;
+mod summary;
 mod token;
 
 pub use authorize::{
@@ -52,3 +53,4 @@ pub use credentials::{
 };
 pub use error::AuthError;
 pub use flow::{AuthConfig, DEFAULT_CALLBACK_URL, OAuthProvider};
+pub use summary::{AuthSummary, ClientSummary};

@@ -33,13 +33,10 @@ pub(crate) struct FrameHead {
     pub seq: u64,
     pub server: String,
     pub time_us: u64,
-    #[ts(type = "FrameDirection")]
     pub direction: Direction,
-    #[ts(type = "string")]
     pub kind: FrameKind,
     #[ts(type = "FrameSource")]
     pub source: &'static str,
-    #[ts(type = "FrameMeta")]
     pub meta: FrameMeta,
     #[ts(type = "'request' | 'response' | 'notification' | 'error' | 'batch' | 'invalid' | null")]
     pub message: Option<&'static str>,

@@ -18,6 +18,11 @@ const MAX_DEPTH: usize = 24;
 
 /// One field of a form.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(
+    feature = "ts",
+    derive(ts_rs::TS),
+    ts(rename = "FormField", optional_fields)
+)]
 #[serde(rename_all = "camelCase")]
 pub struct Field {
     /// Property name (empty for the root and for array items).
@@ -40,6 +45,7 @@ pub struct Field {
 
 /// One choice of a select.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EnumOption {
     /// The value sent.
     pub value: Value,
@@ -49,6 +55,7 @@ pub struct EnumOption {
 
 /// String formats with a matching input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum StringFormat {
     /// `email`.
@@ -63,6 +70,7 @@ pub enum StringFormat {
 
 /// What kind of input a field is.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum FieldKind {
     /// A group of named fields.
@@ -78,24 +86,30 @@ pub enum FieldKind {
         items: Box<Field>,
         /// `minItems`.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         min_items: Option<u64>,
         /// `maxItems`.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         max_items: Option<u64>,
     },
     /// Text.
     String {
         /// A format with a matching input.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         format: Option<StringFormat>,
         /// `minLength`.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         min_length: Option<u64>,
         /// `maxLength`.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         max_length: Option<u64>,
         /// `pattern`.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         pattern: Option<String>,
     },
     /// A number.
@@ -104,9 +118,11 @@ pub enum FieldKind {
         integer: bool,
         /// `minimum`.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         minimum: Option<f64>,
         /// `maximum`.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
         maximum: Option<f64>,
     },
     /// A checkbox; when not required, a tri-state "not set / true / false".

@@ -11,6 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Which way the bytes went, seen from the client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "FrameDirection"))]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// Client to server (stdin line, HTTP request).
@@ -23,6 +24,7 @@ pub enum Direction {
 
 /// What kind of bytes a frame holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum FrameKind {
     /// A line written to the server's stdin.
@@ -55,6 +57,7 @@ pub enum FrameKind {
 
 /// Transport details attached to a frame. Fields are present when they apply.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 pub struct FrameMeta {
     /// HTTP exchange number this frame belongs to (request, response and its SSE events share it).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -70,6 +73,7 @@ pub struct FrameMeta {
     pub status: Option<u16>,
     /// HTTP headers in wire order, names as sent or received.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub headers: Vec<(String, String)>,
     /// SSE `id` field.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,10 +89,12 @@ pub struct FrameMeta {
     pub note: Option<String>,
     /// Set when the body was cut short (for example a line over `--max-message-bytes`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub truncated: bool,
     /// Set on the lifecycle note that records an HTTP exchange ending without an answer (DNS,
     /// TCP, TLS, a redirect that cannot be followed): the request of `exchange` gets no response.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub failed: bool,
 }
 

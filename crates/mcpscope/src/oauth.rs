@@ -122,7 +122,10 @@ impl OAuthSetup {
         };
         m.insert("secretStore".into(), store);
         if let Some(summary) = self.provider.as_ref().and_then(|p| p.summary()) {
-            m.insert("auth".into(), summary);
+            m.insert(
+                "auth".into(),
+                serde_json::to_value(summary).unwrap_or_default(),
+            );
         }
         m
     }

@@ -107,7 +107,7 @@ const view = (over: Partial<AuthView>): AuthView => ({
   pending: null,
   summary: null,
   error: null,
-  secretStore: null,
+  secretStore: { error: 'not opened yet: it opens when a server needs it' },
   callbackUrl: 'http://127.0.0.1:6274/oauth/callback',
   ...over,
 });
@@ -117,7 +117,7 @@ describe('logins', () => {
   it('toasts only the end of a login it saw pending', () => {
     const waiting = view({ state: 'authorizing', pending: pending('1', '2025-01-01T00:00:00Z') });
     const redeeming = view({ state: 'authorizing' });
-    const summary = { issuer: 'https://as', authorizationServerMetadata: null, protectedResourceMetadata: null, resource: null, client: null, scope: 'mcp:read mcp:admin', expiresAt: null, refreshToken: true };
+    const summary = { issuer: 'https://as', authorizationServerMetadata: null, protectedResourceMetadata: null, resource: null, client: null, scope: 'mcp:read mcp:admin', requestedScope: null, tokenType: 'Bearer', expiresAt: null, refreshToken: true, profile: 'default' };
     const authorized = view({ state: 'authorized', summary });
     // pending → callback received (pending cleared, code being redeemed) → authorized.
     let o = authOutcome(false, waiting);

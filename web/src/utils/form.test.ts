@@ -78,8 +78,8 @@ describe('value editing', () => {
     expect(emptyItem({ ...str(''), kind: { type: 'number', integer: false } })).toBe(0);
     expect(emptyItem({ ...str(''), kind: { type: 'object', open: true, fields: [] } })).toEqual({});
   });
-  it('reads bounds in either spelling', () => {
-    expect(arrayBounds({ type: 'array', items: str(''), minItems: 2 })).toEqual({ min: 2, max: undefined });
+  it('reads bounds', () => {
+    expect(arrayBounds({ type: 'array', items: str(''), min_items: 2 })).toEqual({ min: 2, max: undefined });
     expect(stringBounds({ type: 'string', min_length: 1, max_length: 4 })).toEqual({ min: 1, max: 4 });
   });
 });
@@ -117,7 +117,7 @@ describe('inputs', () => {
     const age = (form.kind.type === 'object' && form.kind.fields[1]) as FormField;
     expect(boundErrors(age, 200)).toEqual(['must be ≤ 150']);
     expect(boundErrors(str('n', { required: true }), undefined)).toEqual(['required']);
-    expect(boundErrors({ ...str('s'), kind: { type: 'string', minLength: 3 } }, 'ab')).toEqual(['at least 3 characters']);
+    expect(boundErrors({ ...str('s'), kind: { type: 'string', min_length: 3 } }, 'ab')).toEqual(['at least 3 characters']);
     expect(boundErrors(str('s', { nullable: true }), null)).toEqual([]);
   });
   it('maps optional booleans to not set / true / false', () => {

@@ -3,16 +3,16 @@
 
 import type { FieldError, FieldKind, FormField, Json, JsonObject, StringFormat } from './types';
 
-/** Array bounds, whichever spelling the model used. */
+/** Array bounds (`min_items`/`max_items`: serde renames the variants of `FieldKind`, not their fields). */
 export function arrayBounds(kind: FieldKind): { min?: number; max?: number } {
   if (kind.type !== 'array') return {};
-  return { min: kind.min_items ?? kind.minItems, max: kind.max_items ?? kind.maxItems };
+  return { min: kind.min_items, max: kind.max_items };
 }
 
-/** String length bounds, whichever spelling the model used. */
+/** String length bounds. */
 export function stringBounds(kind: FieldKind): { min?: number; max?: number } {
   if (kind.type !== 'string') return {};
-  return { min: kind.min_length ?? kind.minLength, max: kind.max_length ?? kind.maxLength };
+  return { min: kind.min_length, max: kind.max_length };
 }
 
 /**

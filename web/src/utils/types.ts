@@ -1,14 +1,23 @@
 // Types of the mcpscope web API (docs/web-api.md). Pure declarations, no behaviour.
-// What travels in events, and the catalog entry, are generated from the Rust types
-// (src/generated/events.ts) and re-exported here; the rest is written by hand.
+// What travels in events, the catalog entry, frame metadata, the form model, the authorization
+// summary and the secret store are generated from the Rust types (src/generated/events.ts) and
+// re-exported here; the rest is written by hand.
 
 // The generated CatalogEntry names the secret-aware value type by importing it from here.
 export type { EntryValue } from './secrets';
 
 export type {
+  AuthClientSummary,
   AuthPending,
+  AuthSummary,
   AuthView,
   CatalogEntry,
+  EnumOption,
+  FieldKind,
+  FormField,
+  FrameDirection,
+  FrameKind,
+  FrameMeta,
   FrameView,
   HeaderRow,
   HeaderVerdicts,
@@ -19,8 +28,11 @@ export type {
   NotificationEvent,
   OAuthEntry,
   ProgressEvent,
+  SecretStoreView,
   ServerRequestEvent,
   ServerView,
+  StoreInfo,
+  StringFormat,
   WarningEvent,
   WebEvent,
 } from '../generated/events';
@@ -114,42 +126,6 @@ export interface FieldError {
   message: string;
 }
 
-// --- schema → form model (mcpscope_proto::form::Field, serialised as is) ---
-
-export type StringFormat = 'email' | 'uri' | 'date' | 'date-time';
-
-export interface EnumOption {
-  value: Json;
-  label: string;
-}
-
-export type FieldKind =
-  | { type: 'object'; fields: FormField[]; open: boolean }
-  | { type: 'array'; items: FormField; min_items?: number; max_items?: number; minItems?: number; maxItems?: number }
-  | {
-      type: 'string';
-      format?: StringFormat;
-      min_length?: number;
-      max_length?: number;
-      minLength?: number;
-      maxLength?: number;
-      pattern?: string;
-    }
-  | { type: 'number'; integer: boolean; minimum?: number; maximum?: number }
-  | { type: 'boolean' }
-  | { type: 'enum'; options: EnumOption[]; multi: boolean }
-  | { type: 'json'; reason: string };
-
-export interface FormField {
-  key: string;
-  title: string;
-  description?: string;
-  required: boolean;
-  nullable: boolean;
-  default?: Json;
-  kind: FieldKind;
-}
-
 // --- requests, history, traffic ---
 
 export type HistoryStatus = 'ok' | 'error' | 'cancelled' | 'pending';
@@ -163,51 +139,13 @@ export interface SavedRequest {
   createdAt?: string;
 }
 
-export type FrameDirection = 'out' | 'in' | 'local';
 export type FrameSource = 'jsonrpc' | 'http' | 'stderr' | 'oauth' | 'lifecycle';
-
-export interface FrameMeta {
-  exchange?: number;
-  method?: string;
-  url?: string;
-  status?: number;
-  headers?: [string, string][];
-  sse_id?: string;
-  sse_event?: string;
-  sse_retry?: number;
-  note?: string;
-  truncated?: boolean;
-  /** On the lifecycle note of an HTTP exchange that ended without an answer. */
-  failed?: boolean;
-}
 
 export type Verdict = 'ok' | 'mismatch' | 'missing' | 'undeclared' | 'unchecked';
 
 // --- authorization (OAuth 2.1) ---
 
 export type AuthState = 'none' | 'authorizing' | 'authorized' | 'failed';
-
-/** What the flow established (never the token itself). */
-export interface AuthSummary {
-  issuer: string | null;
-  authorizationServerMetadata: string | null;
-  protectedResourceMetadata: string | null;
-  resource: string | null;
-  client: { clientId: string; registration: string; tokenEndpointAuthMethod: string } | null;
-  /** Granted scopes, space-separated. */
-  scope: string | null;
-  requestedScope?: string | null;
-  tokenType?: string | null;
-  /** Unix seconds. */
-  expiresAt: number | null;
-  refreshToken: boolean;
-  profile?: string | null;
-}
-
-/** Where tokens are kept: `keyring`, `file` (with how it is protected) or `memory`, and why. */
-export type SecretStoreView =
-  | { kind: string; location?: string | null; protection?: string | null; reason?: string | null }
-  | { error: string };
 
 /** A stored grant, described without its tokens. */
 export interface AuthStored {

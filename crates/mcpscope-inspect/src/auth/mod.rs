@@ -17,7 +17,7 @@
 
 pub(crate) mod reports;
 
-pub use reports::{AuthPending, AuthView};
+pub use reports::{AuthPending, AuthView, SecretStoreView};
 use reports::{QueueSink, Unrecorded, WebAuth, WebLogin, applies, view};
 
 use crate::catalog::CatalogEntry;

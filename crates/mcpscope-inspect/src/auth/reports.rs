@@ -7,12 +7,14 @@
 use crate::catalog::CatalogEntry;
 use crate::events::{Event, EventBus};
 use crate::queue::{Item, Queue, Seen};
-use mcpscope_auth::{BoxFuture, CallbackReceived, ExternalLogin, LoginRequest, OAuthProvider};
+use mcpscope_auth::{
+    AuthSummary, BoxFuture, CallbackReceived, ExternalLogin, LoginRequest, OAuthProvider,
+};
 use mcpscope_proto::Frame;
-use mcpscope_store::LazySecretStore;
+use mcpscope_store::{LazySecretStore, StoreInfo};
 use mcpscope_transport::{AuthChallenge, AuthProvider, FrameSink};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::oneshot;
@@ -59,7 +61,7 @@ pub(crate) struct AuthStatus {
     /// Why the last authorization failed (cleared by a success).
     pub(crate) error: Option<String>,
     /// The provider's state when it last reported (for views built without it: a login's).
-    pub(crate) summary: Option<Value>,
+    pub(crate) summary: Option<AuthSummary>,
     pub(crate) authorizing: bool,
     pub(crate) has_provider: bool,
 }
@@ -118,19 +120,30 @@ pub struct AuthView {
     /// A login waiting for a person.
     pub pending: Option<AuthPending>,
     /// What the flow established (never the token itself).
-    #[ts(type = "AuthSummary | null")]
-    pub summary: Option<Value>,
+    pub summary: Option<AuthSummary>,
     /// Why the last authorization failed.
     pub error: Option<String>,
     /// Where tokens are kept.
-    #[ts(type = "SecretStoreView | null")]
-    pub secret_store: Value,
+    pub secret_store: SecretStoreView,
     /// The redirect URI logins use.
     pub callback_url: String,
     /// `GET …/auth` and forgetting only: the grant the secret store holds (null: none).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "AuthStored | null")]
     pub stored: Option<Value>,
+}
+
+/// Where tokens are kept — which store, where, why — or why it cannot be opened.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(untagged)]
+pub enum SecretStoreView {
+    /// The store in use.
+    Open(StoreInfo),
+    /// It could not be opened, or is not opened yet.
+    Unavailable {
+        /// Why.
+        error: String,
+    },
 }
 
 /// A login waiting for a person: the view opens `url` in a new tab.
@@ -191,9 +204,13 @@ pub(crate) fn view(
     // Never opened here: views are built on async threads and in event publishing, and opening
     // may probe the keyring or ask for a passphrase (`get_view` opens it off the async threads).
     let secret_store = match reports.secrets.peek() {
-        Some(Ok(s)) => serde_json::to_value(s.info()).unwrap_or_default(),
-        Some(Err(e)) => json!({"error": e.to_string()}),
-        None => json!({"error": "not opened yet: it opens when a server needs it"}),
+        Some(Ok(s)) => SecretStoreView::Open(s.info().clone()),
+        Some(Err(e)) => SecretStoreView::Unavailable {
+            error: e.to_string(),
+        },
+        None => SecretStoreView::Unavailable {
+            error: "not opened yet: it opens when a server needs it".into(),
+        },
     };
     AuthView {
         server: reports.server.clone(),

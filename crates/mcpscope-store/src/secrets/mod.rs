@@ -58,9 +58,11 @@ pub enum StoreError {
 /// Which store is active, where, and why it was chosen: shown by `--method initialize --format
 /// json` and (later) in Server Info.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[serde(rename_all = "camelCase")]
 pub struct StoreInfo {
     /// `keyring`, `file` or `memory`.
+    #[cfg_attr(feature = "ts", ts(type = "'keyring' | 'file' | 'memory'"))]
     pub kind: &'static str,
     /// The keyring backend or the file path.
     #[serde(skip_serializing_if = "Option::is_none")]

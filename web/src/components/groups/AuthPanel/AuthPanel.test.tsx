@@ -17,7 +17,7 @@ const view = (over: Partial<AuthView> = {}): AuthView => ({
     client: { clientId: 'client-1', registration: 'dynamic client registration', tokenEndpointAuthMethod: 'none' },
     scope: 'mcp:read mcp:admin', requestedScope: 'mcp:read mcp:admin', tokenType: 'Bearer', expiresAt: 1, refreshToken: true, profile: 'default',
   },
-  secretStore: { kind: 'memory', location: null, reason: 'MCPSCOPE_SECRET_STORE=memory' },
+  secretStore: { kind: 'memory', reason: 'MCPSCOPE_SECRET_STORE=memory' },
   callbackUrl: 'http://127.0.0.1:6274/oauth/callback',
   ...over,
 });
