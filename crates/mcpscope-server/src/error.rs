@@ -152,12 +152,42 @@ where
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         match axum::Json::<T>::from_request(req, state).await {
             Ok(axum::Json(v)) => Ok(Json(v)),
-            Err(rejection) => Err(ApiError::new(
-                rejection.status(),
-                "usage",
-                format!("the request body was refused: {}", rejection.body_text()),
-            )),
+            Err(rejection) => Err(body_refused(rejection)),
         }
+    }
+}
+
+/// A refused JSON body as our error: `usage`, and 400 whatever axum's status — axum answers a
+/// body of the wrong shape with 422, which is `rpc_error`'s and `tool_error`'s status here. The
+/// message is serde's, with the path of the field at fault (`entry.args: invalid type: …`), as
+/// [`crate::extract::OptionalJson`] says it. A body over the limit keeps its 413; a wrong
+/// Content-Type never gets here (the guard's 415, `security::guard`).
+fn body_refused(rejection: JsonRejection) -> ApiError {
+    // serde's message without axum's preamble ("Failed to deserialize the JSON body into the
+    // target type: "): the rejection's source is serde_path_to_error's error.
+    let serde = |e: &dyn std::error::Error| {
+        e.source()
+            .map(ToString::to_string)
+            .unwrap_or_else(|| e.to_string())
+    };
+    match rejection {
+        JsonRejection::JsonDataError(e) => ApiError::usage(format!(
+            "the request body is not the JSON expected: {}",
+            serde(&e)
+        )),
+        JsonRejection::JsonSyntaxError(e) => {
+            ApiError::usage(format!("the request body is not valid JSON: {}", serde(&e)))
+        }
+        // No body and no Content-Type (a bodiless write passes the guard) on a route that
+        // needs one.
+        JsonRejection::MissingJsonContentType(_) => ApiError::usage(
+            "the request body is missing: send JSON with Content-Type: application/json",
+        ),
+        other => ApiError::new(
+            other.status(),
+            "usage",
+            format!("the request body was refused: {}", other.body_text()),
+        ),
     }
 }
 

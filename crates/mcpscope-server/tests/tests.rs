@@ -25,3 +25,5 @@ mod error_codes;
 mod pagination;
 // The pending-interaction queue over the API: list, accept, decline, a closed id, the guards.
 mod interactions;
+// A JSON body of the wrong shape is 400 `usage` naming the field, on every route; malformed 400.
+mod body_shape;
