@@ -7,6 +7,7 @@ import { ApiError, api, newRequestId, type HistoryQuery, type RequestAnswer } fr
 import { openEvents } from '../lib/events';
 import { authOutcome } from '../utils/auth';
 import { appendNewer, prependOlder } from '../utils/frameWindow';
+import { fromSnapshot, type InteractionAnswer } from '../utils/interactions';
 import { excludedMap, type ToolDef } from '../utils/tools';
 import {
   FRAME_WINDOW,
@@ -79,6 +80,8 @@ class Store {
 }
 
 const store = new Store();
+/** While `GET /api/interactions` is in flight: the ids opened and closed by events meanwhile. */
+let interactionsSince: { opened: Set<number>; closed: Set<number> } | null = null;
 /** Servers whose login this page saw waiting for a person and whose outcome has not come yet. */
 const awaitingLogin = new Set<string>();
 
@@ -371,6 +374,37 @@ function makeActions() {
     },
     frameBodyUrl: api.frameBodyUrl,
 
+    // --- what the servers ask (pending interactions) ---
+    /** Every interaction still waiting (at load and after a resync: events may have been lost). */
+    async loadInteractions() {
+      const since = { opened: new Set<number>(), closed: new Set<number>() };
+      interactionsSince = since;
+      try {
+        const { interactions } = await api.interactions();
+        store.set((s) => ({ ...s, interactions: fromSnapshot(interactions, s.interactions, since.opened, since.closed) }));
+      } catch (e) {
+        toastError('Could not load what the servers are asking', e);
+      } finally {
+        if (interactionsSince === since) interactionsSince = null;
+      }
+    },
+    /** Answer interaction `id`; its `interactionClosed` event takes it off the list. */
+    async answerInteraction(id: number, answer: InteractionAnswer): Promise<boolean> {
+      try {
+        await api.answerInteraction(id, answer);
+        return true;
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 'not_found') {
+          // It closed meanwhile (timed out, abandoned, answered in another tab): say so, drop it.
+          store.set((s) => ({ ...s, interactions: s.interactions.filter((i) => i.id !== id) }));
+          notifications.show({ color: 'yellow', title: 'No longer waiting', message: e.message });
+        } else {
+          toastError('Could not answer the server', e);
+        }
+        return false;
+      }
+    },
+
     // --- authorization (OAuth) ---
     /** The server's authorization view, stored; throws when the backend refuses. */
     async authView(name: string): Promise<AuthView> {
@@ -425,8 +459,11 @@ export function useInspector(): { state: State; actions: Actions } {
   const state = useSyncExternalStore(store.subscribe, store.get, store.get);
   useEffect(() => {
     void actionsSingleton.refreshServers().then(() => actionsSingleton.loadAuth());
+    void actionsSingleton.loadInteractions();
     const close = openEvents(
       (e) => {
+        if (e.event === 'interactionOpened') interactionsSince?.opened.add(e.data.id);
+        if (e.event === 'interactionClosed') interactionsSince?.closed.add(e.data.id);
         if (e.event === 'frame') store.queueFrame(e.data);
         else if (e.event === 'log') store.queueLog(e.data);
         else if (e.event === 'auth') {
@@ -441,6 +478,7 @@ export function useInspector(): { state: State; actions: Actions } {
           if (e.event === 'resync') {
             // Events were lost: refetch what the REST calls can give back.
             void actionsSingleton.refreshServers().then(() => actionsSingleton.loadAuth());
+            void actionsSingleton.loadInteractions();
             for (const server of Object.keys(store.get().data)) void actionsSingleton.loadFrames(server);
           }
           if (e.event === 'warning') {

@@ -1,6 +1,8 @@
 // The REST client of docs/web-api.md. Auth is the HttpOnly cookie set by `GET /?token=…`, so the
 // SPA never handles the token; requests are same-origin.
 
+import type { Interaction, InteractionClosed } from '../generated/events';
+import type { InteractionAnswer } from '../utils/interactions';
 import type {
   ApiErrorBody,
   AuthToken,
@@ -152,6 +154,9 @@ export const api = {
     call<AuthView>('POST', `/api/servers/${enc(name)}/auth`, scopes.length ? { scopes } : {}),
   cancelAuth: (name: string) => call<Record<string, never>>('POST', `/api/servers/${enc(name)}/auth/cancel`, {}),
   forgetAuth: (name: string) => call<AuthView>('DELETE', `/api/servers/${enc(name)}/auth`),
+
+  interactions: () => call<{ interactions: Interaction[] }>('GET', '/api/interactions'),
+  answerInteraction: (id: number, answer: InteractionAnswer) => call<InteractionClosed>('POST', `/api/interactions/${id}`, answer),
 
   frames: (name: string, q: { after?: number; before?: number; limit?: number; source?: string }) =>
     call<{ frames: FrameView[] }>('GET', `/api/servers/${enc(name)}/frames${query(q)}`),

@@ -6,6 +6,9 @@
 import type { Interaction, InteractionClosed } from '../generated/events';
 import type { HistoryEntry, Json, JsonObject } from './types';
 
+/** How a view answers (`POST /api/interactions/:id`). */
+export type InteractionAnswer = { action: 'accept'; content?: Json } | { action: 'decline' } | { action: 'cancel' };
+
 /** Dialogs drawn at most at once; the rest are counted ("and 950 more"). A server that asks
  *  1,000 questions at once must not stall the page. */
 export const MAX_SHOWN = 20;

@@ -75,3 +75,20 @@ describe('applyEvent', () => {
     expect(w.hasOlder).toBe(true);
   });
 });
+
+describe('pending interactions', () => {
+  const asked = (id: number, server = 'demo', extra: object = {}) => ({
+    id, server, historyId: 1, kind: 'elicitationUrl', method: 'elicitation/create', origin: `server request ${id}`, round: null,
+    openedAtUs: 0, deadlineUs: 300_000_000, payload: { url: 'https://x.test/', elicitationId: `e-${id}` }, ...extra,
+  });
+  it('opens and closes every server’s interactions, and an accepted URL one waits for its completion', () => {
+    let s = applyEvent(initialState(), ev('interactionOpened', asked(2)));
+    s = applyEvent(s, ev('interactionOpened', asked(1, 'other')));
+    expect(s.interactions.map((i) => i.id)).toEqual([1, 2]);
+    s = applyEvent(s, ev('interactionClosed', { id: 2, server: 'demo', kind: 'elicitationUrl', outcome: 'accepted', historyId: 1, method: 'elicitation/create', round: null, reason: null, answer: {} }));
+    expect(s.interactions.map((i) => i.id)).toEqual([1]);
+    expect(s.urlWaits).toMatchObject([{ elicitationId: 'e-2', completed: false }]);
+    s = applyEvent(s, ev('notification', { server: 'demo', method: 'notifications/elicitation/complete', params: { elicitationId: 'e-2' } }));
+    expect(s.urlWaits[0].completed).toBe(true);
+  });
+});

@@ -1,8 +1,10 @@
 // The SPA's state and the pure reducer that applies backend events to it. The hook in
 // src/hooks/useInspector.ts owns a store of this state; everything here is pure and tested.
 
+import type { Interaction } from '../generated/events';
 import { appendLive, emptyWindow, type FrameWindow } from './frameWindow';
 import { upsertEntry } from './history';
+import { closed as closeInteraction, completeWait, opened as openInteraction, waitAfter, type UrlWait } from './interactions';
 import type {
   AuthView,
   FrameView,
@@ -50,6 +52,10 @@ export interface State {
   history: HistoryEntry[];
   /** The last `AuthView` of each server (from `auth` events and `GET …/auth`). */
   auth: Record<string, AuthView>;
+  /** What the servers asked that waits for this page, oldest first, every server. */
+  interactions: Interaction[];
+  /** Accepted URL elicitations waiting for `notifications/elicitation/complete`. */
+  urlWaits: UrlWait[];
 }
 
 export function emptyServerData(resetCount = 0): ServerData {
@@ -74,7 +80,7 @@ export function emptyServerData(resetCount = 0): ServerData {
 }
 
 export function initialState(): State {
-  return { servers: [], stream: 'connecting', data: {}, history: [], auth: {} };
+  return { servers: [], stream: 'connecting', data: {}, history: [], auth: {}, interactions: [], urlWaits: [] };
 }
 
 /** The data of one server (a fresh one when none yet). */
@@ -165,6 +171,9 @@ export function applyEvent(state: State, e: WebEvent): State {
     }
     case 'notification': {
       const n = e.data;
+      if (n.method === 'notifications/elicitation/complete') {
+        state = { ...state, urlWaits: completeWait(state.urlWaits, n.server, n.params) };
+      }
       return updateServer(state, n.server, (d) => {
         switch (n.method) {
           case 'notifications/tools/list_changed':
@@ -192,6 +201,13 @@ export function applyEvent(state: State, e: WebEvent): State {
     }
     case 'history':
       return { ...state, history: upsertEntry(state.history, e.data) };
+    case 'interactionOpened':
+      return { ...state, interactions: openInteraction(state.interactions, e.data) };
+    case 'interactionClosed': {
+      const c = e.data;
+      const was = state.interactions.find((i) => i.id === c.id);
+      return { ...state, interactions: closeInteraction(state.interactions, c.id), urlWaits: waitAfter(state.urlWaits, was, c) };
+    }
     case 'reset': {
       const server = e.data.server;
       const prev = serverData(state, server);
