@@ -72,8 +72,9 @@ pub enum SessionEvent {
 pub trait Observer: Send + Sync + 'static {
     /// Every frame, in order, before the engine acts on it.
     fn on_frame(&self, _rec: &Recorded<'_>) {}
-    /// Every derived event.
-    fn on_event(&self, _event: &SessionEvent) {}
+    /// Every derived event, given away: a view that keeps it (to work on it later) moves it
+    /// rather than copying a payload that may be large.
+    fn on_event(&self, _event: SessionEvent) {}
     /// The current connection ended (the process exited, the stream closed, or `close` was
     /// called), after its last frame. Views that show a status need it: nothing else says so
     /// until the next request fails.

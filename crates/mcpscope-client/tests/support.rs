@@ -79,8 +79,8 @@ impl Observer for Keep {
         });
     }
 
-    fn on_event(&self, event: &SessionEvent) {
-        if let SessionEvent::Warning { message, .. } = event {
+    fn on_event(&self, event: SessionEvent) {
+        if let SessionEvent::Warning { message, .. } = &event {
             self.warnings
                 .lock()
                 .expect("warnings lock")

@@ -35,6 +35,14 @@ const LINT_CAP: usize = 1 << 20;
 /// `omitted` child says how many (a flood of 100,000 logs must not become 100,000 rows).
 const MAX_CHILDREN: usize = 1000;
 
+/// A `log` child of a history entry, as stored.
+#[derive(serde::Serialize)]
+struct LogChild<'a> {
+    level: &'a str,
+    logger: Option<&'a str>,
+    data: &'a Value,
+}
+
 /// A frame's part in a JSON-RPC exchange: its id, and whether it is a request or a response.
 struct Role {
     id: Option<RequestId>,
@@ -452,7 +460,8 @@ impl Processor {
         }
     }
 
-    async fn child(&mut self, hist: i64, kind: &str, data: Value) {
+    /// `data` is serialised only when the child is kept (past [`MAX_CHILDREN`] it is counted).
+    async fn child(&mut self, hist: i64, kind: &str, data: &impl serde::Serialize) {
         let Some(a) = self.active.iter_mut().find(|a| a.hist == hist) else {
             return;
         };
@@ -464,7 +473,7 @@ impl Processor {
         let child = Child {
             kind: kind.to_string(),
             offset_ms: a.started.elapsed().as_secs_f64() * 1000.0,
-            data: data.to_string(),
+            data: serde_json::to_string(data).unwrap_or_default(),
         };
         let store = self.app.store.clone();
         let _ = tokio::task::spawn_blocking(move || store.add_child(hist, &child)).await;
@@ -499,9 +508,14 @@ impl Processor {
                 data,
             } => {
                 let hist = self.current.or_else(|| self.sole_active());
-                let payload = json!({"level": level, "logger": logger, "data": data});
                 if let Some(h) = hist {
-                    self.child(h, "log", payload).await;
+                    // Serialised from the event's own parts: a flood's payloads are not copied.
+                    let payload = LogChild {
+                        level: &level,
+                        logger: logger.as_deref(),
+                        data: &data,
+                    };
+                    self.child(h, "log", &payload).await;
                 }
                 self.app.events.publish(Event::Log(LogEvent {
                     server,
@@ -519,7 +533,7 @@ impl Processor {
                 }
                 if let Some(h) = self.current {
                     let data = json!({"method": method, "params": params});
-                    self.child(h, "notification", data).await;
+                    self.child(h, "notification", &data).await;
                 }
                 let n = NotificationEvent {
                     server,
@@ -549,7 +563,7 @@ impl Processor {
             p.history_id = Some(hist);
             p.request_id = Some(self.active[i].request_id.clone());
             let data = json!({"progress": p.progress, "total": p.total, "message": p.message});
-            self.child(hist, "progress", data).await;
+            self.child(hist, "progress", &data).await;
         }
         self.app.events.publish(Event::Progress(p));
     }
@@ -630,7 +644,7 @@ impl Processor {
             let row = json!({"method": method, "params": params, "origin": origin,
                 "answer": closed.answer, "interactionId": closed.id, "kind": closed.kind,
                 "round": closed.round, "outcome": closed.outcome, "reason": closed.reason});
-            self.child(h, "serverRequest", row).await;
+            self.child(h, "serverRequest", &row).await;
         }
         self.app
             .events

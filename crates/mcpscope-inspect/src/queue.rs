@@ -183,8 +183,8 @@ impl Observer for WebObserver {
             seen: Seen::of(rec),
         });
     }
-    fn on_event(&self, event: &SessionEvent) {
-        let _ = self.tx.send(Item::Event(event.clone()));
+    fn on_event(&self, event: SessionEvent) {
+        let _ = self.tx.send(Item::Event(event));
     }
     fn on_closed(&self, reason: &str) {
         let _ = self.tx.send(Item::Closed(reason.to_string()));

@@ -248,8 +248,8 @@ impl Observer for CliObserver {
         }
     }
 
-    fn on_event(&self, event: &SessionEvent) {
-        match event {
+    fn on_event(&self, event: SessionEvent) {
+        match &event {
             SessionEvent::Progress {
                 method,
                 progress,

@@ -107,10 +107,6 @@ impl Session {
                         self.warn(format!("stdout: {note}"), Some(frame.seq));
                     }
                 }
-                // Ours alone unless the observer kept it (a view working on it later): then
-                // a copy. Measured (bench/RESULTS-web.md) it costs more than the second parse
-                // it replaced (6.5 % vs 4.5 % of the backend's CPU in a flood): to do.
-                let message = message.map(|m| Arc::try_unwrap(m).unwrap_or_else(|m| (*m).clone()));
                 self.dispatch(&frame, message, classified);
             }
             Direction::Local => {}
@@ -181,7 +177,7 @@ impl Session {
         self.state().discarded = Some(note);
     }
 
-    fn dispatch(&self, frame: &Frame, message: Option<Value>, classified: Classified) {
+    fn dispatch(&self, frame: &Frame, message: Option<Arc<Value>>, classified: Classified) {
         let where_ = match frame.kind {
             FrameKind::StdoutLine => "stdout line",
             FrameKind::SseEvent => "SSE event",
@@ -207,19 +203,16 @@ impl Session {
                     format!("{where_} is a JSON-RPC batch of {n} messages; MCP forbids batching (processing each)"),
                     Some(frame.seq),
                 );
-                if let Some(Value::Array(items)) = message {
+                if let Some(Value::Array(items)) = message.as_deref() {
                     for item in items {
-                        let c = mcpscope_proto::classify(&item);
-                        self.dispatch(frame, Some(item), c);
+                        let c = mcpscope_proto::classify(item);
+                        self.dispatch(frame, Some(Arc::new(item.clone())), c);
                     }
                 }
             }
             Classified::Response { id } => {
-                let Some(mut message) = message else { return };
-                let result = message
-                    .as_object_mut()
-                    .and_then(|o| o.remove("result"))
-                    .unwrap_or(Value::Null);
+                let Some(message) = message else { return };
+                let result = take_member(message, "result").unwrap_or(Value::Null);
                 self.resolve(&id, Outcome::Result(result), frame.seq);
             }
             Classified::ErrorResponse {
@@ -230,13 +223,12 @@ impl Session {
                 self.warn(format!("error response without an id (the server could not read a request): {error}"), Some(frame.seq));
             }
             Classified::Notification { method } => {
-                let params =
-                    message.and_then(|mut m| m.as_object_mut().and_then(|o| o.remove("params")));
+                let params = message.and_then(|m| take_member(m, "params"));
                 self.on_notification(method, params, frame.seq);
             }
             Classified::Request { id, method } => {
                 let params = message
-                    .and_then(|mut m| m.as_object_mut().and_then(|o| o.remove("params")))
+                    .and_then(|m| take_member(m, "params"))
                     .unwrap_or_else(|| json!({}));
                 self.on_server_request(id, method, params);
             }
@@ -289,15 +281,16 @@ impl Session {
         match Method::from_name(&method) {
             Some(Method::NotificationsProgress) => self.on_progress(params, seq),
             Some(Method::NotificationsMessage) => {
-                let p = params.unwrap_or_default();
-                self.shared.observer.on_event(&SessionEvent::Log {
+                let mut p = params.unwrap_or_default();
+                let data = take_member_of(&mut p, "data").unwrap_or(Value::Null);
+                self.shared.observer.on_event(SessionEvent::Log {
                     level: p
                         .get("level")
                         .and_then(Value::as_str)
                         .unwrap_or("info")
                         .to_string(),
                     logger: p.get("logger").and_then(Value::as_str).map(str::to_string),
-                    data: p.get("data").cloned().unwrap_or(Value::Null),
+                    data,
                 });
                 // Logs about a running request show it is alive (a modern server sends them on
                 // that request's stream only); they do not reset timeouts, progress does.
@@ -306,12 +299,12 @@ impl Session {
                 self.on_cancelled(params.as_ref());
                 self.shared
                     .observer
-                    .on_event(&SessionEvent::Notification { method, params });
+                    .on_event(SessionEvent::Notification { method, params });
             }
             _ => self
                 .shared
                 .observer
-                .on_event(&SessionEvent::Notification { method, params }),
+                .on_event(SessionEvent::Notification { method, params }),
         }
     }
 
@@ -329,7 +322,7 @@ impl Session {
         match found {
             Some((id, m, activity)) => {
                 activity.notify_one();
-                self.shared.observer.on_event(&SessionEvent::Progress {
+                self.shared.observer.on_event(SessionEvent::Progress {
                     request: id,
                     method: m,
                     progress: p.get("progress").and_then(Value::as_f64).unwrap_or(0.0),
@@ -382,7 +375,7 @@ impl Session {
             st.server_requests.insert(id.clone(), method.clone());
             st.answering.insert(id.clone(), method.clone());
         }
-        self.shared.observer.on_event(&SessionEvent::ServerRequest {
+        self.shared.observer.on_event(SessionEvent::ServerRequest {
             method: method.clone(),
             origin: format!("server request {id}"),
         });
@@ -468,4 +461,20 @@ impl Session {
         self.shared.observer.on_closed(&reason);
         self.shared.closed_seen.notify_waiters();
     }
+}
+
+/// One member of a parsed message, moved out when the engine holds the only reference and
+/// copied (that member alone) when a view kept the message: the pipeline holds it for the
+/// traffic, and a deep copy of the whole message cost more than the parse it saves
+/// (bench/RESULTS-web.md).
+fn take_member(message: Arc<Value>, key: &str) -> Option<Value> {
+    match Arc::try_unwrap(message) {
+        Ok(mut owned) => take_member_of(&mut owned, key),
+        Err(shared) => shared.get(key).cloned(),
+    }
+}
+
+/// `key` moved out of an owned object (`None` when absent or not an object).
+fn take_member_of(value: &mut Value, key: &str) -> Option<Value> {
+    value.as_object_mut().and_then(|o| o.remove(key))
 }

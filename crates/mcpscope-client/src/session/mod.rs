@@ -180,7 +180,7 @@ impl Session {
     }
 
     fn warn(&self, message: impl Into<String>, frame_seq: Option<u64>) {
-        self.shared.observer.on_event(&SessionEvent::Warning {
+        self.shared.observer.on_event(SessionEvent::Warning {
             message: message.into(),
             frame_seq,
         });

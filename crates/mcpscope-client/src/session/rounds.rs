@@ -220,7 +220,7 @@ impl Session {
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_string();
-            self.shared.observer.on_event(&SessionEvent::ServerRequest {
+            self.shared.observer.on_event(SessionEvent::ServerRequest {
                 method: inner.clone(),
                 origin: format!("input_required round {round} of {method}, key {key:?}"),
             });
