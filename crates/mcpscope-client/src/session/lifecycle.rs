@@ -82,6 +82,7 @@ impl Session {
                             // struct literal would still be held when `stderr_hint` locks the
                             // state again.
                             let stage = session.state().stage.clone();
+                            session.handshake_timed_out(t);
                             break Err(ClientError::ConnectTimeout {
                                 stage,
                                 after: t,

@@ -22,6 +22,7 @@
 //! - `tools`: the tool cache behind `x-mcp-header` (learn, ensure, refresh).
 //! - `list`: pagination, its one owner.
 //! - `tasks`: waiting for a task to finish.
+//! - `raw`: one message sent by hand (the raw tester), enveloped by the engine or as typed.
 //!
 //! The files import only from this one (and the crate), never from each other. Their methods do
 //! call each other — `rounds` refreshes the tool cache through `list`, which sends its pages
@@ -33,12 +34,14 @@ mod lifecycle;
 mod list;
 mod options;
 mod outbound;
+mod raw;
 mod rounds;
 mod tasks;
 mod tools;
 
 pub use list::{ListStop, Listing, MAX_LIST_PAGES};
 pub use options::{ClientOptions, RequestOptions, ServerInfo};
+pub use raw::Exchanged;
 
 use crate::error::ClientError;
 use crate::events::{Observer, SessionEvent};
@@ -99,6 +102,17 @@ struct State {
     generation: u64,
     closed: Option<String>,
     stage: String,
+}
+
+impl State {
+    /// A request given up after `t`, remembered (boundedly: a flood of timeouts must not grow
+    /// memory forever) so that its late answer is named.
+    fn remember_timed_out(&mut self, id: RequestId, method: String, t: Duration) {
+        if self.timed_out.len() >= 1000 {
+            self.timed_out.clear();
+        }
+        self.timed_out.insert(id, (method, t));
+    }
 }
 
 struct Shared {

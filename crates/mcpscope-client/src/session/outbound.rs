@@ -16,11 +16,13 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::sync::{Notify, oneshot};
 
-/// A request on the wire: its id, where its outcome will arrive, and what progress on it wakes.
-struct Sent {
-    id: RequestId,
-    answer: oneshot::Receiver<Outcome>,
-    activity: Arc<Notify>,
+/// A request on the wire: its id, where its outcome will arrive, what progress on it wakes, and
+/// the bytes that went (the raw tester shows them).
+pub(super) struct Sent {
+    pub(super) id: RequestId,
+    pub(super) answer: oneshot::Receiver<Outcome>,
+    pub(super) activity: Arc<Notify>,
+    pub(super) body: Bytes,
 }
 
 impl Session {
@@ -85,7 +87,11 @@ impl Session {
         }
     }
 
-    fn http_headers(&self, method: &str, params: Option<&Value>) -> Vec<(String, String)> {
+    pub(super) fn http_headers(
+        &self,
+        method: &str,
+        params: Option<&Value>,
+    ) -> Vec<(String, String)> {
         let (era, version) = {
             let st = self.state();
             (
@@ -146,7 +152,7 @@ impl Session {
 
     /// Number the request, apply the era's envelope and headers, register it as pending and
     /// hand it to the transport.
-    async fn put_on_wire(
+    pub(super) async fn put_on_wire(
         &self,
         method: &str,
         params: Option<Value>,
@@ -176,7 +182,7 @@ impl Session {
             c.push_id(id.clone());
         }
         let outgoing = Outgoing {
-            body,
+            body: body.clone(),
             id: Some(id.clone()),
             headers,
         };
@@ -188,13 +194,14 @@ impl Session {
             id,
             answer: rx,
             activity,
+            body,
         })
     }
 
     /// Wait for the answer to a sent request. The timeout restarts on progress and waits while
     /// an authorization is in progress; a cancellation or a timeout is signalled on the wire.
     /// `Ok(None)`: the engine dropped the request without an outcome.
-    async fn wait_for_outcome(
+    pub(super) async fn wait_for_outcome(
         &self,
         sent: Sent,
         method: &str,
@@ -204,6 +211,7 @@ impl Session {
             id,
             answer: mut rx,
             activity,
+            ..
         } = sent;
         let id = &id;
         let timeout = opts.timeout.unwrap_or(self.shared.opts.request_timeout);
@@ -259,11 +267,7 @@ impl Session {
             let mut st = self.state();
             let removed = st.pending.remove(id).is_some();
             if removed {
-                // Bounded: a flood of timeouts must not grow memory forever.
-                if st.timed_out.len() >= 1000 {
-                    st.timed_out.clear();
-                }
-                st.timed_out.insert(id.clone(), (method.to_string(), t));
+                st.remember_timed_out(id.clone(), method.to_string(), t);
             }
             removed
         };
@@ -350,6 +354,21 @@ impl Session {
             tokio::spawn(async move { this.cancel_on_wire(&id, &method, &reason2).await });
         }
         n
+    }
+
+    /// The connect timeout ended the handshake after `t`: what it waited for is remembered as
+    /// timed out, so an answer arriving while the attempt is torn down is named as late rather
+    /// than as an answer to an unknown request.
+    pub(super) fn handshake_timed_out(&self, t: Duration) {
+        let mut st = self.state();
+        let waiting: Vec<(RequestId, String)> = st
+            .pending
+            .iter()
+            .map(|(id, p)| (id.clone(), p.method.clone()))
+            .collect();
+        for (id, method) in waiting {
+            st.remember_timed_out(id, method, t);
+        }
     }
 
     /// Like [`Session::cancel_all`], but waits until each cancellation has been handed to the wire.
