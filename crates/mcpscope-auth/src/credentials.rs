@@ -105,21 +105,40 @@ impl Tokens {
 
     /// The grant described for a person — scope, expiry, whether it can be refreshed, the
     /// client — never a token.
-    pub fn description(&self) -> serde_json::Value {
-        serde_json::json!({
-            "scope": self.scope,
-            "expiresAt": self.expires_at,
-            "expired": self.expired(),
-            "obtainedAt": self.obtained_at,
-            "refreshToken": self.refresh_token.is_some(),
-            "clientId": self.client_id,
-        })
+    pub fn description(&self) -> GrantDescription {
+        GrantDescription {
+            scope: self.scope.clone(),
+            expires_at: self.expires_at,
+            expired: self.expired(),
+            obtained_at: self.obtained_at,
+            refresh_token: self.refresh_token.is_some(),
+            client_id: self.client_id.clone(),
+        }
     }
 
     /// The `Authorization` header value.
     pub fn header(&self) -> String {
         format!("Bearer {}", self.access_token)
     }
+}
+
+/// A stored grant described for a person ([`Tokens::description`]): never a token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct GrantDescription {
+    /// The scopes granted.
+    pub scope: Option<String>,
+    /// When the access token expires (Unix seconds), if the server said.
+    pub expires_at: Option<u64>,
+    /// Expired, or about to (`Tokens::expired`).
+    pub expired: bool,
+    /// When it was obtained (Unix seconds).
+    pub obtained_at: u64,
+    /// A refresh token is stored.
+    pub refresh_token: bool,
+    /// The client it was issued to.
+    pub client_id: Option<String>,
 }
 
 /// One stored record: the client and the tokens at one authorization server.

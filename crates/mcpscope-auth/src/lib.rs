@@ -49,7 +49,8 @@ pub use authorize::{
     BoxFuture, CallbackReceived, ExternalLogin, LoginMode, LoginRequest, validate_callback_url,
 };
 pub use credentials::{
-    ClientRegistration, ClientSource, CredentialStore, Record, Tokens, stored_grants,
+    ClientRegistration, ClientSource, CredentialStore, GrantDescription, Record, Tokens,
+    stored_grants,
 };
 pub use error::AuthError;
 pub use flow::{AuthConfig, DEFAULT_CALLBACK_URL, OAuthProvider};

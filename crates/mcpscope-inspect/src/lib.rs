@@ -58,7 +58,7 @@ mod verdicts;
 mod views;
 
 pub use auth::Delivery;
-pub use auth::{AuthPending, AuthView, SecretStoreView};
+pub use auth::{AuthPending, AuthStored, AuthToken, AuthView, SecretStoreView};
 pub use catalog::{Catalog, CatalogEntry, OAuthEntry, write_atomically};
 // The registry dialect under the name the views first knew it by (`import::preview_registry`).
 pub use catalog::registry as import;

@@ -51,6 +51,7 @@ pub const INVALID_PARAMS: i64 = -32602;
 
 /// The era a connection speaks once established.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Era {
     /// `initialize` handshake, sessions, server→client requests.
@@ -70,6 +71,7 @@ impl fmt::Display for Era {
 
 /// What the user asked for (`--protocol-era`, config key `protocolEra`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum EraPreference {
     /// Plain `initialize` (the default, as in the official Inspector).

@@ -4,7 +4,7 @@
 // store): do not edit. Regenerate with
 // `MCPSCOPE_WRITE_TYPES=1 cargo test -p mcpscope-inspect --test tests typescript::`; CI
 // fails when this file differs from a regeneration.
-import type { ApiErrorBody, AuthState, AuthStored, EntryValue, Era, EraPreference, FrameSource, HistoryStatus, Json, ServerStatus, Transport, Verdict } from '../utils/types';
+import type { ApiErrorBody, AuthState, EntryValue, FrameSource, HistoryStatus, Json, ServerStatus, Transport, Verdict } from '../utils/types';
 
 export type JsonValue = Json;
 
@@ -543,6 +543,54 @@ protection?: string,
  */
 reason: string, };
 
+export type AuthStored = { 
+/**
+ * The authorization server.
+ */
+issuer: string, 
+/**
+ * The credentials profile.
+ */
+profile: string, 
+/**
+ * The scopes granted.
+ */
+scope: string | null, 
+/**
+ * When the access token expires (Unix seconds), if the server said.
+ */
+expiresAt: number | null, 
+/**
+ * Expired, or about to (`Tokens::expired`).
+ */
+expired: boolean, 
+/**
+ * When it was obtained (Unix seconds).
+ */
+obtainedAt: number, 
+/**
+ * A refresh token is stored.
+ */
+refreshToken: boolean, 
+/**
+ * The client it was issued to.
+ */
+clientId: string | null, };
+
+export type AuthToken = { 
+/**
+ * The token.
+ */
+accessToken: string, 
+/**
+ * `Bearer`.
+ */
+tokenType: string, 
+/**
+ * When it expires (Unix seconds), if the server said.
+ */
+expiresAt: number | null, };
+
 export type ResyncEvent = { 
 /**
  * How many events the view missed.
@@ -679,6 +727,10 @@ requestTimeout?: number,
  * OAuth settings (http, sse).
  */
 oauth?: OAuthEntry, };
+
+export type Era = "legacy" | "modern";
+
+export type EraPreference = "legacy" | "modern" | "auto";
 
 export type OAuthEntry = { 
 /**

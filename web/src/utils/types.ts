@@ -1,7 +1,7 @@
 // Types of the mcpscope web API (docs/web-api.md). Pure declarations, no behaviour.
-// What travels in events, the catalog entry, frame metadata, the form model, the authorization
-// summary and the secret store are generated from the Rust types (src/generated/events.ts) and
-// re-exported here; the rest is written by hand.
+// What travels in events, the catalog entry, frame metadata, the eras, the form model, the
+// authorization summary, the stored grant, the token and the secret store are generated from the
+// Rust types (src/generated/events.ts) and re-exported here; the rest is written by hand.
 
 // The generated CatalogEntry names the secret-aware value type by importing it from here.
 export type { EntryValue } from './secrets';
@@ -9,10 +9,14 @@ export type { EntryValue } from './secrets';
 export type {
   AuthClientSummary,
   AuthPending,
+  AuthStored,
   AuthSummary,
+  AuthToken,
   AuthView,
   CatalogEntry,
   EnumOption,
+  Era,
+  EraPreference,
   FieldKind,
   FormField,
   FrameDirection,
@@ -36,13 +40,12 @@ export type {
   WarningEvent,
   WebEvent,
 } from '../generated/events';
+import type { Era } from '../generated/events';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
 export type Transport = 'stdio' | 'http' | 'sse';
-export type EraPreference = 'legacy' | 'modern' | 'auto';
-export type Era = 'legacy' | 'modern';
 export type ServerStatus = 'disconnected' | 'connecting' | 'connected' | 'failed';
 
 export interface ApiErrorBody {
@@ -146,24 +149,6 @@ export type Verdict = 'ok' | 'mismatch' | 'missing' | 'undeclared' | 'unchecked'
 // --- authorization (OAuth 2.1) ---
 
 export type AuthState = 'none' | 'authorizing' | 'authorized' | 'failed';
-
-/** A stored grant, described without its tokens. */
-export interface AuthStored {
-  issuer: string;
-  scope: string | null;
-  expiresAt: number | null;
-  obtainedAt: number;
-  refreshToken: boolean;
-  clientId: string | null;
-  profile: string;
-}
-
-/** `GET /api/servers/:name/auth/token`. */
-export interface AuthToken {
-  accessToken: string;
-  tokenType?: string | null;
-  expiresAt?: number | null;
-}
 
 /** The tabs of the top bar. */
 export type TabId = 'tools' | 'apps' | 'resources' | 'prompts' | 'logs' | 'tasks' | 'history' | 'traffic';

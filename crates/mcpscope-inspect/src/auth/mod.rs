@@ -17,7 +17,7 @@
 
 pub(crate) mod reports;
 
-pub use reports::{AuthPending, AuthView, SecretStoreView};
+pub use reports::{AuthPending, AuthStored, AuthToken, AuthView, SecretStoreView};
 use reports::{QueueSink, Unrecorded, WebAuth, WebLogin, applies, view};
 
 use crate::catalog::CatalogEntry;
@@ -123,14 +123,14 @@ async fn get_view(app: &Arc<Inspector>, name: &str) -> Result<Value> {
     // Always said while nothing is loaded (null: nothing stored), so a page that showed a
     // grant which has since gone (refresh refused, profile edited, --relogin) drops it.
     if v.summary.is_none() {
-        v.stored = Some(stored_grant(app, &entry).await.unwrap_or(Value::Null));
+        v.stored = Some(stored_grant(app, &entry).await);
     }
     Ok(v.to_value())
 }
 
 /// What the secret store holds for `entry` (its URL and profile) before anything is loaded —
 /// the grant a connection will start with — without the tokens themselves.
-async fn stored_grant(app: &Inspector, entry: &CatalogEntry) -> Option<Value> {
+async fn stored_grant(app: &Inspector, entry: &CatalogEntry) -> Option<AuthStored> {
     if !applies(entry) {
         return None;
     }
@@ -142,10 +142,11 @@ async fn stored_grant(app: &Inspector, entry: &CatalogEntry) -> Option<Value> {
     let creds = CredentialStore::new(app.secrets.clone(), &profile, &url);
     let (_, record) = creds.latest().await.ok()??;
     let t = record.tokens?;
-    let mut v = t.description();
-    v["issuer"] = json!(t.issuer);
-    v["profile"] = json!(profile);
-    Some(v)
+    Some(AuthStored {
+        grant: t.description(),
+        issuer: t.issuer,
+        profile,
+    })
 }
 
 async fn entry(app: &Inspector, name: &str) -> Result<CatalogEntry> {
@@ -163,7 +164,12 @@ async fn token(app: &Arc<Inspector>, name: &str) -> Result<Value> {
     let (token, kind, expires) = provider_of(&slot)
         .and_then(|p| p.provider.access_token())
         .ok_or_else(|| Error::not_found(format!("no access token for {name:?}")))?;
-    Ok(json!({"accessToken": token, "tokenType": kind, "expiresAt": expires}))
+    Ok(serde_json::to_value(AuthToken {
+        access_token: token,
+        token_type: kind,
+        expires_at: expires,
+    })
+    .unwrap_or_default())
 }
 
 /// `POST /api/servers/:name/auth`: log in again now, for the granted scopes plus `extra`.
@@ -242,10 +248,10 @@ async fn forget(app: &Arc<Inspector>, name: &str) -> Result<Value> {
     // `stored: null`: nothing is stored any more (the page keeps a stored grant it was shown
     // until a view says otherwise).
     let mut event = view_of(&slot, None);
-    event.stored = Some(Value::Null);
+    event.stored = Some(None);
     app.events.publish(Event::Auth(event));
     let mut v = view_of(&slot, Some(&entry));
-    v.stored = Some(Value::Null);
+    v.stored = Some(None);
     let mut v = v.to_value();
     v["revocationFailures"] = json!(failed);
     Ok(v)

@@ -8,7 +8,8 @@ use crate::catalog::CatalogEntry;
 use crate::events::{Event, EventBus};
 use crate::queue::{Item, Queue, Seen};
 use mcpscope_auth::{
-    AuthSummary, BoxFuture, CallbackReceived, ExternalLogin, LoginRequest, OAuthProvider,
+    AuthSummary, BoxFuture, CallbackReceived, ExternalLogin, GrantDescription, LoginRequest,
+    OAuthProvider,
 };
 use mcpscope_proto::Frame;
 use mcpscope_store::{LazySecretStore, StoreInfo};
@@ -129,8 +130,34 @@ pub struct AuthView {
     pub callback_url: String,
     /// `GET …/auth` and forgetting only: the grant the secret store holds (null: none).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional, type = "AuthStored | null")]
-    pub stored: Option<Value>,
+    #[ts(optional)]
+    pub stored: Option<Option<AuthStored>>,
+}
+
+/// A stored grant, described without its tokens: what a connection to the server will start
+/// with.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct AuthStored {
+    /// Scope, expiry, refresh, client.
+    #[serde(flatten)]
+    pub grant: GrantDescription,
+    /// The authorization server.
+    pub issuer: String,
+    /// The credentials profile.
+    pub profile: String,
+}
+
+/// `GET /api/servers/:name/auth/token`: the access token a connection sends (for the web UI's
+/// Copy and JWT decoder).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthToken {
+    /// The token.
+    pub access_token: String,
+    /// `Bearer`.
+    pub token_type: String,
+    /// When it expires (Unix seconds), if the server said.
+    pub expires_at: Option<u64>,
 }
 
 /// Where tokens are kept — which store, where, why — or why it cannot be opened.

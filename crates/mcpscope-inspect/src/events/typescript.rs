@@ -4,20 +4,23 @@
 //! One file rather than ts-rs's file per type: the SPA imports one module, and CI compares one
 //! file with a regeneration (`tests/typescript.rs`; `MCPSCOPE_WRITE_TYPES=1` rewrites it). Besides
 //! the events' bodies it holds the catalog entry (`CatalogEntry`, `OAuthEntry`), which the events
-//! and the catalog routes carry, and the types of the crates below that the web API sends:
-//! `FrameMeta` and the form model of mcpscope-proto, `AuthSummary` of mcpscope-auth, `StoreInfo`
-//! of mcpscope-store (their `ts` feature, turned on by this crate). Types the SPA still writes by
-//! hand (`Json`, string unions such as `Transport`, …) are imported from `web/src/utils/types.ts`
-//! by name: the Rust fields that hold them say which with `#[ts(type = "…")]`.
+//! and the catalog routes carry, what the auth routes answer (`AuthStored`, `AuthToken`), and the
+//! types of the crates below that the web API sends: `FrameMeta`, the eras and the form model of
+//! mcpscope-proto, `AuthSummary` and `GrantDescription` (flattened into `AuthStored`) of
+//! mcpscope-auth, `StoreInfo` of mcpscope-store (their `ts` feature, turned on by this crate).
+//! Types the SPA still writes by hand (`Json`, string unions such as `Transport`, …) are imported
+//! from `web/src/utils/types.ts` by name: the Rust fields that hold them say which with
+//! `#[ts(type = "…")]`.
 
 use super::vocabulary::*;
-use crate::auth::{AuthPending, AuthView, SecretStoreView};
+use crate::auth::{AuthPending, AuthStored, AuthToken, AuthView, SecretStoreView};
 use crate::catalog::{CatalogEntry, OAuthEntry};
 use crate::frames::{FrameHead, FrameView, LintFinding};
 use crate::interactions::{Interaction, InteractionClosed, InteractionKind, Outcome};
 use crate::verdicts::{HeaderVerdicts, VerdictRow};
 use crate::views::{HistoryChild, HistoryEntry, ServerView};
 use mcpscope_auth::{AuthSummary, ClientSummary};
+use mcpscope_proto::era::{Era, EraPreference};
 use mcpscope_proto::form::{EnumOption, Field, FieldKind, StringFormat};
 use mcpscope_proto::{Direction, FrameKind, FrameMeta};
 use mcpscope_store::StoreInfo;
@@ -27,10 +30,7 @@ use ts_rs::{Config, TS};
 const IMPORTED: &[&str] = &[
     "ApiErrorBody",
     "AuthState",
-    "AuthStored",
     "EntryValue",
-    "Era",
-    "EraPreference",
     "FrameSource",
     "HistoryStatus",
     "Json",
@@ -69,12 +69,16 @@ pub fn typescript() -> String {
         ClientSummary::decl(&cfg),
         SecretStoreView::decl(&cfg),
         StoreInfo::decl(&cfg),
+        AuthStored::decl(&cfg),
+        AuthToken::decl(&cfg),
         ResyncEvent::decl(&cfg),
         Interaction::decl(&cfg),
         InteractionKind::decl(&cfg),
         InteractionClosed::decl(&cfg),
         Outcome::decl(&cfg),
         CatalogEntry::decl(&cfg),
+        Era::decl(&cfg),
+        EraPreference::decl(&cfg),
         OAuthEntry::decl(&cfg),
         Field::decl(&cfg),
         FieldKind::decl(&cfg),

@@ -41,7 +41,7 @@ describe('AuthPanel', () => {
     expect(html).toContain('keyring locked');
   });
   it('describes a stored grant before the server connects, and lets it be forgotten', () => {
-    const stored = { issuer: 'http://127.0.0.1:9/as', scope: 'mcp:read', expiresAt: null, obtainedAt: 1, refreshToken: true, clientId: 'client-1', profile: 'work' };
+    const stored = { issuer: 'http://127.0.0.1:9/as', scope: 'mcp:read', expiresAt: null, expired: false, obtainedAt: 1, refreshToken: true, clientId: 'client-1', profile: 'work' };
     const html = render(
       <AuthPanel server={server({ status: 'disconnected' })} view={view({ state: 'none', summary: null, stored })} actions={actions} />,
     );
