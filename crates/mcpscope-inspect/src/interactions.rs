@@ -91,16 +91,44 @@ pub struct Interaction {
     pub deadline_us: u64,
 }
 
-/// How a view answers.
+/// How a view answers: `{"action": "accept", "content": …}` (`content` may be left out: a URL
+/// elicitation's accept has none), `{"action": "decline"}`, `{"action": "cancel"}`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(tag = "action", content = "content", rename_all = "camelCase")]
+#[serde(from = "AnswerBody")]
 pub enum Answer {
     /// Accept: the elicitation's content, the sampling result, the roots (list or `{roots}`).
-    Accept(#[serde(default)] Value),
+    Accept(Value),
     /// Say no.
     Decline,
     /// Dismiss without choosing (elicitation `cancel`; a decline for the other kinds).
     Cancel,
+}
+
+/// The body a view sends, before it is an [`Answer`]. An adjacently tagged enum cannot leave a
+/// newtype variant's content out, so the tag and the content are read as two fields.
+#[derive(Deserialize)]
+struct AnswerBody {
+    action: Action,
+    #[serde(default)]
+    content: Value,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum Action {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+impl From<AnswerBody> for Answer {
+    fn from(b: AnswerBody) -> Answer {
+        match b.action {
+            Action::Accept => Answer::Accept(b.content),
+            Action::Decline => Answer::Decline,
+            Action::Cancel => Answer::Cancel,
+        }
+    }
 }
 
 /// How an interaction ended.
@@ -556,6 +584,9 @@ mod tests {
         assert_eq!(a, Answer::Accept(json!({"a": 1})));
         let d: Answer = serde_json::from_value(json!({"action": "decline"})).unwrap();
         assert_eq!(d, Answer::Decline);
+        // A URL elicitation's accept carries no content (docs/web-api.md).
+        let u: Answer = serde_json::from_value(json!({"action": "accept"})).unwrap();
+        assert_eq!(u, Answer::Accept(Value::Null));
     }
 
     /// An interaction of `method` with `params`, as the queue would open it.
