@@ -2,7 +2,7 @@
 // (active server, tab, replay pre-fills) and binds the view's callbacks to the API actions.
 
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { InspectorView, type InspectorCallbacks } from './components/views/InspectorView/InspectorView';
+import { InspectorView, type InFlight, type InspectorCallbacks } from './components/views/InspectorView/InspectorView';
 import { useInspector } from './hooks/useInspector';
 import { replayArgs, replayTab } from './utils/history';
 import { serverData } from './utils/state';
@@ -16,6 +16,8 @@ export function App() {
   const [historyFocus, setHistoryFocus] = useState<number | null>(null);
   const [logRequest, setLogRequest] = useState<number | null>(null);
   const [infoOpen, setInfoOpen] = useState(false);
+  // The calls started from a screen, until they end: the questions they cause are drawn under them.
+  const [inflight, setInflight] = useState<Record<string, InFlight>>({});
   const nonce = useRef(0);
   const activeRef = useRef<string | null>(null);
   activeRef.current = active;
@@ -103,7 +105,19 @@ export function App() {
       formModel: actions.formModel,
       validateTool: (tool, args) => actions.validateTool(cur(), tool, args),
       validate: actions.validate,
-      callTool: (tool, args, meta) => actions.call(cur(), 'tools/call', { name: tool, arguments: args }, meta),
+      callTool: (tool, args, meta) => {
+        const server = cur();
+        const h = actions.call(server, 'tools/call', { name: tool, arguments: args }, meta);
+        setInflight((m) => ({ ...m, [h.requestId]: { server, tab: 'tools' } }));
+        void h.done.finally(() =>
+          setInflight((m) => {
+            const rest = { ...m };
+            delete rest[h.requestId];
+            return rest;
+          }),
+        );
+        return h;
+      },
       cancel: actions.cancel,
       read: (uri) => actions.request(cur(), 'resources/read', { uri }),
       subscribe: (uri, on) => actions.request(cur(), on ? 'resources/subscribe' : 'resources/unsubscribe', { uri }),
@@ -146,6 +160,7 @@ export function App() {
       frameBodyUrl: (seq) => actions.frameBodyUrl(cur(), seq),
       olderFrames: () => actions.olderFrames(cur()),
       newerFrames: () => actions.newerFrames(cur()),
+      answerInteraction: actions.answerInteraction,
       auth: {
         load: actions.authView,
         token: actions.authToken,
@@ -170,6 +185,9 @@ export function App() {
       logRequest={logRequest}
       infoOpen={infoOpen}
       auth={state.auth}
+      interactions={state.interactions}
+      urlWaits={state.urlWaits}
+      inflight={inflight}
       cb={cb}
     />
   );

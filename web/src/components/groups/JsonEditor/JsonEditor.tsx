@@ -13,6 +13,10 @@ export interface JsonEditorProps {
   minRows?: number;
   testId?: string;
   placeholder?: string;
+  /** Every keystroke's text, also one that does not parse (a form that must refuse it). */
+  onText?: (text: string) => void;
+  /** The textarea's id (for a `<label for>` outside it). */
+  id?: string;
 }
 
 /**
@@ -20,7 +24,7 @@ export interface JsonEditorProps {
  * keystroke, and only a valid parse is passed up. A value changed from outside (form ↔ JSON toggle,
  * replay) replaces the text only when it differs from what the text already means.
  */
-export function JsonEditor({ value, onChange, label, description, error, required, minRows = 4, testId, placeholder }: JsonEditorProps) {
+export function JsonEditor({ value, onChange, label, description, error, required, minRows = 4, testId, placeholder, onText, id }: JsonEditorProps) {
   const [text, setText] = useState(() => toJsonText(value));
   const [seen, setSeen] = useState<Json | undefined>(value);
   const [parseError, setParseError] = useState<string | undefined>(undefined);
@@ -34,6 +38,7 @@ export function JsonEditor({ value, onChange, label, description, error, require
   }
   return (
     <Textarea
+      id={id}
       label={label}
       description={description}
       withAsterisk={required}
@@ -51,6 +56,7 @@ export function JsonEditor({ value, onChange, label, description, error, require
       onChange={(e) => {
         const t = e.currentTarget.value;
         setText(t);
+        onText?.(t);
         const parsed = parseJsonText(t);
         if (parsed.error) {
           setParseError(parsed.error);

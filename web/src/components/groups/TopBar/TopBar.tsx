@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Menu, Select, Tabs, Text, Title, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Group, Menu, Select, Tabs, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
 import { PROTOCOL_CHOICES } from '../../../utils/status';
 import type { EraPreference, ServerView, TabId } from '../../../utils/types';
 import { StatusDot } from '../../elements/StatusDot/StatusDot';
@@ -26,10 +26,14 @@ export interface TopBarProps {
   onProtocol: (p: EraPreference) => void;
   onDisconnect: () => void;
   onInfo: () => void;
+  /** Questions waiting for an answer, every server. */
+  pending: number;
+  /** Show them all (the pending modal). */
+  onPending: () => void;
 }
 
 /** [Server ▼] ● Connected (23ms) [tabs] [protocol] [Disconnect] (003_* navigation model). */
-export function TopBar({ server, servers, tab, protocol, stream, onTab, onSelectServer, onProtocol, onDisconnect, onInfo }: TopBarProps) {
+export function TopBar({ server, servers, tab, protocol, stream, onTab, onSelectServer, onProtocol, onDisconnect, onInfo, pending, onPending }: TopBarProps) {
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md" data-testid="top-bar">
       <Group gap="md" wrap="nowrap">
@@ -74,6 +78,21 @@ export function TopBar({ server, servers, tab, protocol, stream, onTab, onSelect
         </Tabs>
       )}
       <Group gap="sm" wrap="nowrap">
+        {pending > 0 && (
+          <Tooltip label="Questions from servers waiting for an answer (any server): show them">
+            <Badge
+              component="button"
+              color="orange"
+              variant="filled"
+              className="mcpscope-pending-badge"
+              onClick={onPending}
+              data-testid="pending-badge"
+              data-count={pending}
+            >
+              {pending} pending
+            </Badge>
+          </Tooltip>
+        )}
         {stream !== 'open' && (
           <Badge color={stream === 'error' ? 'red' : 'yellow'} data-testid="stream-state" data-state={stream}>
             {stream === 'error' ? 'backend unreachable' : 'connecting to backend…'}

@@ -21,7 +21,9 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
+import type { Interaction } from '../../../generated/events';
 import { formDrawable, initialValue } from '../../../utils/form';
+import type { InteractionAnswer } from '../../../utils/interactions';
 import { annotationRows, filterTools, parseMeta, toolBadges, type ToolDef } from '../../../utils/tools';
 import type {
   CallHandle,
@@ -37,6 +39,7 @@ import type {
 import { AnnotationBadges } from '../../elements/AnnotationBadges/AnnotationBadges';
 import { VirtualList } from '../../elements/VirtualList/VirtualList';
 import { JsonEditor } from '../../groups/JsonEditor/JsonEditor';
+import { PendingRequests } from '../../groups/PendingRequests/PendingRequests';
 import { ProgressPanel } from '../../groups/ProgressPanel/ProgressPanel';
 import { SchemaForm } from '../../groups/SchemaForm/SchemaForm';
 import { ToolResult, type ToolOutcome } from '../../groups/ToolResult/ToolResult';
@@ -47,8 +50,14 @@ export interface ToolsScreenProps {
   excluded: Record<string, string>;
   listChanged: boolean;
   progress: Record<string, ProgressEvent>;
-  /** Requests the server sent (declined in this version); the inline queue will live here. */
+  /** Requests the server sent, with the answer each got. */
   serverRequests: ServerRequestEvent[];
+  /** What the server asked and waits for, by the view's request id of the call that caused it
+   *  (the inline queue under the running call). */
+  pendingOf: Record<string, Interaction[]>;
+  /** Each server's `serverInfo` (the dialogs name it). */
+  serverInfos: Record<string, JsonObject | null>;
+  onAnswer: (id: number, answer: InteractionAnswer) => Promise<boolean>;
   prefill: Prefill | null;
   onRefresh: () => void;
   onFormModel: (schema: Json) => Promise<FormField>;
@@ -67,6 +76,14 @@ interface Running {
   requestId: string;
   startedAt: number;
   cancelling: boolean;
+}
+
+/** What a server request's answer was, in a few words (`{result: {action}}` or `{error}`). */
+function answerText(answer: Json): string {
+  const a = (answer ?? {}) as JsonObject;
+  if (a.error && typeof a.error === 'object') return `refused (${String((a.error as JsonObject).message ?? 'error')})`;
+  const r = (a.result ?? {}) as JsonObject;
+  return typeof r.action === 'string' ? r.action : 'answered';
 }
 
 /** Tools: searchable list, generated form, Validate only, Execute with progress, rich results. */
@@ -195,7 +212,8 @@ export function ToolsScreen(p: ToolsScreenProps) {
   };
 
   const progress = running ? p.progress[running.requestId] : undefined;
-  const declined = p.serverRequests.slice(-3);
+  const pending = running ? p.pendingOf[running.requestId] ?? [] : [];
+  const answered = p.serverRequests.slice(-3);
 
   const list = (
     <Stack gap="xs" h="100%" p="xs" data-testid="tool-list-pane">
@@ -419,12 +437,13 @@ export function ToolsScreen(p: ToolsScreenProps) {
           </Badge>
         )}
         {running && <ProgressPanel progress={progress} elapsedMs={now - running.startedAt} onCancel={cancel} cancelling={running.cancelling} />}
-        <div data-testid="request-queue-slot" data-count={declined.length}>
-          {declined.length > 0 && (
-            <Alert color="gray" p="xs" title="Server requests (declined in this version)">
-              {declined.map((r, i) => (
+        <div data-testid="request-queue-slot" data-count={pending.length}>
+          {pending.length > 0 && <PendingRequests items={pending} serverInfos={p.serverInfos} onAnswer={p.onAnswer} onFormModel={p.onFormModel} />}
+          {pending.length === 0 && answered.length > 0 && (
+            <Alert color="gray" p="xs" title="Last server requests" data-testid="answered-requests">
+              {answered.map((r, i) => (
                 <Text size="xs" key={i}>
-                  {r.method}
+                  {r.method}: {answerText(r.answer)}
                 </Text>
               ))}
             </Alert>

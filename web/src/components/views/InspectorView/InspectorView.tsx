@@ -1,6 +1,8 @@
 import { Alert, AppShell, Button, Group, Modal, Text } from '@mantine/core';
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useState } from 'react';
+import type { Interaction } from '../../../generated/events';
 import { pendingLogins } from '../../../utils/auth';
+import { requestOf, type InteractionAnswer, type UrlWait } from '../../../utils/interactions';
 import type { ServerData } from '../../../utils/state';
 import { isAppTool } from '../../../utils/tools';
 import type {
@@ -24,6 +26,7 @@ import type {
 } from '../../../utils/types';
 import { AuthDialog } from '../../groups/AuthDialog/AuthDialog';
 import { AuthPanel, type AuthActions } from '../../groups/AuthPanel/AuthPanel';
+import { PendingModal } from '../../groups/PendingModal/PendingModal';
 import { ServerInfoPanel } from '../../groups/ServerInfoPanel/ServerInfoPanel';
 import { TopBar } from '../../groups/TopBar/TopBar';
 import { AppsScreen } from '../../screens/AppsScreen/AppsScreen';
@@ -83,6 +86,15 @@ export interface InspectorCallbacks {
   newerFrames: () => Promise<void>;
   /** OAuth: the Authorization panel's calls and the sign-in dialog's Cancel. */
   auth: AuthActions;
+  /** Answer what a server asked (`POST /api/interactions/:id`); false when it was refused. */
+  answerInteraction: (id: number, answer: InteractionAnswer) => Promise<boolean>;
+}
+
+/** A call this page started and is waiting for, by the view's request id: which server and
+ *  which screen (its questions are drawn under it while that screen is shown). */
+export interface InFlight {
+  server: string;
+  tab: TabId;
 }
 
 export interface InspectorViewProps {
@@ -99,7 +111,37 @@ export interface InspectorViewProps {
   infoOpen: boolean;
   /** The last authorization view of each server. */
   auth: Record<string, AuthView>;
+  /** What the servers asked that waits for an answer, oldest first. */
+  interactions: Interaction[];
+  urlWaits: UrlWait[];
+  inflight: Record<string, InFlight>;
   cb: InspectorCallbacks;
+}
+
+const NO_PENDING: Record<string, Interaction[]> = {};
+
+/**
+ * Which questions are drawn inline, by the request id of the call they belong to: those of a
+ * call of the active server started from the screen now shown. Every other goes to the modal.
+ */
+function splitPending(
+  interactions: Interaction[],
+  history: HistoryEntry[],
+  inflight: Record<string, InFlight>,
+  active: string | null,
+  tab: TabId,
+  forced: boolean,
+): { inline: Record<string, Interaction[]>; modal: Interaction[] } {
+  if (forced || !active) return { inline: NO_PENDING, modal: interactions };
+  const inline: Record<string, Interaction[]> = {};
+  const modal: Interaction[] = [];
+  for (const i of interactions) {
+    const req = requestOf(i, history);
+    const f = req ? inflight[req] : undefined;
+    if (req && f && f.server === active && i.server === active && f.tab === tab) (inline[req] ??= []).push(i);
+    else modal.push(i);
+  }
+  return { inline, modal };
 }
 
 // Screens re-render only when their own props change (frames arrive many times a second).
@@ -112,7 +154,7 @@ const Tasks = memo(TasksScreen);
 const History = memo(HistoryScreen);
 const Traffic = memo(TrafficScreen);
 
-function Screens({ p, server }: { p: InspectorViewProps; server: ServerView }) {
+function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps; server: ServerView; pendingOf: Record<string, Interaction[]>; serverInfos: Record<string, JsonObject | null> }) {
   const d = p.data!;
   const cb = p.cb;
   const show = (t: TabId) => (p.tab === t ? 'mcpscope-screen' : 'mcpscope-screen mcpscope-hidden');
@@ -139,6 +181,9 @@ function Screens({ p, server }: { p: InspectorViewProps; server: ServerView }) {
           listChanged={d.changed.tools}
           progress={d.progress}
           serverRequests={d.serverRequests}
+          pendingOf={p.tab === 'tools' ? pendingOf : NO_PENDING}
+          serverInfos={serverInfos}
+          onAnswer={cb.answerInteraction}
           prefill={p.prefill.tools ?? null}
           onRefresh={h.refreshTools}
           onFormModel={cb.formModel}
@@ -230,6 +275,19 @@ export function InspectorView(p: InspectorViewProps) {
   const server = p.active ? p.servers.find((s) => s.name === p.active) ?? null : null;
   const cb = p.cb;
   const logins = useMemo(() => pendingLogins(p.auth), [p.auth]);
+  // The badge shows every question in the modal, inline ones too, until the modal is closed.
+  const [forced, setForced] = useState(false);
+  const [reopen, setReopen] = useState(0);
+  const active = server ? server.name : null;
+  const { inline, modal } = useMemo(
+    () => splitPending(p.interactions, p.history, p.inflight, active, p.tab, forced),
+    [p.interactions, p.history, p.inflight, active, p.tab, forced],
+  );
+  const serverInfos = useMemo(() => {
+    const out: Record<string, JsonObject | null> = {};
+    for (const [name, info] of Object.entries(p.infos)) out[name] = info?.serverInfo ?? null;
+    return out;
+  }, [p.infos]);
   return (
     <AppShell header={{ height: 56 }} padding={0}>
       <AppShell.Header>
@@ -244,6 +302,11 @@ export function InspectorView(p: InspectorViewProps) {
           onProtocol={(era) => server && cb.setProtocol(server.name, era)}
           onDisconnect={() => server && cb.disconnect(server.name)}
           onInfo={() => cb.showInfo(true)}
+          pending={p.interactions.length}
+          onPending={() => {
+            setForced(true);
+            setReopen((n) => n + 1);
+          }}
         />
       </AppShell.Header>
       <AppShell.Main className="mcpscope-main" data-testid="main" data-view={server ? 'server' : 'list'}>
@@ -285,7 +348,7 @@ export function InspectorView(p: InspectorViewProps) {
               </Alert>
             )}
             <div className="mcpscope-grow mcpscope-col">
-              <Screens p={p} server={server} />
+              <Screens p={p} server={server} pendingOf={inline} serverInfos={serverInfos} />
             </div>
           </div>
         )}
@@ -299,6 +362,15 @@ export function InspectorView(p: InspectorViewProps) {
             />
           )}
         </Modal>
+        <PendingModal
+          items={modal}
+          waits={p.urlWaits}
+          reopen={reopen}
+          serverInfos={serverInfos}
+          onAnswer={cb.answerInteraction}
+          onFormModel={cb.formModel}
+          onClosed={() => setForced(false)}
+        />
         <AuthDialog logins={logins} onCancel={cb.auth.cancel} />
       </AppShell.Main>
     </AppShell>
