@@ -82,6 +82,15 @@ pub enum ClientError {
         /// The responder's reason.
         reason: String,
     },
+    /// A request typed by hand (the raw tester) reuses the id of one still waiting for its
+    /// answer: two requests cannot wait on one id.
+    #[error(
+        "request id {id} is still waiting for its answer; give the message another id (or wait for it to finish)"
+    )]
+    IdInFlight {
+        /// The id, as JSON text.
+        id: String,
+    },
     /// `input_required` rounds exceeded `--max-input-rounds`.
     #[error(
         "{method}: the server asked for input {rounds} times without completing (limit --max-input-rounds {rounds})"
@@ -117,6 +126,7 @@ impl ClientError {
             ClientError::Cancelled { .. } => ErrorCode::Cancelled,
             ClientError::ServerCancelled { .. } => ErrorCode::ServerCancelled,
             ClientError::TooManyRounds { .. } => ErrorCode::InputRoundsExceeded,
+            ClientError::IdInFlight { .. } => ErrorCode::Conflict,
             ClientError::Transport(_) | ClientError::Protocol(_) => ErrorCode::ProtocolError,
             // Unreachable in practice (`is_connection_failure` takes these), named for the match.
             ClientError::Closed(_) => ErrorCode::Unreachable,

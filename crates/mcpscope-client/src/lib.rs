@@ -31,5 +31,6 @@ pub use responder::{
     DeclineAll, RequestOrigin, Responder, ServerRequest, decline, full_capabilities,
 };
 pub use session::{
-    ClientOptions, ListStop, Listing, MAX_LIST_PAGES, RequestOptions, ServerInfo, Session,
+    ClientOptions, Exchanged, ListStop, Listing, MAX_LIST_PAGES, RequestOptions, ServerInfo,
+    Session,
 };

@@ -4,6 +4,7 @@
 //! entry. The engine's observer only forwards, down one channel ([`crate::queue`]), to the
 //! connection's processor ([`crate::pipeline`]), which turns the traffic into what views show.
 
+use crate::capabilities::Advertising;
 use crate::error::{Error, Result};
 use crate::events::{Event, ResetEvent, WarningEvent};
 use crate::interactions::QueueResponder;
@@ -45,7 +46,7 @@ pub(crate) async fn connect(
             && st.status == Some(Status::Connected)
             && let Some(info) = &st.info
         {
-            return Ok(views::server_info(info));
+            return Ok(views::server_info(info, &st.advertised));
         }
     }
     disconnect_locked(app, &slot).await;
@@ -81,6 +82,18 @@ pub(crate) async fn connect(
         policy: app.options.interaction_policy.clone(),
         timeout: app.options.interaction_timeout,
         sink: Arc::new(ProcessorSink { tx: tx.clone() }),
+    });
+    // The client capabilities chosen in the Experimental panel, fixed for this connection.
+    let settings = {
+        let mut st = slot.st();
+        st.advertised = (st.capabilities_override.clone())
+            .or_else(|| entry.client_capabilities.clone())
+            .unwrap_or_default();
+        st.advertised.clone()
+    };
+    let responder = Arc::new(Advertising {
+        inner: responder,
+        settings,
     });
     match Session::connect(target, opts, responder, observer).await {
         Ok(session) => Ok(connected_now(app, &slot, session, tx, generation).await),
@@ -132,7 +145,10 @@ async fn connected_now(
             every,
         ));
     }
-    info.as_ref().map(views::server_info).unwrap_or(Value::Null)
+    let advertised = slot.st().advertised.clone();
+    info.as_ref()
+        .map(|i| views::server_info(i, &advertised))
+        .unwrap_or(Value::Null)
 }
 
 /// Disconnect (taking the connect lock).
@@ -307,7 +323,7 @@ async fn listener(app: Arc<Inspector>, slot: Arc<Slot>, session: Session, genera
 }
 
 /// The connected session of `slot` and its processor, or `not_found`.
-fn connected(slot: &Slot) -> Result<(Session, Queue, Option<String>)> {
+pub(crate) fn connected(slot: &Slot) -> Result<(Session, Queue, Option<String>)> {
     let st = slot.st();
     match (&st.session, &st.processor, st.status) {
         (Some(s), Some(p), Some(Status::Connected)) => {
@@ -353,7 +369,7 @@ pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<Ca
 }
 
 /// Register `request_id` as in flight (so a view can cancel it), until the guard drops.
-fn in_flight(
+pub(crate) fn in_flight(
     app: &Arc<Inspector>,
     request_id: &str,
 ) -> Result<(Arc<RequestControl>, RemoveOnDrop)> {
@@ -379,7 +395,7 @@ fn in_flight(
 
 /// Write the call's history entry (params without the connection's secrets), publish it, and
 /// tell the processor it begins, so everything the request causes is tied to it.
-async fn open_entry(
+pub(crate) async fn open_entry(
     app: &Arc<Inspector>,
     name: &str,
     c: &Call,
@@ -422,7 +438,7 @@ async fn open_entry(
 
 /// The engine's options for the call: the view's `_meta`, progress and timeout, and on modern
 /// the log level the user chose (unless the view set one).
-fn request_options(
+pub(crate) fn request_options(
     c: &Call,
     era: Era,
     log_level: Option<String>,
@@ -446,7 +462,7 @@ fn request_options(
 
 /// Record how the call ended in its entry (through the processor, so every frame is in first)
 /// and give the view the result or error as SQLite keeps it: without the connection's secrets.
-async fn close_entry(
+pub(crate) async fn close_entry(
     app: &Arc<Inspector>,
     tx: &Queue,
     hist: i64,
@@ -490,7 +506,7 @@ async fn close_entry(
     result
 }
 
-struct RemoveOnDrop {
+pub(crate) struct RemoveOnDrop {
     app: Arc<Inspector>,
     id: String,
 }
@@ -552,14 +568,15 @@ impl Inspector {
         let info = slot.and_then(|sl| {
             let st = sl.st();
             (st.status == Some(Status::Connected))
-                .then(|| st.info.clone())
+                .then(|| st.info.clone().map(|i| (i, st.advertised.clone())))
                 .flatten()
         });
-        info.map(|i| views::server_info(&i)).ok_or_else(|| {
-            Error::not_found(format!(
-                "server {name:?} is not connected; connect it first"
-            ))
-        })
+        info.map(|(i, a)| views::server_info(&i, &a))
+            .ok_or_else(|| {
+                Error::not_found(format!(
+                    "server {name:?} is not connected; connect it first"
+                ))
+            })
     }
 
     /// Choose `name`'s protocol era (`legacy`, `modern`, `auto`) and reconnect with it. The

@@ -36,11 +36,13 @@
 //! ```
 
 mod auth;
+pub mod capabilities;
 pub mod catalog;
 mod conn;
 pub mod datadir;
 mod error;
 pub mod events;
+mod experimental;
 mod frames;
 mod history;
 pub mod history_filter;
@@ -66,6 +68,7 @@ pub(crate) use catalog::secrets;
 pub use datadir::{DataDirLock, LOCK_FILE, make_private, precreate_private};
 pub use error::{Error, Result};
 pub use events::{Event, EventBus, Published, RING_BYTES, RING_EVENTS};
+pub use experimental::{HandSent, SendKind};
 pub use frames::FrameView;
 pub use frames::{VIEW_BODY_CAP, WINDOW_BYTES, WINDOW_FRAMES};
 pub use history::HistoryPage;

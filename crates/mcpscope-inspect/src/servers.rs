@@ -46,7 +46,7 @@ impl Inspector {
         new_name: Option<String>,
         entry: CatalogEntry,
     ) -> Result<Value> {
-        let entry = entry.normalized();
+        let mut entry = entry.normalized();
         if let Some(p) = entry.problem() {
             return Err(Error::usage(format!("server {name:?}: {p}")));
         }
@@ -57,6 +57,10 @@ impl Inspector {
                 "no server named {name:?} in the catalog"
             )));
         };
+        // The server form does not carry the Experimental panel's capabilities: keep them.
+        if entry.client_capabilities.is_none() {
+            entry.client_capabilities = old_entry.client_capabilities.clone();
+        }
         let entry = crate::catalog::secrets::seal(self, entry).await?;
         // A connection made from the old entry would not match the card any more.
         let slot = self.slots().get(name).cloned();

@@ -90,6 +90,11 @@ pub(crate) struct SlotState {
     pub log_level: Option<String>,
     /// An era chosen with the protocol selector when the catalog could not be saved.
     pub era_override: Option<String>,
+    /// Client capabilities chosen in the Experimental panel when the catalog could not be
+    /// saved (`capabilities.rs`).
+    pub capabilities_override: Option<crate::capabilities::AdvertisedCapabilities>,
+    /// The client capabilities settings the current connection was made with.
+    pub advertised: crate::capabilities::AdvertisedCapabilities,
     /// The current connection's number in the interaction queue (its questions are abandoned
     /// when it ends).
     pub interaction_connection: u64,

@@ -2,9 +2,10 @@
 //! `ServerView` (typed: they travel in events, and the SPA's types are generated from them),
 //! `SavedRequest`, `ServerInfo` (see `docs/web-api.md`).
 
+use crate::capabilities::AdvertisedCapabilities;
 use crate::catalog::CatalogEntry;
 use crate::time::rfc3339;
-use mcpscope_client::{ServerInfo, full_capabilities};
+use mcpscope_client::ServerInfo;
 use mcpscope_store::{Child, Entry, NewEntry, SavedRequest};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -216,11 +217,12 @@ pub(crate) fn saved(s: &SavedRequest) -> Value {
     })
 }
 
-/// The engine's `ServerInfo` plus what we declared (`clientCapabilities`) and the connection
-/// kind the Server Info screen names (`stateless`, `session`, `sessionless legacy`).
-pub(crate) fn server_info(info: &ServerInfo) -> Value {
+/// The engine's `ServerInfo` plus what we declared (`clientCapabilities`: mcpscope's own with
+/// the connection's `advertised` settings applied) and the connection kind the Server Info
+/// screen names (`stateless`, `session`, `sessionless legacy`).
+pub(crate) fn server_info(info: &ServerInfo, advertised: &AdvertisedCapabilities) -> Value {
     let mut v = serde_json::to_value(info).unwrap_or(Value::Null);
-    v["clientCapabilities"] = full_capabilities(info.era);
+    v["clientCapabilities"] = advertised.advertise(info.era);
     v["connectionKind"] = json!(match (info.era, &info.session_id) {
         (mcpscope_proto::era::Era::Modern, _) => "stateless",
         (_, Some(_)) => "session",

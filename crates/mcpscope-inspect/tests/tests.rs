@@ -17,3 +17,5 @@ mod interactions;
 mod lifecycle;
 // One number per frame from the engine to the view: warnings name the frame the traffic shows.
 mod numbering;
+// The Experimental panel: messages sent by hand (enveloped or raw) and advertised capabilities.
+mod experimental;

@@ -27,3 +27,5 @@ mod pagination;
 mod interactions;
 // A JSON body of the wrong shape is 400 `usage` naming the field, on every route; malformed 400.
 mod body_shape;
+// The Experimental panel: a message sent by hand (request, notification, raw), client capabilities.
+mod experimental;

@@ -66,6 +66,12 @@ pub struct CatalogEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub oauth: Option<OAuthEntry>,
+    /// The client capabilities the next connection advertises, when they differ from
+    /// mcpscope's (the Experimental panel). Set through `PUT /api/servers/:name/capabilities`,
+    /// not the server form (which leaves it as it is): hence no TypeScript field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(skip)]
+    pub client_capabilities: Option<crate::capabilities::AdvertisedCapabilities>,
     /// Fields we do not know, kept as they were (the SPA neither reads nor sets them).
     #[serde(flatten)]
     #[ts(skip)]

@@ -10,10 +10,12 @@
 //! - [`auth`]: a server's OAuth authorization;
 //! - [`interactions`]: the servers' questions waiting for a view's answer;
 //! - [`schema`]: the schema → form model and validation;
+//! - [`experimental`]: the Experimental panel (a message sent by hand, client capabilities);
 //! - `/events`: the SSE stream of the core's bus (`crate::sse`).
 
 mod auth;
 mod connections;
+mod experimental;
 mod history;
 mod interactions;
 mod requests;
@@ -43,6 +45,7 @@ pub(crate) fn router() -> Router<AppState> {
         .merge(auth::router())
         .merge(interactions::router())
         .merge(schema::router())
+        .merge(experimental::router())
         .route("/events", get(crate::sse::events))
         .fallback(api_not_found)
 }

@@ -22,7 +22,7 @@ pub(super) fn router() -> Router<AppState> {
 }
 
 /// Read `timeoutMs`: absent → the server's default; `null` or 0 → none; a number → that.
-fn timeout_of(b: &Map<String, Value>) -> ApiResult<Option<Option<Duration>>> {
+pub(super) fn timeout_of(b: &Map<String, Value>) -> ApiResult<Option<Option<Duration>>> {
     match b.get("timeoutMs") {
         None => Ok(None),
         Some(Value::Null) => Ok(Some(None)),
