@@ -2,6 +2,7 @@
 // SPA never handles the token; requests are same-origin.
 
 import type { Interaction, InteractionClosed } from '../generated/events';
+import type { CapabilitiesView, CapabilitySettings, SendBody, SendResult } from '../utils/experimental';
 import type { InteractionAnswer } from '../utils/interactions';
 import type {
   ApiErrorBody,
@@ -157,6 +158,12 @@ export const api = {
 
   interactions: () => call<{ interactions: Interaction[] }>('GET', '/api/interactions'),
   answerInteraction: (id: number, answer: InteractionAnswer) => call<InteractionClosed>('POST', `/api/interactions/${id}`, answer),
+
+  /** The Experimental panel: one message sent by hand, the client capabilities of the next connect. */
+  send: (name: string, body: SendBody) => call<SendResult>('POST', `/api/servers/${enc(name)}/send`, body),
+  clientCapabilities: (name: string) => call<CapabilitiesView>('GET', `/api/servers/${enc(name)}/client-capabilities`),
+  setClientCapabilities: (name: string, settings: CapabilitySettings) =>
+    call<CapabilitiesView>('PUT', `/api/servers/${enc(name)}/client-capabilities`, settings),
 
   frames: (name: string, q: { after?: number; before?: number; limit?: number; source?: string }) =>
     call<{ frames: FrameView[] }>('GET', `/api/servers/${enc(name)}/frames${query(q)}`),

@@ -151,7 +151,7 @@ export type Verdict = 'ok' | 'mismatch' | 'missing' | 'undeclared' | 'unchecked'
 export type AuthState = 'none' | 'authorizing' | 'authorized' | 'failed';
 
 /** The tabs of the top bar. */
-export type TabId = 'tools' | 'apps' | 'resources' | 'prompts' | 'logs' | 'tasks' | 'history' | 'traffic';
+export type TabId = 'tools' | 'apps' | 'resources' | 'prompts' | 'logs' | 'tasks' | 'history' | 'traffic' | 'experimental';
 
 /** How a request ended, as the screens see it. */
 export type CallOutcome =

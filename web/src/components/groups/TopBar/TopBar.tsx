@@ -12,6 +12,7 @@ export const TABS: { id: TabId; label: string }[] = [
   { id: 'tasks', label: 'Tasks' },
   { id: 'history', label: 'History' },
   { id: 'traffic', label: 'Traffic' },
+  { id: 'experimental', label: 'Experimental' },
 ];
 
 export interface TopBarProps {

@@ -38,6 +38,7 @@ import { ServerListScreen } from '../../screens/ServerListScreen/ServerListScree
 import { TasksScreen } from '../../screens/TasksScreen/TasksScreen';
 import { ToolsScreen } from '../../screens/ToolsScreen/ToolsScreen';
 import { TrafficScreen } from '../../screens/TrafficScreen/TrafficScreen';
+import { ExperimentalScreen } from '../../screens/ExperimentalScreen/ExperimentalScreen';
 
 /** Everything the view can ask for; the top container binds these to the API. */
 export interface InspectorCallbacks {
@@ -153,6 +154,7 @@ const Logs = memo(LogsScreen);
 const Tasks = memo(TasksScreen);
 const History = memo(HistoryScreen);
 const Traffic = memo(TrafficScreen);
+const Experimental = memo(ExperimentalScreen);
 
 function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps; server: ServerView; pendingOf: Record<string, Interaction[]>; serverInfos: Record<string, JsonObject | null> }) {
   const d = p.data!;
@@ -265,6 +267,9 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
       </div>
       <div className={show('traffic')}>
         <Traffic frames={d.frames} warnings={d.warnings} bodyUrl={cb.frameBodyUrl} onOlder={cb.olderFrames} onNewer={cb.newerFrames} />
+      </div>
+      <div className={show('experimental')}>
+        <Experimental server={server.name} info={p.infos[server.name] ?? null} />
       </div>
     </div>
   );
