@@ -360,6 +360,7 @@ pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<Ca
     };
     let excluded_tools = (c.method == "tools/list").then(|| session.excluded_tools());
     let result = close_entry(app, &tx, hist, outcome).await;
+    crate::tasks::learn(app, name, &c, &request_id, hist, &result);
     Ok(CallOutcome {
         history_id: hist,
         result,

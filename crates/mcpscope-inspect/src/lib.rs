@@ -54,6 +54,7 @@ mod queue;
 mod request;
 mod servers;
 mod state;
+pub mod tasks;
 pub mod time;
 mod traffic;
 mod verdicts;

@@ -156,6 +156,8 @@ pub struct Inspector {
     pub(crate) callback_url: String,
     /// The servers' questions waiting for an answer.
     pub(crate) interactions: Arc<InteractionQueue>,
+    /// The tasks of every server (`tasks/`).
+    pub(crate) tasks: crate::tasks::Registry,
 }
 
 impl std::fmt::Debug for Inspector {
@@ -183,6 +185,7 @@ impl Inspector {
             logins: Default::default(),
             callback_url: options.callback_url.clone(),
             interactions: Arc::new(InteractionQueue::new()),
+            tasks: Default::default(),
             options,
         })
     }

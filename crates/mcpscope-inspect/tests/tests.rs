@@ -19,3 +19,5 @@ mod lifecycle;
 mod numbering;
 // The Experimental panel: messages sent by hand (enveloped or raw) and advertised capabilities.
 mod experimental;
+// Tasks in both eras: run as a task and followed to its result, cancelled, an unknown id.
+mod tasks;

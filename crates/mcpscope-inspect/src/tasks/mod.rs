@@ -1,0 +1,175 @@
+//! Tasks, both forms: the 2025-11-25 core `tasks/*` (legacy) and the 2026-07-28
+//! `io.modelcontextprotocol/tasks` extension (modern), as the Tasks screen shows them.
+//!
+//! The inspector remembers every task a `tools/call` of any view created ([`learn`], called by
+//! the one call path in `conn.rs`), and every task a `tasks/list` or `tasks/get` told it of, per
+//! server, in a [`Registry`]. A task it created is followed by a poller (`poll.rs`) at the
+//! server's `pollInterval` / `pollIntervalMs`, bounded to [`MIN_POLL`]..[`MAX_POLL`], each
+//! `tasks/get` within [`POLL_TIMEOUT`]; when the task ends, its result is fetched (legacy
+//! `tasks/result`; modern: inlined in `tasks/get`). Views read the registry (cheap, no wire) with
+//! a version number, so polling the view does not poll the server; they act through `ops.rs`
+//! (list, get, result, cancel, run a tool as a task), each with a history entry.
+//!
+//! What a server sends is kept as sent: an invented status is shown as is (`knownStatus:
+//! false`), a `ttl` of null is "unlimited", a huge result is kept whole for download and sent
+//! to a view only up to [`INLINE_RESULT`] bytes.
+
+mod ops;
+mod poll;
+mod shape;
+
+pub use ops::{RunTask, TaskRun};
+pub use shape::{Polling, TaskDetail, TaskSupport, TaskView, TasksPage};
+
+use crate::state::Inspector;
+use serde_json::Value;
+use shape::Tracked;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// Never poll faster than this, whatever the server asks (a `pollInterval` of 0 included).
+pub const MIN_POLL: Duration = Duration::from_millis(250);
+/// Never wait longer than this between polls (a `pollInterval` of 10^12 ms would mean never).
+pub const MAX_POLL: Duration = Duration::from_secs(30);
+/// The poll interval when the server names none.
+pub const DEFAULT_POLL: Duration = Duration::from_secs(1);
+/// A `tasks/get` unanswered this long counts as a failed poll (a server that stopped answering).
+pub const POLL_TIMEOUT: Duration = Duration::from_secs(10);
+/// Failed polls in a row after which the poller stops and says why.
+pub const POLL_FAILURES: u32 = 3;
+/// How long a task is followed at most (a status the server invented never ends).
+pub const MAX_FOLLOW: Duration = Duration::from_secs(3600);
+/// Tasks kept per server; beyond this (a server listing more) they are counted, not kept.
+pub const MAX_TASKS: usize = 50_000;
+/// A result larger than this (as JSON text) is sent to a view as a preview of this many bytes;
+/// the whole of it is a download.
+pub const INLINE_RESULT: usize = crate::request::RESULT_CAP;
+
+/// The tasks of every server, by server name.
+#[derive(Default)]
+pub(crate) struct Registry {
+    servers: Mutex<HashMap<String, ServerTasks>>,
+}
+
+/// One server's tasks, in the order the inspector first heard of them.
+#[derive(Default)]
+pub(crate) struct ServerTasks {
+    /// Bumped by every change, so a view asks "anything new since N?".
+    pub version: u64,
+    pub order: Vec<String>,
+    pub tasks: HashMap<String, Tracked>,
+    /// Tasks a server reported beyond [`MAX_TASKS`].
+    pub omitted: u64,
+}
+
+impl Registry {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, HashMap<String, ServerTasks>> {
+        self.servers.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Change `server`'s task `id` (created when absent, unless the server is full) and bump the
+    /// version. False when the task is not kept (over [`MAX_TASKS`]).
+    pub(crate) fn update(&self, server: &str, id: &str, change: impl FnOnce(&mut Tracked)) -> bool {
+        let mut all = self.lock();
+        let st = all.entry(server.to_string()).or_default();
+        if !st.tasks.contains_key(id) {
+            if st.order.len() >= MAX_TASKS {
+                st.omitted += 1;
+                st.version += 1;
+                return false;
+            }
+            st.order.push(id.to_string());
+            st.tasks.insert(id.to_string(), Tracked::new(id));
+        }
+        if let Some(t) = st.tasks.get_mut(id) {
+            change(t);
+        }
+        st.version += 1;
+        true
+    }
+
+    /// A copy of `server`'s task `id`.
+    pub(crate) fn get(&self, server: &str, id: &str) -> Option<Tracked> {
+        self.lock()
+            .get(server)
+            .and_then(|s| s.tasks.get(id).cloned())
+    }
+}
+
+/// The id of the task a `tools/call` result created, if it did: modern `resultType: "task"`
+/// with `taskId`; legacy `{task: {taskId}}`.
+pub(crate) fn created_task(result: &Value) -> Option<(&str, &Value)> {
+    if mcpscope_proto::era::result_type(result) == "task" {
+        return result
+            .get("taskId")
+            .and_then(Value::as_str)
+            .map(|id| (id, result));
+    }
+    let task = result.get("task")?;
+    task.get("taskId")
+        .and_then(Value::as_str)
+        .map(|id| (id, task))
+}
+
+/// A `tools/call` of any view ended: when its result is a task, remember it and follow it.
+pub(crate) fn learn(
+    app: &Arc<Inspector>,
+    server: &str,
+    call: &crate::request::Call,
+    request_id: &str,
+    history_id: i64,
+    result: &Result<Value, crate::Error>,
+) {
+    if call.method != "tools/call" {
+        return;
+    }
+    let Ok(result) = result else { return };
+    let Some((id, task)) = created_task(result) else {
+        return;
+    };
+    let tool = call
+        .params
+        .as_ref()
+        .and_then(|p| p.get("name"))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let generation = app.slots().get(server).map(|s| s.st().generation);
+    app.tasks.update(server, id, |t| {
+        t.merge(task);
+        t.view.source = "created";
+        t.view.tool = tool;
+        t.view.history_id = Some(history_id);
+        t.view.request_id = Some(request_id.to_string());
+        t.generation = generation;
+    });
+    poll::follow(app, server, id);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_created_task_is_found_in_each_era_s_shape() {
+        let modern = json!({"resultType": "task", "taskId": "m1", "status": "working"});
+        assert_eq!(created_task(&modern).map(|t| t.0), Some("m1"));
+        let legacy = json!({"task": {"taskId": "l1", "status": "working"}});
+        assert_eq!(created_task(&legacy).map(|t| t.0), Some("l1"));
+        assert_eq!(created_task(&json!({"content": []})), None);
+        // A task without a string id is not a task we can follow.
+        assert_eq!(created_task(&json!({"task": {"taskId": 7}})), None);
+    }
+
+    #[test]
+    fn a_server_reporting_more_tasks_than_kept_is_counted() {
+        let r = Registry::default();
+        for i in 0..MAX_TASKS + 3 {
+            r.update("s", &format!("t{i}"), |_| {});
+        }
+        let all = r.lock();
+        assert_eq!(all["s"].order.len(), MAX_TASKS);
+        assert_eq!(all["s"].omitted, 3);
+    }
+}
