@@ -29,8 +29,13 @@ impl Session {
         self.era() == Era::Modern && matches!(*self.conn(), Connection::Http(_))
     }
 
-    /// Remember each tool's `x-mcp-header` headers (or why it is excluded).
+    /// Remember each tool's `x-mcp-header` headers (or why it is excluded). Only where the rules
+    /// apply: elsewhere no header is mirrored and no tool excluded, and walking every schema of a
+    /// long list would be work for nothing (a one-shot `tools/list`, bench/startup.py).
     pub(super) fn learn_tools(&self, result: &Value) {
+        if !self.mirrors_param_headers() {
+            return;
+        }
         let Some(tools) = result.get("tools").and_then(Value::as_array) else {
             return;
         };
@@ -39,9 +44,9 @@ impl Session {
             let Some(name) = t.get("name").and_then(Value::as_str) else {
                 continue;
             };
-            let schema = t.get("inputSchema").cloned().unwrap_or(Value::Null);
+            let schema = t.get("inputSchema").unwrap_or(&Value::Null);
             st.tool_headers
-                .insert(name.to_string(), headers::param_headers(&schema));
+                .insert(name.to_string(), headers::param_headers(schema));
         }
     }
 
