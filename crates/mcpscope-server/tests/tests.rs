@@ -29,3 +29,5 @@ mod interactions;
 mod body_shape;
 // The Experimental panel: a message sent by hand (request, notification, raw), client capabilities.
 mod experimental;
+// Tasks: run as a task and followed to its result, cancelled, unknown ids, bad bodies.
+mod tasks;

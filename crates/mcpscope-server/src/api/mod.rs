@@ -11,6 +11,7 @@
 //! - [`interactions`]: the servers' questions waiting for a view's answer;
 //! - [`schema`]: the schema → form model and validation;
 //! - [`experimental`]: the Experimental panel (a message sent by hand, client capabilities);
+//! - [`tasks`]: a server's tasks (run a tool as one, list, get, result, cancel);
 //! - `/events`: the SSE stream of the core's bus (`crate::sse`).
 
 mod auth;
@@ -21,6 +22,7 @@ mod interactions;
 mod requests;
 mod schema;
 mod servers;
+mod tasks;
 mod traffic;
 
 use crate::error::ApiError;
@@ -46,6 +48,7 @@ pub(crate) fn router() -> Router<AppState> {
         .merge(interactions::router())
         .merge(schema::router())
         .merge(experimental::router())
+        .merge(tasks::router())
         .route("/events", get(crate::sse::events))
         .fallback(api_not_found)
 }
