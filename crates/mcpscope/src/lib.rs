@@ -13,18 +13,29 @@ pub mod web;
 
 use clap::Parser;
 
+/// What the command line asks for.
+enum Command {
+    /// `mcpscope demo-server [--http PORT]`.
+    Demo(args::DemoArgs),
+    /// The web UI (the default) or, with `--cli`, the one-shot CLI.
+    Main(Box<args::Args>),
+}
+
 /// Run mcpscope with these command-line arguments; returns the process exit code.
 pub fn run(argv: Vec<String>) -> i32 {
+    // The arguments are parsed before the runtime starts, not inside its first future: clap's
+    // parser takes ~56 KB of stack, which here reuses the pages the runtime's futures touch
+    // later instead of adding to them (each new stack page is a page fault of a one-shot start,
+    // bench/startup.py).
+    let command = match parse(argv) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     // The one-shot CLI drives one connection and waits on it: a single-threaded runtime starts
     // no worker threads and hands every wake-up over on the same thread, which is most of what
     // separates its `tools/list` from a minimal client's (bench/startup.py). The web UI serves
-    // many connections and the browser at once, so it keeps the multi-threaded one. (Only our
-    // own flags count: a `--cli` after `--` belongs to a stdio server's command.)
-    let one_shot = argv
-        .iter()
-        .skip(1)
-        .take_while(|a| *a != "--")
-        .any(|a| a == "--cli");
+    // many connections and the browser at once, so it keeps the multi-threaded one.
+    let one_shot = matches!(&command, Command::Main(a) if a.cli);
     let mut builder = if one_shot {
         tokio::runtime::Builder::new_current_thread()
     } else {
@@ -38,50 +49,57 @@ pub fn run(argv: Vec<String>) -> i32 {
         }
     };
     let code = runtime.block_on(async move {
-        if argv.get(1).map(String::as_str) == Some("demo-server") {
-            let demo = args::DemoArgs::parse_from(
-                std::iter::once("mcpscope demo-server".to_string()).chain(argv.into_iter().skip(2)),
-            );
-            let r = match demo.http {
-                Some(port) => mcpscope_demo::serve_http(port, true).await,
-                None => mcpscope_demo::serve_stdio().await,
-            };
-            return match r {
-                Ok(()) => 0,
-                Err(e) => {
-                    eprintln!("demo-server: {e:#}");
-                    1
+        match command {
+            Command::Demo(demo) => {
+                let r = match demo.http {
+                    Some(port) => mcpscope_demo::serve_http(port, true).await,
+                    None => mcpscope_demo::serve_stdio().await,
+                };
+                match r {
+                    Ok(()) => 0,
+                    Err(e) => {
+                        eprintln!("demo-server: {e:#}");
+                        1
+                    }
                 }
-            };
-        }
-        let args = match args::Args::try_parse_from(&argv) {
-            Ok(a) => a,
-            Err(e) => {
-                let code = if e.use_stderr() { cli::exit::USAGE } else { 0 };
-                let _ = e.print();
-                if code != 0 {
-                    let f = cli::Failure {
-                        code: mcpscope_proto::error_code::ErrorCode::Usage,
-                        message: e
-                            .to_string()
-                            .lines()
-                            .next()
-                            .unwrap_or("usage error")
-                            .trim_start_matches("error: ")
-                            .to_string(),
-                        extra: Default::default(),
-                    };
-                    eprintln!("{}", f.json_line());
-                }
-                return code;
             }
-        };
-        if args.cli {
-            return cli::run(args).await;
+            Command::Main(args) if args.cli => cli::run(*args).await,
+            Command::Main(args) => web::run(*args).await,
         }
-        web::run(args).await
     });
     // Do not wait for background tasks (a server that ignores stdin close is being killed).
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     code
+}
+
+/// The command line parsed; `Err` is the exit code after clap printed help, the version or a
+/// usage error (with the one-line JSON error every non-zero exit promises).
+fn parse(argv: Vec<String>) -> Result<Command, i32> {
+    if argv.get(1).map(String::as_str) == Some("demo-server") {
+        return Ok(Command::Demo(args::DemoArgs::parse_from(
+            std::iter::once("mcpscope demo-server".to_string()).chain(argv.into_iter().skip(2)),
+        )));
+    }
+    match args::Args::try_parse_from(&argv) {
+        Ok(a) => Ok(Command::Main(Box::new(a))),
+        Err(e) => {
+            let code = if e.use_stderr() { cli::exit::USAGE } else { 0 };
+            let _ = e.print();
+            if code != 0 {
+                let f = cli::Failure {
+                    code: mcpscope_proto::error_code::ErrorCode::Usage,
+                    message: e
+                        .to_string()
+                        .lines()
+                        .next()
+                        .unwrap_or("usage error")
+                        .trim_start_matches("error: ")
+                        .to_string(),
+                    extra: Default::default(),
+                };
+                eprintln!("{}", f.json_line());
+            }
+            Err(code)
+        }
+    }
 }
