@@ -144,12 +144,13 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
     ap.add_argument("--skip-build", action="store_true")
     ap.add_argument("--binary", default=run.MCPSCOPE, help="the mcpscope binary (default: the release build)")
+    ap.add_argument("--label", help="what --binary is, for its rows (e.g. a commit)")
     ap.add_argument("--before", help="another mcpscope binary to measure beside this one (e.g. an older build)")
     ap.add_argument("--before-label", default="before", help="what --before is, for its rows (e.g. a commit)")
     args = ap.parse_args()
     build(args.skip_build)
     load_start = os.getloadavg()[0]
-    ours = [("mcpscope --cli", args.binary)]
+    ours = [("mcpscope --cli" + (f" ({args.label})" if args.label else ""), args.binary)]
     if args.before:
         ours.append((f"mcpscope --cli ({args.before_label})", args.before))
 
