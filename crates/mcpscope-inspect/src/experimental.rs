@@ -157,7 +157,7 @@ impl Inspector {
     }
 
     /// The Experimental panel's capabilities view of `name`: `{settings, standard,
-    /// advertised: {legacy, modern}, current, serverExperimental, persisted}`.
+    /// advertised: {legacy, modern}, current, serverExperimental, persisted, protocolEra}`.
     pub async fn client_capabilities(&self, name: &str) -> Result<Value> {
         let entry = self
             .catalog
@@ -192,6 +192,8 @@ impl Inspector {
             "current": current,
             "serverExperimental": server_experimental.filter(|v| !v.is_null()),
             "persisted": persisted,
+            // A view that reconnects to apply the settings keeps the server's era setting.
+            "protocolEra": entry.protocol_era.as_deref().unwrap_or("auto"),
         }))
     }
 

@@ -3,7 +3,7 @@
 // draws from them — the raw template, the one-line outcome, the session's send history, the
 // state of each capability switch. No protocol logic: the backend sends, envelopes and judges.
 
-import type { Era, FrameView, Json, JsonObject } from './types';
+import type { Era, EraPreference, FrameView, Json, JsonObject } from './types';
 
 export type SendKind = 'request' | 'notification';
 
@@ -68,6 +68,8 @@ export interface CapabilitiesView {
   current: JsonObject | null;
   serverExperimental: JsonObject | null;
   persisted: boolean;
+  /** The server's era setting, which a reconnect keeps. */
+  protocolEra: EraPreference;
 }
 
 /** A send of this session, for the panel's own history (newest first). */
@@ -201,5 +203,6 @@ export interface ExperimentalClient {
   cancel: (requestId: string) => Promise<unknown>;
   capabilities: (server: string) => Promise<CapabilitiesView>;
   setCapabilities: (server: string, settings: CapabilitySettings) => Promise<CapabilitiesView>;
-  reconnect: (server: string) => Promise<unknown>;
+  /** Connect again with the server's own era setting, so the new capabilities are declared. */
+  reconnect: (server: string, protocol: EraPreference) => Promise<unknown>;
 }

@@ -58,7 +58,9 @@ export function CapabilityPanel({ server, info, client, onTest }: CapabilityPane
   const reconnect = async () => {
     setSaved(false);
     try {
-      await client.reconnect(server);
+      await client.reconnect(server, view?.protocolEra ?? 'auto');
+      // What the new connection declared (its Server Info may reach this screen later).
+      setView(await client.capabilities(server));
     } catch (e) {
       setError(e instanceof ApiError ? `${e.code}: ${e.message}` : String(e));
     }
@@ -84,7 +86,7 @@ export function CapabilityPanel({ server, info, client, onTest }: CapabilityPane
           ))
         ) : (
           <Text size="sm" c="dimmed" data-testid="exp-server-none">
-            {info ? 'The server declares no experimental capabilities.' : 'Connect to see what the server declares.'}
+            {info || view?.current ? 'The server declares no experimental capabilities.' : 'Connect to see what the server declares.'}
           </Text>
         )}
 

@@ -23,10 +23,9 @@ const API_CLIENT: ExperimentalClient = {
   cancel: api.cancel,
   capabilities: api.clientCapabilities,
   setCapabilities: api.setClientCapabilities,
-  reconnect: async (server) => {
-    await api.disconnect(server);
-    return api.connect(server);
-  },
+  // The protocol selector's route: it reconnects and tells every view to start over (`reset`),
+  // so Server Info and the lists are read again from the new connection.
+  reconnect: (server, protocol) => api.setProtocolEra(server, protocol),
 };
 
 export interface ExperimentalScreenProps {
@@ -35,6 +34,10 @@ export interface ExperimentalScreenProps {
   info: ServerInfo | null;
   client?: ExperimentalClient;
 }
+
+/** Each server's sends of this page's session: kept outside the screen, which a reconnect
+ *  (`reset`) draws anew. */
+const SESSION_SENT = new Map<string, SentEntry[]>();
 
 /**
  * Experimental (003's "Experimental Features"): the raw JSON-RPC tester — any method, params as
@@ -49,7 +52,13 @@ export function ExperimentalScreen({ server, info, client = API_CLIENT }: Experi
   const [result, setResult] = useState<SendResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [running, setRunning] = useState<string | null>(null);
-  const [sent, setSent] = useState<SentEntry[]>([]);
+  const [sent, setSentState] = useState<SentEntry[]>(() => SESSION_SENT.get(server) ?? []);
+  const setSent = (f: (l: SentEntry[]) => SentEntry[]) =>
+    setSentState((l) => {
+      const next = f(l);
+      SESSION_SENT.set(server, next);
+      return next;
+    });
   // Bumped when the editor is replaced from outside (history reload), so JsonEditor re-reads.
   const [loads, setLoads] = useState(0);
   const started = useRef(0);

@@ -41,7 +41,7 @@ export function SendResponse({ result: r }: { result: SendResult }) {
           {rpc}
         </Text>
       )}
-      {r.response && <JsonView value={r.response} filename={`response-${r.historyId}.json`} testId="exp-response-json" />}
+      {r.response && <JsonView value={r.response} expandAll filename={`response-${r.historyId}.json`} testId="exp-response-json" />}
       {r.truncated && r.responseText !== undefined && (
         <>
           <Text size="xs" c="dimmed" data-testid="exp-response-cut">
