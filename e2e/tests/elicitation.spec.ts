@@ -141,6 +141,13 @@ test('elicitation, 2026-07-28: an input_required round declined, then one cancel
   await card.getByTestId('elicit-cancel').click();
   await expect(await result(page)).toContainText('action: cancel');
   await expect(page.getByTestId('pending-badge')).toHaveCount(0);
+
+  // Cancel Tool while the round waits: the call ends, and so does its question (no modal).
+  await ask(page, 'elicit-form');
+  await page.getByTestId('cancel').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'cancelled');
+  await expect(page.getByTestId('pending-badge')).toHaveCount(0);
+  await expect(page.getByTestId('pending-modal-body')).toHaveCount(0);
 });
 
 test('elicitation, legacy, not on screen: the modal answers it; the badge counts it', async ({ page, backend }) => {
@@ -163,6 +170,14 @@ test('elicitation, legacy, not on screen: the modal answers it; the badge counts
   await expect(page.getByTestId('pending-badge')).toHaveCount(0);
   await tab(page, 'tools');
   await expect(await result(page)).toContainText('action: cancel');
+
+  // Cancel Tool while the server's request is open: the call is cancelled and the server's
+  // request answered (elicitation cancel), so nothing is left waiting.
+  await ask(page, 'elicit-form');
+  await page.getByTestId('cancel').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'cancelled');
+  await expect(page.getByTestId('pending-badge')).toHaveCount(0);
+  await expect(page.getByTestId('pending-modal-body')).toHaveCount(0);
 });
 
 test('elicitation, URL mode in both eras: the domain, Copy URL, Open in Browser, the wait', async ({ page, backend }) => {

@@ -10,7 +10,9 @@
 //!   dialog for yet; the CLI answers as its flags say),
 //! - a view answers it with [`InteractionQueue::answer`] — accept with content, decline, cancel,
 //! - its deadline passes (outcome `timedOut`, the reason named, the server gets the decline),
-//! - its connection closes ([`InteractionQueue::abandon`], outcome `abandoned`).
+//! - its connection closes ([`InteractionQueue::abandon`], outcome `abandoned`),
+//! - the request that asked ends first (a cancelled `tools/call` whose round was waiting: the
+//!   engine drops the answer's future; outcome `abandoned`).
 //!
 //! Whoever takes the interaction out of the queue closes it, so each is closed exactly once and
 //! its [`InteractionSink`] hears `opened` before `closed`. What goes back on the wire for each kind
@@ -497,7 +499,12 @@ impl QueueResponder {
         let queue = self.queue.clone();
         let timeout = self.timeout;
         let method = request.method;
+        let guard = AbandonOnDrop {
+            queue: queue.clone(),
+            id,
+        };
         Box::pin(async move {
+            let _guard = guard;
             match tokio::time::timeout(timeout, rx).await {
                 Ok(Ok(answer)) => answer,
                 // The queue dropped it without an answer (cannot happen: closing answers).
@@ -513,6 +520,25 @@ impl QueueResponder {
                 }
             }
         })
+    }
+}
+
+/// Closes an interaction whose asker stopped waiting: the engine dropped the answer's future
+/// because the request that caused it ended first (cancelled, timed out, its connection gone
+/// mid-round). Without it the interaction would wait in the queue with nobody to hear the
+/// answer and no deadline left to close it. A no-op once the interaction closed otherwise.
+struct AbandonOnDrop {
+    queue: Arc<InteractionQueue>,
+    id: u64,
+}
+
+impl Drop for AbandonOnDrop {
+    fn drop(&mut self) {
+        let reason = "abandoned: the request that asked ended before an answer".to_string();
+        self.queue
+            .close(self.id, Outcome::Abandoned, Some(reason), |i| {
+                decline(&i.method)
+            });
     }
 }
 
@@ -647,6 +673,67 @@ mod tests {
         assert_eq!(fut.await.unwrap(), json!({"action": "cancel"}));
         let again = queue.answer(waiting.id, Answer::Decline).unwrap_err();
         assert_eq!(again.code, mcpscope_proto::error_code::ErrorCode::NotFound);
+    }
+
+    /// A sink that keeps every close it hears.
+    #[derive(Default)]
+    struct Heard(Mutex<Vec<InteractionClosed>>);
+
+    impl InteractionSink for Heard {
+        fn opened(&self, _: &Interaction, _: &ServerRequest) {}
+        fn closed(&self, closed: &InteractionClosed) {
+            self.0.lock().unwrap().push(closed.clone());
+        }
+    }
+
+    #[tokio::test]
+    async fn an_interaction_whose_asker_stops_waiting_is_abandoned_once() {
+        let queue = Arc::new(InteractionQueue::new());
+        let heard = Arc::new(Heard::default());
+        let r = QueueResponder {
+            queue: queue.clone(),
+            server: "s".into(),
+            connection: queue.connection_id(),
+            policy: Arc::new(WaitForView),
+            timeout: Duration::from_secs(30),
+            sink: heard.clone(),
+        };
+        let (method, params) = form();
+        let origin = RequestOrigin::InputRequired {
+            key: "k".into(),
+            round: 1,
+            for_method: "tools/call".into(),
+        };
+        let fut = r.respond(ServerRequest {
+            method,
+            params,
+            origin,
+        });
+        let [waiting] = queue.pending().try_into().unwrap();
+        // The tools/call was cancelled: the engine drops the round's answer future.
+        drop(fut);
+        assert!(
+            queue.pending().is_empty(),
+            "nobody is left to hear an answer"
+        );
+        let closes = heard.0.lock().unwrap().clone();
+        let [closed] = closes.try_into().unwrap();
+        assert_eq!(closed.id, waiting.id);
+        assert_eq!(closed.outcome, Outcome::Abandoned);
+        assert!(closed.reason.unwrap().contains("ended before an answer"));
+        // An answered one is not closed again when its future goes.
+        let (method, params) = form();
+        let fut = r.respond(ServerRequest {
+            method,
+            params,
+            origin: RequestOrigin::Legacy {
+                id: mcpscope_proto::RequestId::Number(2),
+            },
+        });
+        let [next] = queue.pending().try_into().unwrap();
+        queue.answer(next.id, Answer::Decline).unwrap();
+        assert_eq!(fut.await.unwrap(), json!({"action": "decline"}));
+        assert_eq!(heard.0.lock().unwrap().len(), 2, "closed exactly once each");
     }
 
     #[tokio::test]

@@ -5,7 +5,7 @@
 // here for `notifications/elicitation/complete`.
 
 import { Modal, Stack } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Interaction } from '../../../generated/events';
 import type { InteractionAnswer, UrlWait } from '../../../utils/interactions';
 import type { FormField, Json, JsonObject } from '../../../utils/types';
@@ -20,7 +20,8 @@ export interface PendingModalProps {
   serverInfos: Record<string, JsonObject | null>;
   onAnswer: (id: number, answer: InteractionAnswer) => Promise<boolean>;
   onFormModel: (schema: Json) => Promise<FormField>;
-  /** The modal was closed (the view stops forcing inline questions into it). */
+  /** The modal closed, by the user or because nothing is left in it (the view stops forcing
+   *  inline questions into it). */
   onClosed: () => void;
 }
 
@@ -39,6 +40,10 @@ export function PendingModal({ items, waits, reopen, serverInfos, onAnswer, onFo
   const shown = items.filter((i) => i.id > hiddenUpTo);
   const waiting = waits.filter((w) => !dismissed.has(w.interactionId) && w.interactionId > hiddenUpTo);
   const open = shown.length > 0 || waiting.length > 0;
+  useEffect(() => {
+    if (!open) onClosed();
+    // Only the transition matters; the callback is a new closure every render.
+  }, [open]);
   const close = () => {
     const ids = [...items.map((i) => i.id), ...waits.map((w) => w.interactionId)];
     setHiddenUpTo(Math.max(hiddenUpTo, ...ids));

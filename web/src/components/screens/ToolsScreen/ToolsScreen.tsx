@@ -43,6 +43,7 @@ import { PendingRequests } from '../../groups/PendingRequests/PendingRequests';
 import { ProgressPanel } from '../../groups/ProgressPanel/ProgressPanel';
 import { SchemaForm } from '../../groups/SchemaForm/SchemaForm';
 import { ToolResult, type ToolOutcome } from '../../groups/ToolResult/ToolResult';
+import { NO_TASK, RunAsTask, runAsTask, TaskCreated, type TaskChoice } from '../TasksScreen/RunAsTask';
 
 export interface ToolsScreenProps {
   server: string;
@@ -99,6 +100,7 @@ export function ToolsScreen(p: ToolsScreenProps) {
   const [running, setRunning] = useState<Running | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [outcome, setOutcome] = useState<ToolOutcome | null>(null);
+  const [asTask, setAsTask] = useState<TaskChoice>(NO_TASK);
   const [outputCheck, setOutputCheck] = useState<{ errors: FieldError[]; unusable?: string } | null>(null);
   const [leftTab, setLeftTab] = useState<string>('tools');
   const [saved, setSaved] = useState<SavedRequest[] | null>(null);
@@ -176,7 +178,7 @@ export function ToolsScreen(p: ToolsScreenProps) {
 
   const execute = () => {
     if (!tool || running) return;
-    const h = p.onCall(tool.name, (value ?? {}) as Json, meta.value);
+    const h = asTask.on ? runAsTask(p.server, tool.name, (value ?? {}) as Json, asTask.ttlMs) : p.onCall(tool.name, (value ?? {}) as Json, meta.value);
     const startedAt = Date.now();
     setRunning({ requestId: h.requestId, startedAt, cancelling: false });
     setNow(startedAt);
@@ -208,7 +210,13 @@ export function ToolsScreen(p: ToolsScreenProps) {
   const cancel = () => {
     if (!running) return;
     setRunning({ ...running, cancelling: true });
-    void p.onCancel(running.requestId);
+    // A call waiting on its questions has nothing on the wire to cancel: once the cancel is
+    // registered, dismiss them too (elicitation `cancel`, a decline for the other kinds), so the
+    // server's open requests are answered and a modern round's retry is never sent.
+    const asked = p.pendingOf[running.requestId] ?? [];
+    void p.onCancel(running.requestId).then(() => {
+      for (const i of asked) void p.onAnswer(i.id, { action: 'cancel' });
+    });
   };
 
   const progress = running ? p.progress[running.requestId] : undefined;
@@ -456,6 +464,7 @@ export function ToolsScreen(p: ToolsScreenProps) {
           <Button onClick={execute} loading={!!running} disabled={!!excludedReason || !!meta.error} data-testid="execute">
             Execute Tool
           </Button>
+          <RunAsTask value={asTask} onChange={setAsTask} />
           <Popover opened={saveOpen} onChange={setSaveOpen} withinPortal position="top">
             <Popover.Target>
               <Button variant="subtle" onClick={() => setSaveOpen((o) => !o)} data-testid="save-request">
@@ -491,6 +500,7 @@ export function ToolsScreen(p: ToolsScreenProps) {
     <ScrollArea h="100%" type="auto">
       <Stack gap="xs" p="sm">
         <Title order={5}>Results</Title>
+        {outcome?.kind === 'result' && <TaskCreated result={outcome.result} />}
         {outcome ? (
           <ToolResult
             outcome={outcome}
