@@ -3,6 +3,7 @@
 
 import type { Interaction, InteractionClosed } from '../generated/events';
 import type { CapabilitiesView, CapabilitySettings, SendBody, SendResult } from '../utils/experimental';
+import type { TaskDetail, TaskRunAnswer, TasksPage } from '../components/screens/TasksScreen/tasks';
 import type { InteractionAnswer } from '../utils/interactions';
 import type {
   ApiErrorBody,
@@ -164,6 +165,19 @@ export const api = {
   clientCapabilities: (name: string) => call<CapabilitiesView>('GET', `/api/servers/${enc(name)}/client-capabilities`),
   setClientCapabilities: (name: string, settings: CapabilitySettings) =>
     call<CapabilitiesView>('PUT', `/api/servers/${enc(name)}/client-capabilities`, settings),
+
+  /** The tasks the backend knows of (no request to the server); `unchanged` when `since` is current. */
+  tasks: (name: string, since?: number) => call<TasksPage>('GET', `/api/servers/${enc(name)}/tasks${query({ since })}`),
+  /** Run a tool as a task (legacy `params.task.ttl`; modern: the server decides). */
+  runTask: (name: string, tool: string, args: Json, ttlMs: number | null, requestId?: string) =>
+    call<TaskRunAnswer>('POST', `/api/servers/${enc(name)}/tasks`, { tool, arguments: args, ttlMs, requestId }),
+  /** `tasks/list` where the server has it, else the backend's tasks re-read with `tasks/get`. */
+  listTasks: (name: string) => call<TasksPage>('POST', `/api/servers/${enc(name)}/tasks/list`, {}),
+  task: (name: string, id: string) => call<TaskDetail>('GET', `/api/servers/${enc(name)}/tasks/${enc(id)}`),
+  getTask: (name: string, id: string) => call<TaskDetail>('POST', `/api/servers/${enc(name)}/tasks/${enc(id)}/get`, {}),
+  taskResult: (name: string, id: string) => call<TaskDetail>('POST', `/api/servers/${enc(name)}/tasks/${enc(id)}/result`, {}),
+  cancelTask: (name: string, id: string) => call<TaskDetail>('POST', `/api/servers/${enc(name)}/tasks/${enc(id)}/cancel`, {}),
+  taskResultUrl: (name: string, id: string) => `/api/servers/${enc(name)}/tasks/${enc(id)}/result`,
 
   frames: (name: string, q: { after?: number; before?: number; limit?: number; source?: string }) =>
     call<{ frames: FrameView[] }>('GET', `/api/servers/${enc(name)}/frames${query(q)}`),

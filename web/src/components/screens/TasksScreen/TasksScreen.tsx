@@ -1,13 +1,233 @@
-import { EmptyState, Stack } from '@mantine/core';
+import { Alert, Badge, Button, Group, Progress, ScrollArea, Splitter, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Interaction } from '../../../generated/events';
+import { api, ApiError } from '../../../lib/api';
+import type { ProgressEvent } from '../../../utils/types';
+import { VirtualList } from '../../elements/VirtualList/VirtualList';
+import { TaskDetailPane } from './TaskDetailPane';
+import { pollingText, splitTasks, statusColor, ttlText, type TaskView, type TasksPage } from './tasks';
 
-/** Tasks: the task list and its controls come in a later version. */
-export function TasksScreen() {
+export interface TasksScreenProps {
+  server: string;
+  /** Shown now: the backend's snapshot is read every second only while it is. */
+  visible: boolean;
+  /** Every question waiting for an answer (those of a task are shown with it). */
+  interactions: Interaction[];
+  /** Progress of the calls this page made, by request id (a task's creating call). */
+  progress: Record<string, ProgressEvent>;
+  onShowInHistory: (id: number) => void;
+}
+
+/** How often the page reads the backend's snapshot (no request reaches the MCP server). */
+const READ_EVERY_MS = 1000;
+
+type Item = { header: string; testId: string } | { task: TaskView };
+
+/** Tasks: every task this inspector created or a server listed, followed by the backend at the
+ *  server's poll interval (bounded); detail with the result; Get, Get result, Cancel. */
+export function TasksScreen(p: TasksScreenProps) {
+  const [page, setPage] = useState<TasksPage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [typedId, setTypedId] = useState('');
+  const version = useRef<number | undefined>(undefined);
+
+  const read = useCallback(async () => {
+    try {
+      const next = await api.tasks(p.server, version.current);
+      setError(null);
+      if (next.unchanged) return;
+      version.current = next.version;
+      setPage(next);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  }, [p.server]);
+
+  useEffect(() => {
+    if (!p.visible) return;
+    void read();
+    const t = setInterval(() => void read(), READ_EVERY_MS);
+    return () => clearInterval(t);
+  }, [p.visible, read]);
+
+  /** A request on the wire (list, get, …); its answer is in the next snapshot. */
+  const act = async (what: string, f: () => Promise<unknown>) => {
+    setBusy(what);
+    try {
+      await f();
+      setError(null);
+    } catch (e) {
+      setError(e instanceof ApiError ? `${what}: ${e.message}${e.body.rpcCode !== undefined ? ` (JSON-RPC ${e.body.rpcCode})` : ''}` : String(e));
+    } finally {
+      setBusy(null);
+      version.current = undefined;
+      void read();
+    }
+  };
+
+  const { active, ended } = useMemo(() => splitTasks(page?.tasks ?? []), [page]);
+  const items = useMemo<Item[]>(
+    () => [
+      { header: `Active Tasks (${active.length})`, testId: 'active-tasks' },
+      ...active.map((task) => ({ task })),
+      { header: `Completed Tasks (${ended.length})`, testId: 'ended-tasks' },
+      ...ended.map((task) => ({ task })),
+    ],
+    [active, ended],
+  );
+  const support = page?.support;
+  const chosen = selected ? page?.tasks.find((t) => t.taskId === selected) ?? null : null;
+
+  const list = (
+    <Stack gap="xs" h="100%" p="xs" data-testid="task-list-pane">
+      <Group justify="space-between">
+        <Title order={5}>Tasks</Title>
+        <Button size="compact-sm" variant="default" loading={busy === 'Refresh'} disabled={!support?.era} onClick={() => void act('Refresh', () => api.listTasks(p.server))} data-testid="tasks-refresh">
+          Refresh
+        </Button>
+      </Group>
+      <Text size="xs" c="dimmed" data-testid="tasks-support">
+        {supportText(page)}
+      </Text>
+      <Group gap="xs" wrap="nowrap">
+        <TextInput size="xs" placeholder="Task id" value={typedId} onChange={(e) => setTypedId(e.currentTarget.value)} style={{ flex: 1 }} data-testid="task-id-input" />
+        <Button
+          size="compact-sm"
+          variant="default"
+          disabled={!typedId.trim() || !support?.era}
+          loading={busy === 'Get'}
+          onClick={() => {
+            const id = typedId.trim();
+            void act('Get', () => api.getTask(p.server, id)).then(() => setSelected(id));
+          }}
+          data-testid="task-id-get"
+        >
+          Get
+        </Button>
+      </Group>
+      {error && (
+        <Alert color="red" p="xs" data-testid="tasks-error">
+          {error}
+        </Alert>
+      )}
+      {page && page.omitted > 0 && (
+        <Alert color="yellow" p="xs" data-testid="tasks-omitted">
+          The server reported {page.omitted.toLocaleString()} more tasks than the {page.tasks.length.toLocaleString()} kept.
+        </Alert>
+      )}
+      <div className="mcpscope-grow" style={{ minHeight: 0 }}>
+        <VirtualList
+          count={items.length}
+          estimate={96}
+          testId="task-list"
+          rowKey={(i) => {
+            const it = items[i];
+            return 'header' in it ? it.testId : it.task.taskId;
+          }}
+          row={(i) => {
+            const it = items[i];
+            if ('header' in it)
+              return (
+                <Text size="sm" fw={600} pt="xs" data-testid={it.testId}>
+                  {it.header}
+                </Text>
+              );
+            return <TaskRow task={it.task} progress={it.task.requestId ? p.progress[it.task.requestId] : undefined} selected={it.task.taskId === selected} onSelect={() => setSelected(it.task.taskId)} />;
+          }}
+        />
+      </div>
+    </Stack>
+  );
+
   return (
-    <Stack p="xl" align="center" data-testid="screen-tasks" data-state="coming-later">
-      <EmptyState
-        title="Tasks: coming in a later version"
-        description="Listing, following and cancelling tasks (tasks/list, tasks/get, tasks/result, tasks/cancel) arrives with the follow-up release. A tool that runs as a task still works from Tools; its requests are in History and Traffic."
-      />
+    <Splitter className="mcpscope-fill" data-testid="screen-tasks" data-state={page ? 'ready' : 'loading'}>
+      <Splitter.Pane defaultSize={45} min={25}>
+        {list}
+      </Splitter.Pane>
+      <Splitter.Pane defaultSize={55} min={25}>
+        <ScrollArea h="100%" type="auto">
+          {chosen ? (
+            <TaskDetailPane
+              server={p.server}
+              task={chosen}
+              support={support ?? null}
+              interactions={p.interactions}
+              busy={busy}
+              onAct={act}
+              onShowInHistory={p.onShowInHistory}
+            />
+          ) : (
+            <Text size="sm" c="dimmed" p="md" data-testid="task-detail-empty">
+              {page && page.tasks.length === 0 ? 'No tasks yet. Run a tool with "Run as task" on Tools, or Refresh.' : 'Choose a task to see its details and result.'}
+            </Text>
+          )}
+        </ScrollArea>
+      </Splitter.Pane>
+    </Splitter>
+  );
+}
+
+/** What the connection can do with tasks, and the bounds on polling. */
+function supportText(page: TasksPage | null): string {
+  if (!page) return 'Loading…';
+  const s = page.support;
+  if (!s.era) return 'Not connected.';
+  const bounds = `Polling follows the server's interval, never faster than ${page.minPollMs} ms nor slower than ${page.maxPollMs / 1000} s.`;
+  if (!s.tasks) return `The server declares no tasks (${s.era === 'legacy' ? 'capabilities.tasks' : 'the io.modelcontextprotocol/tasks extension'}). ${bounds}`;
+  if (s.era === 'legacy')
+    return `2025-11-25 core tasks: tasks/list ${s.list ? 'yes' : 'no'}, tasks/cancel ${s.cancel ? 'yes' : 'no'}, tools/call as a task ${s.toolCall ? 'yes' : 'no'}. ${bounds}`;
+  return `2026-07-28 tasks extension: no tasks/list, so these are the tasks this inspector created or fetched. ${bounds}`;
+}
+
+function when(iso: string | null): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString();
+}
+
+function TaskRow({ task: t, progress, selected, onSelect }: { task: TaskView; progress?: ProgressEvent; selected: boolean; onSelect: () => void }) {
+  const pct = t.status === 'completed' ? 100 : progress?.total ? Math.min(100, Math.round((progress.progress / progress.total) * 100)) : undefined;
+  return (
+    <Stack
+      gap={2}
+      p="xs"
+      mb={4}
+      onClick={onSelect}
+      style={{ cursor: 'pointer', border: '1px solid var(--mantine-color-default-border)', borderRadius: 4, background: selected ? 'var(--mantine-color-default-hover)' : undefined }}
+      data-testid="task-row"
+      data-task-id={t.taskId}
+      data-status={t.status}
+    >
+      <Group justify="space-between" wrap="nowrap">
+        <Text size="sm" ff="monospace" truncate="end">
+          Task: {t.taskId}
+        </Text>
+        <Group gap={4} wrap="nowrap">
+          {!t.knownStatus && (
+            <Badge size="xs" color="orange" variant="outline" title="not one of working, input_required, completed, failed, cancelled">
+              not in the spec
+            </Badge>
+          )}
+          <Badge size="sm" color={statusColor(t)} data-testid="task-status">
+            {t.status || '(no status)'}
+          </Badge>
+        </Group>
+      </Group>
+      {pct !== undefined && <Progress value={pct} size="sm" />}
+      <Text size="xs" c="dimmed" truncate="end">
+        {t.tool ? `tools/call ${t.tool}` : t.source === 'listed' ? 'listed by the server' : 'fetched by id'} · created {when(t.createdAt)} · updated {when(t.lastUpdatedAt)} · TTL {ttlText(t.ttlMs)}
+      </Text>
+      {(t.statusMessage || progress?.message) && (
+        <Text size="xs" truncate="end" data-testid="task-status-message">
+          {t.statusMessage ?? progress?.message}
+        </Text>
+      )}
+      <Text size="xs" c={t.polling.state === 'stopped' ? 'orange' : 'dimmed'} truncate="end" data-testid="task-polling">
+        {t.stale ? 'from an earlier connection; ' : ''}
+        {pollingText(t.polling, t.pollIntervalMs)}
+      </Text>
     </Stack>
   );
 }

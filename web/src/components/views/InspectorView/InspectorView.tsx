@@ -247,7 +247,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
         />
       </div>
       <div className={show('tasks')}>
-        <Tasks />
+        <Tasks server={server.name} visible={p.tab === 'tasks'} interactions={p.interactions} progress={d.progress} onShowInHistory={cb.showInHistory} />
       </div>
       <div className={show('history')}>
         <History
