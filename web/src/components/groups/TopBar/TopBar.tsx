@@ -69,7 +69,7 @@ export function TopBar({ server, servers, tab, protocol, stream, onTab, onSelect
       </Group>
       {server && (
         <Tabs value={tab} onChange={(t) => t && onTab(t as TabId)} variant="pills" radius="sm" className="mcpscope-grow">
-          <Tabs.List>
+          <Tabs.List className="mcpscope-tabs">
             {TABS.map((t) => (
               <Tabs.Tab key={t.id} value={t.id} data-testid={`tab-${t.id}`}>
                 {t.label}

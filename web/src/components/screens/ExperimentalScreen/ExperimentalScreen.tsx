@@ -101,7 +101,7 @@ export function ExperimentalScreen({ server, info, client = API_CLIENT }: Experi
         <Title order={4}>Experimental Features</Title>
         {info && <Badge variant="light" data-testid="exp-era">{info.era} · {info.protocolVersion}</Badge>}
       </Group>
-      <Alert color="yellow" variant="light" data-testid="exp-warning">
+      <Alert color="yellow" variant="light" data-testid="exp-warning" style={{ flexShrink: 0 }}>
         WARNING: These features are non-standard and may change or be removed. What you send here goes to the server as you
         wrote it; a server author tests the server's answers to it.
       </Alert>
