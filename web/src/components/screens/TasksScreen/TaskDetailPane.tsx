@@ -122,7 +122,7 @@ function Outcome({ server, task: t, detail, onShowInHistory }: { server: string;
   if (!detail || (!t.hasResult && !t.hasError)) {
     return t.terminal ? (
       <Text size="sm" c="dimmed" data-testid="task-no-result">
-        The task ended; no result yet (Get result asks for it).
+        {t.status === 'cancelled' ? 'Cancelled: the task produced no result.' : 'The task ended; no result yet (Get result asks for it).'}
       </Text>
     ) : null;
   }

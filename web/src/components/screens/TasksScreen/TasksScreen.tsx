@@ -27,7 +27,9 @@ type Item = { header: string; testId: string } | { task: TaskView };
  *  server's poll interval (bounded); detail with the result; Get, Get result, Cancel. */
 export function TasksScreen(p: TasksScreenProps) {
   const [page, setPage] = useState<TasksPage | null>(null);
+  // An action's failure stays until the next action; a failed read until the next read.
   const [error, setError] = useState<string | null>(null);
+  const [readError, setReadError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [typedId, setTypedId] = useState('');
@@ -36,12 +38,12 @@ export function TasksScreen(p: TasksScreenProps) {
   const read = useCallback(async () => {
     try {
       const next = await api.tasks(p.server, version.current);
-      setError(null);
+      setReadError(null);
       if (next.unchanged) return;
       version.current = next.version;
       setPage(next);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setReadError(e instanceof Error ? e.message : String(e));
     }
   }, [p.server]);
 
@@ -110,6 +112,11 @@ export function TasksScreen(p: TasksScreenProps) {
       {error && (
         <Alert color="red" p="xs" data-testid="tasks-error">
           {error}
+        </Alert>
+      )}
+      {readError && (
+        <Alert color="red" p="xs" data-testid="tasks-read-error">
+          Reading the tasks failed: {readError}
         </Alert>
       )}
       {page && page.omitted > 0 && (
