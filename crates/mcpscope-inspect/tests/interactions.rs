@@ -249,3 +249,37 @@ async fn a_disconnect_abandons_what_is_still_waiting() {
     );
     s.app.shutdown().await;
 }
+
+#[tokio::test]
+async fn cancelling_a_call_between_input_required_rounds_ends_it_at_once() {
+    let s = setup("cancel-round", Duration::from_secs(60)).await;
+    let app = s.app.clone();
+    let c = Call {
+        method: "tools/call".into(),
+        params: Some(json!({"name": "elicit-form", "arguments": {}})),
+        request_id: Some("cancel-me".into()),
+        ..Default::default()
+    };
+    let call = tokio::spawn(async move { app.call("modern", c).await.expect("call") });
+    let asked = waiting(&s.app, "modern").await;
+    assert_eq!(asked.round, Some(1));
+    let started = Instant::now();
+    assert!(s.app.cancel("cancel-me"), "the call is in flight");
+    // Nothing of ours is on the wire between rounds: the engine must stop waiting for the
+    // person (not the 60 s interaction timeout) and abandon the question.
+    let out = tokio::time::timeout(Duration::from_secs(10), call)
+        .await
+        .expect("the cancelled call ends without waiting for the answer")
+        .expect("call task");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let err = out.result.expect_err("a cancelled call has no result");
+    assert!(err.message.contains("cancel"), "{}", err.message);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !s.app.interactions().is_empty() {
+        assert!(Instant::now() < deadline, "the question is still pending");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let ended = events(&s.app, "interactionClosed");
+    assert_eq!(ended[0]["outcome"], "abandoned", "{ended:?}");
+    s.app.shutdown().await;
+}

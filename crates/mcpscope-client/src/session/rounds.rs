@@ -69,7 +69,7 @@ impl Session {
             match era::result_type(&result) {
                 "complete" | "task" => return Ok(result),
                 "input_required" if mcpscope_proto::method::may_require_input(method) => {
-                    walk.params = Some(self.next_round(method, &mut walk, result).await?);
+                    walk.params = Some(self.next_round(method, &mut walk, result, opts).await?);
                 }
                 other => {
                     return Err(ClientError::Protocol(format!(
@@ -102,6 +102,7 @@ impl Session {
         method: &str,
         walk: &mut Walk,
         result: Value,
+        opts: &RequestOptions,
     ) -> Result<Value, ClientError> {
         walk.rounds += 1;
         if walk.rounds > self.shared.opts.max_input_rounds {
@@ -111,9 +112,18 @@ impl Session {
                 last: result,
             });
         }
-        let responses = self
-            .fulfil(method, walk.rounds, result.get("inputRequests"))
-            .await?;
+        let answers = self.fulfil(method, walk.rounds, result.get("inputRequests"));
+        // Between rounds nothing of ours is on the wire, so only the caller's cancel can end
+        // the wait for a person's answer (dropping it abandons the question in the view).
+        let responses = match &opts.control {
+            Some(control) => tokio::select! {
+                answered = answers => answered?,
+                reason = control.wait_cancelled() => {
+                    return Err(ClientError::Cancelled { method: method.to_string(), reason });
+                }
+            },
+            None => answers.await?,
+        };
         let mut next = match walk.original.clone() {
             Some(Value::Object(m)) => m,
             _ => Map::new(),
