@@ -6,7 +6,7 @@
 //! an id, the server, the history entry of the request that caused it, its kind, its payload, the
 //! round, a deadline. Then exactly one of these closes it:
 //!
-//! - its [`Policy`] answers at once (the web UI's [`WaitForElicitation`] declines what it has no
+//! - its [`Policy`] answers at once (the web UI's [`WaitForDialogs`] declines what it has no
 //!   dialog for yet; the CLI answers as its flags say),
 //! - a view answers it with [`InteractionQueue::answer`] — accept with content, decline, cancel,
 //! - its deadline passes (outcome `timedOut`, the reason named, the server gets the decline),
@@ -199,20 +199,20 @@ impl Policy for WaitForView {
     }
 }
 
-/// The web UI's policy while it has dialogs for elicitation only: a form or URL elicitation
-/// waits for a view (within the interaction timeout); sampling, roots and anything else are
-/// declined at once, as before their dialogs exist, so a call that samples does not hang on a
-/// question no screen can answer.
+/// The web UI's policy: what it has a dialog for waits for a view (within the interaction
+/// timeout) — form and URL elicitation, sampling; roots and anything else are declined at once,
+/// as before their dialogs exist, so a call that asks for them does not hang on a question no
+/// screen can answer.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct WaitForElicitation;
+pub struct WaitForDialogs;
 
-impl Policy for WaitForElicitation {
+impl Policy for WaitForDialogs {
     fn decide(&self, interaction: &Interaction) -> Option<Answer> {
         match interaction.kind {
-            InteractionKind::ElicitationForm | InteractionKind::ElicitationUrl => None,
-            InteractionKind::Sampling | InteractionKind::Roots | InteractionKind::Other => {
-                Some(Answer::Decline)
-            }
+            InteractionKind::ElicitationForm
+            | InteractionKind::ElicitationUrl
+            | InteractionKind::Sampling => None,
+            InteractionKind::Roots | InteractionKind::Other => Some(Answer::Decline),
         }
     }
 }
@@ -632,16 +632,18 @@ mod tests {
     }
 
     #[test]
-    fn the_web_policy_waits_for_elicitation_and_declines_the_rest() {
-        let p = WaitForElicitation;
+    fn the_web_policy_waits_for_elicitation_and_sampling_and_declines_the_rest() {
+        let p = WaitForDialogs;
         let form = asking("elicitation/create", json!({"requestedSchema": {}}));
         let url = asking(
             "elicitation/create",
             json!({"mode": "url", "url": "https://x"}),
         );
+        let sampling = asking("sampling/createMessage", json!({"messages": []}));
         assert_eq!(p.decide(&form), None, "a form waits for the dialog");
         assert_eq!(p.decide(&url), None, "a URL elicitation waits too");
-        for method in ["sampling/createMessage", "roots/list", "x/unknown"] {
+        assert_eq!(p.decide(&sampling), None, "sampling waits for its card");
+        for method in ["roots/list", "x/unknown"] {
             let i = asking(method, json!({}));
             assert_eq!(p.decide(&i), Some(Answer::Decline), "{method}");
         }

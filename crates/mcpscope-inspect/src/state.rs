@@ -10,7 +10,7 @@ use crate::events::{CatalogEvent, Event, EventBus};
 use crate::frames::{FrameWindow, WINDOW_BYTES, WINDOW_FRAMES};
 use crate::interactions::{
     Answer, DEFAULT_INTERACTION_TIMEOUT, Interaction, InteractionClosed, InteractionQueue, Policy,
-    WaitForElicitation,
+    WaitForDialogs,
 };
 use crate::views::{ServerView, Status};
 use mcpscope_client::{RequestControl, ServerInfo, Session};
@@ -64,7 +64,7 @@ impl Default for Options {
             window_bytes: WINDOW_BYTES,
             callback_url: "http://127.0.0.1:6274/oauth/callback".into(),
             secrets: None,
-            interaction_policy: Arc::new(WaitForElicitation),
+            interaction_policy: Arc::new(WaitForDialogs),
             interaction_timeout: DEFAULT_INTERACTION_TIMEOUT,
         }
     }

@@ -2,7 +2,7 @@
 //! with progress and cancel, the history entry and its children, pins across a restart, header
 //! verdicts on a modern connection, frame paging, and the event stream.
 
-use crate::support::{Options, TempDir, both_eras, demo, http_entry, start};
+use crate::support::{Backend, Events, Options, TempDir, both_eras, demo, http_entry, start};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -496,9 +496,10 @@ async fn the_event_stream_replays_from_last_event_id() {
 
 /// The web UI's own policy (no test override): an elicitation waits for the view — listed, its
 /// call still running, its deadline the default interaction timeout — until the view answers;
-/// sampling, which has no dialog yet, is declined at once and visibly.
+/// sampling waits too and the view's CreateMessageResult reaches the tool in both eras; roots,
+/// which have no dialog yet, are declined at once and visibly.
 #[tokio::test]
-async fn elicitation_waits_for_the_view_and_sampling_is_declined_visibly_in_both_eras() {
+async fn elicitation_and_sampling_wait_for_the_view_and_roots_are_declined_visibly_in_both_eras() {
     let dir = TempDir::new("declines");
     let d = demo().await;
     let b = start(dir.path(), both_eras(&d.url), Options::default()).await;
@@ -565,25 +566,68 @@ async fn elicitation_waits_for_the_view_and_sampling_is_declined_visibly_in_both
             "{server}: {entry}"
         );
     }
-    // Sampling has no dialog yet: declined at once by the policy, the tool says so.
+    for server in ["legacy", "modern"] {
+        sampling_waits_and_the_answer_reaches_the_tool(&b, &events, server).await;
+    }
+    // Roots have no dialog yet: declined at once by the policy (a decline of roots/list is the
+    // empty list), the tool says so.
     let r = b
         .ok(
             "/api/servers/legacy/request",
-            json!({"method": "tools/call",
-                   "params": {"name": "sample", "arguments": {"prompt": "hi"}}}),
+            json!({"method": "tools/call", "params": {"name": "list-roots", "arguments": {}}}),
         )
         .await;
     let text = r["result"]["content"][0]["text"].as_str().unwrap_or("");
-    assert!(text.contains("the client's answer was an error"), "{r}");
+    assert!(text.starts_with("0 roots"), "{r}");
     let closed = events
-        .wait("sampling closed", |e| {
-            e.name == "interactionClosed" && e.data["kind"] == "sampling"
+        .wait("roots closed", |e| {
+            e.name == "interactionClosed" && e.data["kind"] == "roots"
         })
         .await;
     assert_eq!(closed.data["outcome"], "declined");
     assert_eq!(closed.data["reason"], "answered by policy");
     assert!(b.get("/api/interactions").await.body["interactions"] == json!([]));
     b.stop().await;
+}
+
+/// `sample` on `server`: the question waits (the call with it) until the view sends the
+/// CreateMessageResult the web UI's Sampling Request card builds; the tool returns its text.
+async fn sampling_waits_and_the_answer_reaches_the_tool(
+    b: &Backend,
+    events: &Events,
+    server: &str,
+) {
+    let call = b.spawn_post(
+        &format!("/api/servers/{server}/request"),
+        json!({"method": "tools/call",
+               "params": {"name": "sample", "arguments": {"prompt": "hi"}}}),
+    );
+    let asked = events
+        .wait("sampling opened", |e| {
+            e.name == "interactionOpened"
+                && e.data["server"] == server
+                && e.data["kind"] == "sampling"
+        })
+        .await
+        .data;
+    assert_eq!(asked["payload"]["messages"][0]["content"]["text"], "hi");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!call.is_finished(), "{server}: the call waits for the view");
+    let id = asked["id"].as_u64().unwrap();
+    let answer = json!({"role": "assistant", "content": {"type": "text", "text": "by hand"},
+                        "model": "mcpscope-manual", "stopReason": "endTurn"});
+    b.ok(
+        &format!("/api/interactions/{id}"),
+        json!({"action": "accept", "content": answer}),
+    )
+    .await;
+    let (status, text) = call.await.unwrap();
+    assert_eq!(status, 200, "{server}: {text}");
+    let r: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        r["result"]["content"][0]["text"], "by hand",
+        "{server}: {r}"
+    );
 }
 
 #[tokio::test]

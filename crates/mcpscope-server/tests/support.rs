@@ -61,7 +61,7 @@ pub(crate) struct Options {
     pub window_frames: usize,
     /// Load the catalog from this `mcp.json` (editable) instead of keeping `servers` in memory.
     pub catalog_file: Option<PathBuf>,
-    /// Who answers the servers' questions at once (default: the web UI's `WaitForElicitation`);
+    /// Who answers the servers' questions at once (default: the web UI's `WaitForDialogs`);
     /// `WaitForView` leaves each for `POST /api/interactions/{id}`.
     pub interaction_policy: Option<Arc<dyn Policy>>,
 }

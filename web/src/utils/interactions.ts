@@ -49,7 +49,8 @@ function str(v: Json | undefined): string | undefined {
 
 /** `s` cut to `max` characters (a server's title may be 10,000 long). */
 export function shortText(s: string, max = 200): string {
-  const chars = Array.from(s);
+  // Only the start is split into characters: a 5 MB prompt must not be read whole.
+  const chars = Array.from(s.length > max * 2 ? s.slice(0, max * 2 + 1) : s);
   return chars.length > max ? `${chars.slice(0, max).join('')}…` : s;
 }
 

@@ -1,7 +1,8 @@
 // One question a server asked, as the inline queue and the modal both draw it: the dialog title
 // of 000 ("Elicitation Request" / "Operation Needs Input"), the header naming the server, its
 // identity and the request id (always visible), the time left before the backend declines it,
-// the server's message, then the answer controls of its kind.
+// the server's message, then the answer controls of its kind (elicitation form or URL, sampling,
+// or a raw JSON answer).
 
 import { Badge, Button, Card, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
@@ -11,6 +12,7 @@ import { parseJsonText } from '../../../utils/form';
 import type { FormField, Json, JsonObject } from '../../../utils/types';
 import { ElicitationForm } from '../ElicitationForm/ElicitationForm';
 import { JsonEditor } from '../JsonEditor/JsonEditor';
+import { SamplingRequest } from '../SamplingRequest/SamplingRequest';
 import { UrlElicitation } from '../UrlElicitation/UrlElicitation';
 
 export interface InteractionCardProps {
@@ -100,6 +102,8 @@ export function InteractionCard({ interaction: i, place, total, serverInfo, onAn
           <ElicitationForm id={i.id} schema={p.requestedSchema} onFormModel={onFormModel} onAnswer={answer} busy={busy} />
         ) : i.kind === 'elicitationUrl' ? (
           <UrlElicitation url={typeof p.url === 'string' ? p.url : ''} elicitationId={typeof p.elicitationId === 'string' && p.elicitationId ? p.elicitationId : null} onAnswer={answer} busy={busy} />
+        ) : i.kind === 'sampling' ? (
+          <SamplingRequest id={i.id} payload={i.payload} onAnswer={answer} busy={busy} />
         ) : (
           <RawAnswer onAnswer={answer} busy={busy} payload={i.payload} />
         )}
@@ -108,7 +112,7 @@ export function InteractionCard({ interaction: i, place, total, serverInfo, onAn
   );
 }
 
-/** Kinds without a dialog of their own yet (sampling, roots, unknown methods): the request as
+/** Kinds without a dialog of their own yet (roots, unknown methods): the request as
  *  JSON, and an answer written by hand. */
 function RawAnswer({ payload, onAnswer, busy }: { payload: Json; onAnswer: (a: InteractionAnswer) => void; busy: boolean }) {
   const [text, setText] = useState('{}');
