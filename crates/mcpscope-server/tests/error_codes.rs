@@ -5,8 +5,8 @@
 use crate::support::{Options, TempDir, demo, http_entry, start};
 use serde_json::{Value, json};
 
-/// A modern `input_required` round the web UI cannot answer (it declines sampling at once until
-/// its dialog lands) stops the request as `input_refused` — the CLI's code for the same
+/// A modern `input_required` round the user refuses (Reject Request on the web UI's sampling
+/// card: a decline) stops the request as `input_refused` — the CLI's code for the same
 /// refusal — not `protocol_error`, with its history entry saying the same; the request is not
 /// retried without the answer.
 #[tokio::test]
@@ -21,16 +21,29 @@ async fn an_input_required_round_refused_is_input_refused_as_in_the_cli() {
     .await;
     let info = b.ok("/api/servers/modern/connect", json!({})).await;
     assert_eq!(info["era"], "modern", "{info}");
-    let r = b
-        .post(
-            "/api/servers/modern/request",
-            json!({"method": "tools/call",
-                   "params": {"name": "sample", "arguments": {"prompt": "Capital of France?"}}}),
-        )
+    let events = b.events(None).await;
+    let call = b.spawn_post(
+        "/api/servers/modern/request",
+        json!({"method": "tools/call",
+               "params": {"name": "sample", "arguments": {"prompt": "Capital of France?"}}}),
+    );
+    // The web UI's policy leaves sampling for its card; the view rejects it.
+    let asked = events
+        .wait("sampling opened", |e| {
+            e.name == "interactionOpened" && e.data["kind"] == "sampling"
+        })
         .await;
-    let error = &r.body["error"];
-    assert_eq!(error["code"], "input_refused", "{}", r.text);
-    assert_eq!(r.status, 502, "{}", r.text);
+    let id = asked.data["id"].as_u64().expect("interaction id");
+    b.ok(
+        &format!("/api/interactions/{id}"),
+        json!({"action": "decline"}),
+    )
+    .await;
+    let (status, text) = call.await.expect("call task");
+    let body: Value = serde_json::from_str(&text).expect("JSON body");
+    let error = &body["error"];
+    assert_eq!(error["code"], "input_refused", "{text}");
+    assert_eq!(status, 502, "{text}");
     let message = error["message"].as_str().expect("message");
     assert!(message.contains("sampling/createMessage"), "{message}");
     let hist = error["historyId"].as_i64().expect("historyId in the error");
