@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { connect, expect, field, openUi, selectTool, shot, test } from '../fixtures';
+import { connect, expect, field, openUi, selectTool, shot, tab, test } from '../fixtures';
 
 /** Switch the demo to an era with the protocol selector and wait for the reconnect. */
 async function era(page: Page, version: '2025-11-25' | '2026-07-28') {
@@ -69,6 +69,26 @@ test('sampling rejected, legacy: the server gets the decline, the tool says so',
   const r = page.getByTestId('tool-result');
   await expect(r).toContainText("the client's answer was an error");
   await expect(page.getByTestId('pending-requests')).toHaveCount(0);
+});
+
+test('sampling, 2026-07-28, not on screen: the modal answers it', async ({ page, backend }) => {
+  await openUi(page, backend);
+  await connect(page, 'demo');
+  await era(page, '2026-07-28');
+  await sample(page, 'from the modal');
+  // Leave the Tools screen: the question moves into the modal.
+  await tab(page, 'resources');
+  const modal = page.getByTestId('pending-modal-body');
+  await expect(modal.getByTestId('interaction-title')).toHaveText('Sampling Request');
+  await expect(modal.getByTestId('sampling-text')).toHaveText('from the modal');
+  await modal.getByLabel('Response').fill('answered in the modal');
+  await modal.getByLabel('Model').fill('my-model');
+  await modal.getByTestId('sampling-send').click();
+  await expect(page.getByTestId('pending-badge')).toHaveCount(0);
+  await tab(page, 'tools');
+  const r = page.getByTestId('tool-result');
+  await expect(r).toHaveAttribute('data-outcome', 'ok');
+  await expect(r).toContainText('answered in the modal');
 });
 
 // A legacy stdio server whose one tool asks a hostile sampling/createMessage: HTML in every
