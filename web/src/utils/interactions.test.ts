@@ -67,6 +67,8 @@ describe('what a dialog says', () => {
     expect(dialogTitle(ask(1, { round: 2 }))).toBe('Operation Needs Input');
     expect(dialogHeader(ask(1, { round: 2 }))).toBe('demo needs input to continue');
     expect(dialogTitle(ask(1, { kind: 'elicitationUrl', round: 1 }))).toBe('Operation Needs Input');
+    expect(dialogHeader(ask(1, { kind: 'sampling' }))).toBe('demo is asking for a model response');
+    expect(dialogHeader(ask(1, { kind: 'sampling', round: 1 }))).toBe('demo needs input to continue');
   });
   it('summarises each kind in one line', () => {
     expect(summary(ask(1))).toBe('Please fill in · 2 fields');

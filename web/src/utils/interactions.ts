@@ -63,9 +63,11 @@ export function dialogTitle(i: Interaction): string {
   return 'Server Request';
 }
 
-/** "«server» is requesting information" / "«server» needs input to continue". */
+/** "«server» is requesting information" / "«server» needs input to continue"; a legacy
+ *  sampling request asks for a model's answer, not for information from the user. */
 export function dialogHeader(i: Interaction): string {
-  return i.round === null ? `${i.server} is requesting information` : `${i.server} needs input to continue`;
+  if (i.round !== null) return `${i.server} needs input to continue`;
+  return i.kind === 'sampling' ? `${i.server} is asking for a model response` : `${i.server} is requesting information`;
 }
 
 /** The server's own name and version from its `serverInfo`, when it gave one. */
