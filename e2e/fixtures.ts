@@ -147,3 +147,15 @@ export function field(page: Page, pointer: string) {
 export async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
+
+/** Switch the connected demo to an era with the protocol selector and wait for the reconnect
+ *  (the screens reset once, the status is connected again, the tools are listed). */
+export async function era(page: Page, version: '2025-11-25' | '2026-07-28') {
+  const screens = page.getByTestId('screens');
+  const resets = Number(await screens.getAttribute('data-reset'));
+  await page.getByTestId('protocol-select').click();
+  await page.getByRole('option', { name: version }).click();
+  await expect(screens).toHaveAttribute('data-reset', String(resets + 1));
+  await expect(page.getByTestId('top-bar').getByTestId('status')).toHaveAttribute('data-status', 'connected');
+  await expect(page.getByTestId('tools-count')).not.toHaveAttribute('data-count', '0');
+}

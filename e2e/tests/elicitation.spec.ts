@@ -8,18 +8,7 @@ import type { Page } from '@playwright/test';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { REPO, connect, expect, openUi, selectTool, shot, tab, test } from '../fixtures';
-
-/** Switch the demo to an era with the protocol selector and wait for the reconnect. */
-async function era(page: Page, version: '2025-11-25' | '2026-07-28') {
-  const screens = page.getByTestId('screens');
-  const resets = Number(await screens.getAttribute('data-reset'));
-  await page.getByTestId('protocol-select').click();
-  await page.getByRole('option', { name: version }).click();
-  await expect(screens).toHaveAttribute('data-reset', String(resets + 1));
-  await expect(page.getByTestId('top-bar').getByTestId('status')).toHaveAttribute('data-status', 'connected');
-  await expect(page.getByTestId('tools-count')).not.toHaveAttribute('data-count', '0');
-}
+import { REPO, connect, expect, openUi, selectTool, shot, tab, test, era } from '../fixtures';
 
 /** Run a tool of the demo and return the inline card of the question it asks. */
 async function ask(page: Page, tool: string) {

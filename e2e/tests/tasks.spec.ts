@@ -4,17 +4,7 @@
 // screen by the backend's poller until it shows completed with its result; a second one
 // cancelled from its detail pane.
 import type { Page } from '@playwright/test';
-import { connect, expect, field, openUi, selectTool, shot, tab, test } from '../fixtures';
-
-async function era(page: Page, version: '2025-11-25' | '2026-07-28') {
-  const screens = page.getByTestId('screens');
-  const resets = Number(await screens.getAttribute('data-reset'));
-  await page.getByTestId('protocol-select').click();
-  await page.getByRole('option', { name: version }).click();
-  await expect(screens).toHaveAttribute('data-reset', String(resets + 1));
-  await expect(page.getByTestId('top-bar').getByTestId('status')).toHaveAttribute('data-status', 'connected');
-  await expect(page.getByTestId('tools-count')).not.toHaveAttribute('data-count', '0');
-}
+import { connect, expect, field, openUi, selectTool, shot, tab, test, era } from '../fixtures';
 
 /** Run `research` as a task from Tools; the task id its answer names. */
 async function runAsTask(page: Page, topic: string, ttl: string): Promise<string> {

@@ -322,6 +322,19 @@ async fn listener(app: Arc<Inspector>, slot: Arc<Slot>, session: Session, genera
     }
 }
 
+/// The connected session of the server named `name` and its processor, or `not_found`.
+pub(crate) fn connected_named(
+    app: &Inspector,
+    name: &str,
+) -> Result<(Session, Queue, Option<String>)> {
+    let slot = app.slots().get(name).cloned().ok_or_else(|| {
+        Error::not_found(format!(
+            "server {name:?} is not connected; connect it first"
+        ))
+    })?;
+    connected(&slot)
+}
+
 /// The connected session of `slot` and its processor, or `not_found`.
 pub(crate) fn connected(slot: &Slot) -> Result<(Session, Queue, Option<String>)> {
     let st = slot.st();
@@ -338,12 +351,7 @@ pub(crate) fn connected(slot: &Slot) -> Result<(Session, Queue, Option<String>)>
 
 /// Make a request with a history entry, tying everything it causes to that entry.
 pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<CallOutcome> {
-    let slot = app.slots().get(name).cloned().ok_or_else(|| {
-        Error::not_found(format!(
-            "server {name:?} is not connected; connect it first"
-        ))
-    })?;
-    let (session, tx, log_level) = connected(&slot)?;
+    let (session, tx, log_level) = connected_named(app, name)?;
     let request_id = c.request_id.clone().unwrap_or_else(new_request_id);
     let (control, _cleanup) = in_flight(app, &request_id)?;
     let era = session.era();

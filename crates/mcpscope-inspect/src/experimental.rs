@@ -11,7 +11,9 @@
 //! ours (a `-32700` with `id: null`, an HTTP `415`, a line that is not JSON).
 
 use crate::capabilities::{AdvertisedCapabilities, standard_view};
-use crate::conn::{close_entry, connected, in_flight, new_request_id, open_entry, request_options};
+use crate::conn::{
+    close_entry, connected_named, in_flight, new_request_id, open_entry, request_options,
+};
 use crate::error::{Error, Result};
 use crate::request::{Call, RESULT_CAP};
 use crate::state::Inspector;
@@ -72,12 +74,7 @@ impl Inspector {
                 "method is required (e.g. \"experimental/myMethod\")",
             ));
         }
-        let slot = self.slots().get(name).cloned().ok_or_else(|| {
-            Error::not_found(format!(
-                "server {name:?} is not connected; connect it first"
-            ))
-        })?;
-        let (session, tx, log_level) = connected(&slot)?;
+        let (session, tx, log_level) = connected_named(self, name)?;
         let request_id = m.request_id.clone().unwrap_or_else(new_request_id);
         let (control, _cleanup) = in_flight(self, &request_id)?;
         let era = session.era();
