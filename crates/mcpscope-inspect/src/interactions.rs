@@ -173,10 +173,38 @@ pub struct InteractionClosed {
     pub answer: Value,
 }
 
+/// What a policy decides for one interaction.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    /// Leave it for a view (or its deadline).
+    Wait,
+    /// Answer it after `after` (zero: at once); `by` is the closed event's reason. Until then it
+    /// is pending like any other, so a view may still answer first (a Testing Profile's delay).
+    Answer {
+        /// The answer.
+        answer: Answer,
+        /// How long to wait first.
+        after: Duration,
+        /// Who answered, for the closed event (`answered by policy`, a profile's name, …).
+        by: String,
+    },
+}
+
+impl Decision {
+    /// Answer at once, as "answered by policy".
+    pub fn now(answer: Answer) -> Decision {
+        Decision::Answer {
+            answer,
+            after: Duration::ZERO,
+            by: "answered by policy".to_string(),
+        }
+    }
+}
+
 /// Decides at once, or leaves the interaction for a view.
 pub trait Policy: Send + Sync + std::fmt::Debug + 'static {
-    /// `Some(answer)`: answer now; `None`: wait for a view (or the deadline).
-    fn decide(&self, interaction: &Interaction) -> Option<Answer>;
+    /// Answer (now or after a delay), or wait for a view (or the deadline).
+    fn decide(&self, interaction: &Interaction) -> Decision;
 }
 
 /// Declines everything at once (the web UI before its dialogs; tests that want a quick decline).
@@ -184,8 +212,8 @@ pub trait Policy: Send + Sync + std::fmt::Debug + 'static {
 pub struct DeclineAtOnce;
 
 impl Policy for DeclineAtOnce {
-    fn decide(&self, _: &Interaction) -> Option<Answer> {
-        Some(Answer::Decline)
+    fn decide(&self, _: &Interaction) -> Decision {
+        Decision::now(Answer::Decline)
     }
 }
 
@@ -194,25 +222,39 @@ impl Policy for DeclineAtOnce {
 pub struct WaitForView;
 
 impl Policy for WaitForView {
-    fn decide(&self, _: &Interaction) -> Option<Answer> {
-        None
+    fn decide(&self, _: &Interaction) -> Decision {
+        Decision::Wait
     }
 }
 
-/// The web UI's policy: what it has a dialog for waits for a view (within the interaction
-/// timeout) — form and URL elicitation, sampling; roots and anything else are declined at once,
-/// as before their dialogs exist, so a call that asks for them does not hang on a question no
-/// screen can answer.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct WaitForDialogs;
+/// The web UI's policy: form and URL elicitation wait for a view (within the interaction
+/// timeout); sampling and roots go to their own policies (a Testing Profile may answer sampling;
+/// roots are answered from the server's configured list); anything else is declined at once, so
+/// a call that asks for it does not hang on a question no screen can answer.
+#[derive(Debug, Clone)]
+pub struct WaitForDialogs {
+    /// Decides `sampling/createMessage` (default: wait for the sampling card).
+    pub sampling: Arc<dyn Policy>,
+    /// Decides `roots/list` (default: decline at once).
+    pub roots: Arc<dyn Policy>,
+}
+
+impl Default for WaitForDialogs {
+    fn default() -> Self {
+        WaitForDialogs {
+            sampling: Arc::new(WaitForView),
+            roots: Arc::new(DeclineAtOnce),
+        }
+    }
+}
 
 impl Policy for WaitForDialogs {
-    fn decide(&self, interaction: &Interaction) -> Option<Answer> {
+    fn decide(&self, interaction: &Interaction) -> Decision {
         match interaction.kind {
-            InteractionKind::ElicitationForm
-            | InteractionKind::ElicitationUrl
-            | InteractionKind::Sampling => None,
-            InteractionKind::Roots | InteractionKind::Other => Some(Answer::Decline),
+            InteractionKind::ElicitationForm | InteractionKind::ElicitationUrl => Decision::Wait,
+            InteractionKind::Sampling => self.sampling.decide(interaction),
+            InteractionKind::Roots => self.roots.decide(interaction),
+            InteractionKind::Other => Decision::now(Answer::Decline),
         }
     }
 }
@@ -383,6 +425,18 @@ impl InteractionQueue {
         }
     }
 
+    /// Close `id` with `answer` on behalf of `by` (a policy, a profile), if it still waits.
+    fn answer_by(&self, id: u64, answer: &Answer, by: String) -> Option<InteractionClosed> {
+        let outcome = match answer {
+            Answer::Accept(_) => Outcome::Accepted,
+            Answer::Decline => Outcome::Declined,
+            Answer::Cancel => Outcome::Cancelled,
+        };
+        self.close(id, outcome, Some(by), |i| {
+            wire_answer(&i.method, &i.payload, answer)
+        })
+    }
+
     /// Take `id` out of the queue, answer the server with `wire`, tell the sink. `None` when it
     /// was no longer waiting.
     fn close(
@@ -485,16 +539,18 @@ impl QueueResponder {
             self.sink.clone(),
         );
         let id = interaction.id;
-        if let Some(answer) = policy.decide(&interaction) {
-            let outcome = match &answer {
-                Answer::Accept(_) => Outcome::Accepted,
-                Answer::Decline => Outcome::Declined,
-                Answer::Cancel => Outcome::Cancelled,
-            };
-            let reason = Some("answered by policy".to_string());
-            self.queue.close(id, outcome, reason, |i| {
-                wire_answer(&i.method, &i.payload, &answer)
-            });
+        if let Decision::Answer { answer, after, by } = policy.decide(&interaction) {
+            if after.is_zero() {
+                self.queue.answer_by(id, &answer, by);
+            } else {
+                // Answered later unless a view, the deadline or the asker's end closes it first
+                // (then this close is a no-op).
+                let queue = self.queue.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(after).await;
+                    queue.answer_by(id, &answer, by);
+                });
+            }
         }
         let queue = self.queue.clone();
         let timeout = self.timeout;
@@ -633,19 +689,31 @@ mod tests {
 
     #[test]
     fn the_web_policy_waits_for_elicitation_and_sampling_and_declines_the_rest() {
-        let p = WaitForDialogs;
+        let p = WaitForDialogs::default();
         let form = asking("elicitation/create", json!({"requestedSchema": {}}));
         let url = asking(
             "elicitation/create",
             json!({"mode": "url", "url": "https://x"}),
         );
         let sampling = asking("sampling/createMessage", json!({"messages": []}));
-        assert_eq!(p.decide(&form), None, "a form waits for the dialog");
-        assert_eq!(p.decide(&url), None, "a URL elicitation waits too");
-        assert_eq!(p.decide(&sampling), None, "sampling waits for its card");
+        assert_eq!(
+            p.decide(&form),
+            Decision::Wait,
+            "a form waits for the dialog"
+        );
+        assert_eq!(
+            p.decide(&url),
+            Decision::Wait,
+            "a URL elicitation waits too"
+        );
+        assert_eq!(
+            p.decide(&sampling),
+            Decision::Wait,
+            "sampling waits for its card"
+        );
         for method in ["roots/list", "x/unknown"] {
             let i = asking(method, json!({}));
-            assert_eq!(p.decide(&i), Some(Answer::Decline), "{method}");
+            assert_eq!(p.decide(&i), Decision::now(Answer::Decline), "{method}");
         }
     }
 
@@ -675,6 +743,83 @@ mod tests {
         assert_eq!(fut.await.unwrap(), json!({"action": "cancel"}));
         let again = queue.answer(waiting.id, Answer::Decline).unwrap_err();
         assert_eq!(again.code, mcpscope_proto::error_code::ErrorCode::NotFound);
+    }
+
+    /// Answers every interaction with `answer` after `after`.
+    #[derive(Debug)]
+    struct Later(Duration, Answer);
+
+    impl Policy for Later {
+        fn decide(&self, _: &Interaction) -> Decision {
+            Decision::Answer {
+                answer: self.1.clone(),
+                after: self.0,
+                by: "answered by profile «later»".into(),
+            }
+        }
+    }
+
+    fn asker(queue: &Arc<InteractionQueue>, policy: Later, sink: Arc<Heard>) -> QueueResponder {
+        QueueResponder {
+            queue: queue.clone(),
+            server: "s".into(),
+            connection: queue.connection_id(),
+            policy: Arc::new(policy),
+            timeout: Duration::from_secs(30),
+            sink,
+        }
+    }
+
+    fn elicit(r: &QueueResponder) -> BoxFuture<'static, std::result::Result<Value, RpcError>> {
+        let (method, params) = form();
+        let origin = RequestOrigin::Legacy {
+            id: mcpscope_proto::RequestId::Number(1),
+        };
+        r.respond(ServerRequest {
+            method,
+            params,
+            origin,
+        })
+    }
+
+    #[tokio::test]
+    async fn a_delayed_decision_waits_pending_then_answers_with_its_reason() {
+        let queue = Arc::new(InteractionQueue::new());
+        let heard = Arc::new(Heard::default());
+        let r = asker(
+            &queue,
+            Later(Duration::from_millis(50), Answer::Decline),
+            heard.clone(),
+        );
+        let fut = elicit(&r);
+        assert_eq!(queue.pending().len(), 1, "pending until the delay ends");
+        assert_eq!(fut.await.unwrap(), json!({"action": "decline"}));
+        let closed = heard.0.lock().unwrap().clone();
+        assert_eq!(closed.len(), 1);
+        assert_eq!(closed[0].outcome, Outcome::Declined);
+        assert_eq!(
+            closed[0].reason.as_deref(),
+            Some("answered by profile «later»")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_view_answering_during_the_delay_wins_and_the_policy_closes_nothing() {
+        let queue = Arc::new(InteractionQueue::new());
+        let heard = Arc::new(Heard::default());
+        let r = asker(
+            &queue,
+            Later(Duration::from_millis(100), Answer::Decline),
+            heard.clone(),
+        );
+        let fut = elicit(&r);
+        let [waiting] = queue.pending().try_into().unwrap();
+        queue.answer(waiting.id, Answer::Cancel).unwrap();
+        assert_eq!(fut.await.unwrap(), json!({"action": "cancel"}));
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let closed = heard.0.lock().unwrap().clone();
+        assert_eq!(closed.len(), 1, "closed once, by the view: {closed:?}");
+        assert_eq!(closed[0].outcome, Outcome::Cancelled);
     }
 
     /// A sink that keeps every close it hears.

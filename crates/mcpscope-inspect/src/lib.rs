@@ -75,7 +75,9 @@ pub use frames::{VIEW_BODY_CAP, WINDOW_BYTES, WINDOW_FRAMES};
 pub use history::HistoryPage;
 pub use history_filter::HistoryFilter;
 pub use import::RegistryChoice;
-pub use interactions::{Answer, Interaction, InteractionClosed, InteractionKind, Outcome, Policy};
+pub use interactions::{
+    Answer, Decision, Interaction, InteractionClosed, InteractionKind, Outcome, Policy,
+};
 pub use pages::{Pages, list_key};
 pub use request::{Call, CallOutcome, RESULT_CAP};
 pub use state::{Inspector, Options};

@@ -64,7 +64,7 @@ impl Default for Options {
             window_bytes: WINDOW_BYTES,
             callback_url: "http://127.0.0.1:6274/oauth/callback".into(),
             secrets: None,
-            interaction_policy: Arc::new(WaitForDialogs),
+            interaction_policy: Arc::new(WaitForDialogs::default()),
             interaction_timeout: DEFAULT_INTERACTION_TIMEOUT,
         }
     }

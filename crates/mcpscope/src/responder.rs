@@ -7,7 +7,7 @@
 use futures::future::BoxFuture;
 use mcpscope_client::{Responder, ServerRequest, full_capabilities};
 use mcpscope_inspect::interactions::{
-    Answer, DEFAULT_INTERACTION_TIMEOUT, Interaction, InteractionQueue, NoSink, Policy,
+    Answer, DEFAULT_INTERACTION_TIMEOUT, Decision, Interaction, InteractionQueue, NoSink, Policy,
     QueueResponder, WaitForView,
 };
 use mcpscope_proto::RpcError;
@@ -113,8 +113,8 @@ impl CliResponder {
 /// The flags are the CLI's policy over the interaction queue: they answer every question at
 /// once, so nothing waits for a view (the CLI has none).
 impl Policy for CliResponder {
-    fn decide(&self, interaction: &Interaction) -> Option<Answer> {
-        Some(self.decision(&interaction.method, &interaction.payload))
+    fn decide(&self, interaction: &Interaction) -> Decision {
+        Decision::now(self.decision(&interaction.method, &interaction.payload))
     }
 }
 
