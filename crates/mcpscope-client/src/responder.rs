@@ -25,6 +25,12 @@ pub enum RequestOrigin {
         key: String,
         /// Which round of the original request this is (1-based).
         round: usize,
+        /// How many entries this round's `inputRequests` holds (a view may walk them as one
+        /// dialog: they are all asked at once, and the retry waits for every answer).
+        keys: usize,
+        /// The most rounds the engine answers before it gives up
+        /// ([`ClientOptions::max_input_rounds`](crate::ClientOptions)).
+        max_rounds: usize,
         /// The method of the request that needs the input.
         for_method: String,
     },

@@ -216,6 +216,17 @@ fn tool_values(extra: bool) -> Vec<Value> {
             "inputSchema": empty_schema()
         }),
         json!({
+            "name": "onboard",
+            "title": "Onboard in three rounds",
+            "description": "Asks in three input_required rounds (2026-07-28): a name; then team, email and newsletter together (three keys in one round); then a confirmation. 2025-11-25 asks the same five elicitation/create questions one by one.",
+            "inputSchema": empty_schema()
+        }),
+        json!({
+            "name": "elicit-url-required",
+            "description": "2025-11-25: fails with -32042 (URL elicitation required) naming a consent URL; the consent completes by itself 1.5 s later (notifications/elicitation/complete) and the next call succeeds. 2026-07-28 has no -32042: asks for the URL in an input_required round.",
+            "inputSchema": empty_schema()
+        }),
+        json!({
             "name": "research",
             "title": "Research a topic",
             "description": "Takes about 2 s. Runs as a task when the client asks for one (legacy: params.task; modern: the io.modelcontextprotocol/tasks extension), synchronously otherwise.",

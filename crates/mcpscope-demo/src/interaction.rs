@@ -1,4 +1,5 @@
-//! The tools that need the client's help: `elicit-form`, `elicit-url`, `sample`, `list-roots`.
+//! The tools that need the client's help: `elicit-form`, `elicit-url`, `sample`, `list-roots`
+//! (and `elicit-url-required` in 2026-07-28; its 2025-11-25 path is in `crate::rounds`).
 //!
 //! Legacy (2025-11-25) asks with a server→client JSON-RPC request and waits for the answer.
 //! Modern (2026-07-28) may not send requests: it answers `input_required` with the same request
@@ -63,7 +64,8 @@ pub(crate) async fn call(
     let tool = request.name.as_ref();
     let ask = match tool {
         "elicit-form" => Ask::Form,
-        "elicit-url" => Ask::Url,
+        // `elicit-url-required` asks this way in 2026-07-28, which has no -32042 (crate::rounds).
+        "elicit-url" | "elicit-url-required" => Ask::Url,
         "list-roots" => Ask::Roots,
         _ => {
             let prompt = request

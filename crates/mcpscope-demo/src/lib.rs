@@ -21,6 +21,7 @@ mod interaction;
 mod legacy_tasks;
 mod media;
 mod research;
+mod rounds;
 mod server;
 mod shared;
 mod sse;

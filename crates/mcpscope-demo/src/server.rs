@@ -40,6 +40,7 @@ use tokio::{sync::broadcast, task::JoinHandle};
 use crate::{
     catalog, interaction, legacy_tasks, media,
     research::research,
+    rounds,
     shared::{Shared, is_modern, lock, text_result, tool_error},
 };
 
@@ -47,7 +48,8 @@ use crate::{
 const INSTRUCTIONS: &str = "mcpscope demo server: every MCP feature in one place, for both \
 protocol eras (2025-11-25 with initialize, 2026-07-28 with server/discover). Try echo, add and \
 get-weather first; slow shows progress and cancellation; elicit-form, elicit-url, sample and \
-list-roots ask the client for input; research runs as a task when asked; toggle-extra-tool \
+list-roots ask the client for input (onboard in three rounds, elicit-url-required with \
+-32042 on 2025-11-25); research runs as a task when asked; toggle-extra-tool \
 changes the tool list; subscribe to demo://counter for an update every second.";
 
 /// The private name the stdio pumps give a 2026-07-28 `ping` (see `stdio::rename_modern_ping`).
@@ -241,6 +243,8 @@ impl DemoServer {
             "elicit-form" | "elicit-url" | "sample" | "list-roots" => {
                 interaction::call(&self.shared, &request, &context).await
             }
+            "onboard" => rounds::onboard(&self.shared, &request, &context).await,
+            "elicit-url-required" => rounds::url_required(&self.shared, &request, &context).await,
             "research" => self.research(&args, modern, &context).await,
             "big" => Ok(big(&args)),
             "fail" => Ok(tool_error(

@@ -87,6 +87,13 @@ pub struct Interaction {
     pub origin: String,
     /// The `input_required` round (1-based); null for a legacy server request.
     pub round: Option<u32>,
+    /// Its key in the round's `inputRequests`; null for a legacy server request.
+    pub key: Option<String>,
+    /// How many entries the round holds (all asked at once: a view may walk them as one
+    /// dialog); null for a legacy server request.
+    pub round_keys: Option<u32>,
+    /// The engine's limit of rounds for one request; null for a legacy server request.
+    pub max_rounds: Option<u32>,
     /// When it opened (µs since the Unix epoch).
     pub opened_at_us: u64,
     /// When it times out (µs since the Unix epoch).
@@ -323,6 +330,20 @@ fn round_of(origin: &RequestOrigin) -> Option<u32> {
     }
 }
 
+/// The round's key, its number of keys and the engine's limit, for an `input_required` entry.
+fn round_parts(origin: &RequestOrigin) -> (Option<String>, Option<u32>, Option<u32>) {
+    let n = |v: usize| Some(u32::try_from(v).unwrap_or(u32::MAX));
+    match origin {
+        RequestOrigin::Legacy { .. } => (None, None, None),
+        RequestOrigin::InputRequired {
+            key,
+            keys,
+            max_rounds,
+            ..
+        } => (Some(key.clone()), n(*keys), n(*max_rounds)),
+    }
+}
+
 /// `origin` in words.
 pub(crate) fn origin_text(o: &RequestOrigin) -> String {
     match o {
@@ -331,6 +352,7 @@ pub(crate) fn origin_text(o: &RequestOrigin) -> String {
             key,
             round,
             for_method,
+            ..
         } => format!("input_required round {round} of {for_method}, key {key:?}"),
     }
 }
@@ -480,6 +502,7 @@ impl InteractionQueue {
     ) {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let now = now_us();
+        let (key, round_keys, max_rounds) = round_parts(&request.origin);
         let interaction = Interaction {
             id,
             server: server.to_string(),
@@ -489,6 +512,9 @@ impl InteractionQueue {
             payload: request.params.clone(),
             origin: origin_text(&request.origin),
             round: round_of(&request.origin),
+            key,
+            round_keys,
+            max_rounds,
             opened_at_us: now,
             deadline_us: now.saturating_add(timeout.as_micros().min(u64::MAX as u128) as u64),
         };
@@ -682,6 +708,9 @@ mod tests {
             payload: params,
             origin: "server request 1".into(),
             round: None,
+            key: None,
+            round_keys: None,
+            max_rounds: None,
             opened_at_us: 0,
             deadline_us: 0,
         }
@@ -849,6 +878,8 @@ mod tests {
         let origin = RequestOrigin::InputRequired {
             key: "k".into(),
             round: 1,
+            keys: 1,
+            max_rounds: 10,
             for_method: "tools/call".into(),
         };
         let fut = r.respond(ServerRequest {
@@ -898,6 +929,8 @@ mod tests {
         let origin = RequestOrigin::InputRequired {
             key: "k".into(),
             round: 2,
+            keys: 1,
+            max_rounds: 10,
             for_method: "tools/call".into(),
         };
         let fut = r.respond(ServerRequest {

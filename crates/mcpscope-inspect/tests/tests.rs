@@ -21,3 +21,5 @@ mod numbering;
 mod experimental;
 // Tasks in both eras: run as a task and followed to its result, cancelled, an unknown id.
 mod tasks;
+// Requests of several questions: input_required rounds (one with three keys), -32042, Replay.
+mod rounds;

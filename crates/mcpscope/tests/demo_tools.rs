@@ -7,7 +7,7 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 /// The demo's tools, in the order `tools/list` gives them.
-const TOOLS: [&str; 21] = [
+const TOOLS: [&str; 23] = [
     "echo",
     "add",
     "get-weather",
@@ -25,6 +25,8 @@ const TOOLS: [&str; 21] = [
     "elicit-url",
     "sample",
     "list-roots",
+    "onboard",
+    "elicit-url-required",
     "research",
     "big",
     "fail",

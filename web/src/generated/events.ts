@@ -631,6 +631,19 @@ origin: string,
  */
 round: number | null, 
 /**
+ * Its key in the round's `inputRequests`; null for a legacy server request.
+ */
+key: string | null, 
+/**
+ * How many entries the round holds (all asked at once: a view may walk them as one
+ * dialog); null for a legacy server request.
+ */
+roundKeys: number | null, 
+/**
+ * The engine's limit of rounds for one request; null for a legacy server request.
+ */
+maxRounds: number | null, 
+/**
  * When it opened (µs since the Unix epoch).
  */
 openedAtUs: number, 

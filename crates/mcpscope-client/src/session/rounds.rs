@@ -213,54 +213,55 @@ impl Session {
         }
     }
 
-    /// Answer every entry of an `inputRequests` map through the responder.
+    /// Answer every entry of an `inputRequests` map through the responder. Every entry is asked
+    /// at once, in the map's order, so a view can show the round as one dialog ("key 1 of 3")
+    /// and the answers go back together in one retry; the first refusal ends the round (the
+    /// other questions are dropped, which abandons them in the view).
     pub(super) async fn fulfil(
         &self,
         method: &str,
         round: usize,
         requests: Option<&Value>,
     ) -> Result<Map<String, Value>, ClientError> {
-        let mut out = Map::new();
         let Some(map) = requests.and_then(Value::as_object) else {
-            return Ok(out);
+            return Ok(Map::new());
         };
-        for (key, req) in map {
-            let inner = req
-                .get("method")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            self.shared.observer.on_event(SessionEvent::ServerRequest {
-                method: inner.clone(),
-                origin: format!("input_required round {round} of {method}, key {key:?}"),
-            });
-            let answer = self
-                .shared
-                .responder
-                .respond(ServerRequest {
-                    method: inner.clone(),
-                    params: req.get("params").cloned().unwrap_or_else(|| json!({})),
-                    origin: RequestOrigin::InputRequired {
-                        key: key.clone(),
-                        round,
-                        for_method: method.to_string(),
-                    },
-                })
-                .await;
-            match answer {
-                Ok(v) => {
-                    out.insert(key.clone(), v);
-                }
-                Err(e) => {
-                    return Err(ClientError::InputRefused {
-                        method: method.to_string(),
-                        input_method: inner,
-                        key: key.clone(),
-                        reason: e.message,
+        let asked: Vec<_> =
+            map.iter()
+                .map(|(key, req)| {
+                    let inner = req
+                        .get("method")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string();
+                    self.shared.observer.on_event(SessionEvent::ServerRequest {
+                        method: inner.clone(),
+                        origin: format!("input_required round {round} of {method}, key {key:?}"),
                     });
-                }
-            }
-        }
-        Ok(out)
+                    let answer = self.shared.responder.respond(ServerRequest {
+                        method: inner.clone(),
+                        params: req.get("params").cloned().unwrap_or_else(|| json!({})),
+                        origin: RequestOrigin::InputRequired {
+                            key: key.clone(),
+                            round,
+                            keys: map.len(),
+                            max_rounds: self.shared.opts.max_input_rounds,
+                            for_method: method.to_string(),
+                        },
+                    });
+                    async move {
+                        answer.await.map(|v| (key.clone(), v)).map_err(|e| {
+                            ClientError::InputRefused {
+                                method: method.to_string(),
+                                input_method: inner,
+                                key: key.clone(),
+                                reason: e.message,
+                            }
+                        })
+                    }
+                })
+                .collect();
+        let answered = futures::future::try_join_all(asked).await?;
+        Ok(answered.into_iter().collect())
     }
 }

@@ -274,6 +274,8 @@ async fn legacy_stdio_tools_content_and_errors() {
         "elicit-url",
         "sample",
         "list-roots",
+        "onboard",
+        "elicit-url-required",
         "research",
         "big",
         "fail",
