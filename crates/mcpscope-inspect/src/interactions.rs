@@ -448,7 +448,12 @@ impl InteractionQueue {
     }
 
     /// Close `id` with `answer` on behalf of `by` (a policy, a profile), if it still waits.
-    fn answer_by(&self, id: u64, answer: &Answer, by: String) -> Option<InteractionClosed> {
+    pub(crate) fn answer_by(
+        &self,
+        id: u64,
+        answer: &Answer,
+        by: String,
+    ) -> Option<InteractionClosed> {
         let outcome = match answer {
             Answer::Accept(_) => Outcome::Accepted,
             Answer::Decline => Outcome::Declined,
