@@ -9,6 +9,7 @@
 //! - [`form`]: the form a view draws for a JSON Schema (tools, prompts, templates, elicitation).
 //! - [`lint`] (feature `lint`): each message checked against the official `schema.json` of its revision.
 //! - [`redact`]: credentials and secret values kept out of what is shown and stored.
+//! - [`tool_lint`] (feature `lint`): quality findings about the tools of a `tools/list`.
 //!
 //! ```
 //! use mcpscope_proto::{classify, Classified};
@@ -26,6 +27,8 @@ mod jsonrpc;
 pub mod lint;
 pub mod method;
 pub mod redact;
+#[cfg(feature = "lint")]
+pub mod tool_lint;
 
 pub use frame::{Direction, Frame, FrameKind, FrameMeta, now_us, rfc3339};
 pub use jsonrpc::{
