@@ -6,7 +6,7 @@ import { InspectorView, type InFlight, type InspectorCallbacks } from './compone
 import { useInspector } from './hooks/useInspector';
 import { replayArgs, replayTab } from './utils/history';
 import { serverData } from './utils/state';
-import type { HistoryEntry, Prefill, ServerInfo, TabId } from './utils/types';
+import type { HistoryEntry, Json, JsonObject, Prefill, ServerInfo, TabId } from './utils/types';
 
 export function App() {
   const { state, actions } = useInspector();
@@ -62,6 +62,21 @@ export function App() {
 
   const cb: InspectorCallbacks = useMemo(() => {
     const cur = () => activeRef.current ?? '';
+    // A request started from a screen that may ask questions (tools/call, prompts/get,
+    // resources/read): its view request id ties its questions to the screen (inline queue).
+    const track = (tab: TabId, method: string, params: Json, meta?: JsonObject) => {
+      const server = cur();
+      const h = actions.call(server, method, params, meta);
+      setInflight((m) => ({ ...m, [h.requestId]: { server, tab } }));
+      void h.done.finally(() =>
+        setInflight((m) => {
+          const rest = { ...m };
+          delete rest[h.requestId];
+          return rest;
+        }),
+      );
+      return h;
+    };
     return {
       selectServer: (name) => {
         setActive(name);
@@ -105,23 +120,11 @@ export function App() {
       formModel: actions.formModel,
       validateTool: (tool, args) => actions.validateTool(cur(), tool, args),
       validate: actions.validate,
-      callTool: (tool, args, meta) => {
-        const server = cur();
-        const h = actions.call(server, 'tools/call', { name: tool, arguments: args }, meta);
-        setInflight((m) => ({ ...m, [h.requestId]: { server, tab: 'tools' } }));
-        void h.done.finally(() =>
-          setInflight((m) => {
-            const rest = { ...m };
-            delete rest[h.requestId];
-            return rest;
-          }),
-        );
-        return h;
-      },
+      callTool: (tool, args, meta) => track('tools', 'tools/call', { name: tool, arguments: args }, meta),
       cancel: actions.cancel,
-      read: (uri) => actions.request(cur(), 'resources/read', { uri }),
+      read: (uri) => track('resources', 'resources/read', { uri }).done,
       subscribe: (uri, on) => actions.request(cur(), on ? 'resources/subscribe' : 'resources/unsubscribe', { uri }),
-      getPrompt: (name, args) => actions.request(cur(), 'prompts/get', { name, arguments: args }),
+      getPrompt: (name, args) => track('prompts', 'prompts/get', { name, arguments: args }).done,
       complete: (ref, argument, value, context) => actions.complete(cur(), ref, argument, value, context),
       openResource: (uri) => {
         nonce.current += 1;

@@ -66,7 +66,7 @@ const QUESTIONS: [Question; 5] = [
     Question {
         key: "team",
         round: 2,
-        message: "Round 2 of 3 (1/3): which team?",
+        message: "Round 2 of 3: which team?",
         schema: || {
             one_field(
                 "team",
@@ -77,7 +77,7 @@ const QUESTIONS: [Question; 5] = [
     Question {
         key: "email",
         round: 2,
-        message: "Round 2 of 3 (2/3): a work email?",
+        message: "Round 2 of 3: a work email?",
         schema: || {
             one_field(
                 "email",
@@ -88,7 +88,7 @@ const QUESTIONS: [Question; 5] = [
     Question {
         key: "newsletter",
         round: 2,
-        message: "Round 2 of 3 (3/3): subscribe to the newsletter?",
+        message: "Round 2 of 3: subscribe to the newsletter?",
         schema: || {
             one_field(
                 "newsletter",

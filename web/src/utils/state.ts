@@ -40,6 +40,9 @@ export interface ServerData {
   progress: Record<string, ProgressEvent>;
   warnings: WarningEvent[];
   serverRequests: ServerRequestEvent[];
+  /** The ids of `notifications/elicitation/complete` received, newest last (the last 50): a
+   *  `-32042` card shows its URL done. */
+  completedElicitations: string[];
   logLevel: string | null;
   /** Bumped when the protocol era changes: screens remount and lose their outputs. */
   resetCount: number;
@@ -74,6 +77,7 @@ export function emptyServerData(resetCount = 0): ServerData {
     progress: {},
     warnings: [],
     serverRequests: [],
+    completedElicitations: [],
     logLevel: null,
     resetCount,
   };
@@ -182,6 +186,10 @@ export function applyEvent(state: State, e: WebEvent): State {
             return { ...d, changed: { ...d.changed, resources: true } };
           case 'notifications/prompts/list_changed':
             return { ...d, changed: { ...d.changed, prompts: true } };
+          case 'notifications/elicitation/complete': {
+            const id = ((n.params ?? {}) as JsonObject).elicitationId;
+            return typeof id === 'string' ? { ...d, completedElicitations: [...d.completedElicitations.slice(-49), id] } : d;
+          }
           case 'notifications/resources/updated': {
             const uri = String(((n.params ?? {}) as JsonObject).uri ?? '');
             return { ...d, updatedResources: { ...d.updatedResources, [uri]: Date.now() } };

@@ -21,6 +21,8 @@ export interface ElicitationFormProps {
   onAnswer: (answer: InteractionAnswer) => void;
   /** An answer is on its way: the buttons wait. */
   busy: boolean;
+  /** The accept button's words ("Next" / "Submit all" in a round's walk-through). */
+  acceptLabel?: string;
 }
 
 type Model = { state: 'loading' } | { state: 'ready'; model: FormField | null; error?: string };
@@ -48,17 +50,23 @@ function useModel(schema: Json | undefined, onFormModel: (s: Json) => Promise<Fo
   return m;
 }
 
-export function ElicitationForm({ id, schema, onFormModel, onAnswer, busy }: ElicitationFormProps) {
+export function ElicitationForm({ id, schema, onFormModel, onAnswer, busy, acceptLabel }: ElicitationFormProps) {
   const m = useModel(schema, onFormModel);
   if (m.state === 'loading') return <Loader size="sm" data-testid="elicit-loading" />;
   const layout = elicitLayout(schema, m.model);
   if ('fallback' in layout) {
-    return <WholeJson id={id} reason={m.error ?? layout.fallback} onAnswer={onAnswer} busy={busy} />;
+    return <WholeJson id={id} reason={m.error ?? layout.fallback} onAnswer={onAnswer} busy={busy} acceptLabel={acceptLabel} />;
   }
-  return <Fields id={id} fields={layout.fields} onAnswer={onAnswer} busy={busy} />;
+  return <Fields id={id} fields={layout.fields} onAnswer={onAnswer} busy={busy} acceptLabel={acceptLabel} />;
 }
 
-function Fields({ id, fields, onAnswer, busy }: { id: number; fields: ElicitField[]; onAnswer: (a: InteractionAnswer) => void; busy: boolean }) {
+interface AnswerProps {
+  onAnswer: (a: InteractionAnswer) => void;
+  busy: boolean;
+  acceptLabel?: string;
+}
+
+function Fields({ id, fields, onAnswer, busy, acceptLabel }: { id: number; fields: ElicitField[] } & AnswerProps) {
   const [drafts, setDrafts] = useState<Record<string, Draft>>(() => initialDrafts(fields));
   const [errors, setErrors] = useState<Record<string, string[]> | null>(null);
   const set = (key: string, d: Draft) => {
@@ -96,14 +104,14 @@ function Fields({ id, fields, onAnswer, busy }: { id: number; fields: ElicitFiel
             {invalid} field{invalid > 1 ? 's need' : ' needs'} fixing — nothing was sent.
           </Text>
         )}
-        <Answers onAnswer={onAnswer} busy={busy} />
+        <Answers onAnswer={onAnswer} busy={busy} acceptLabel={acceptLabel} />
       </Stack>
     </form>
   );
 }
 
 /** Cancel · Decline · Accept (the form's submit). Cancel and Decline never validate. */
-function Answers({ onAnswer, busy }: { onAnswer: (a: InteractionAnswer) => void; busy: boolean }) {
+function Answers({ onAnswer, busy, acceptLabel }: AnswerProps) {
   return (
     <Group gap="xs" justify="flex-end">
       <Button variant="default" onClick={() => onAnswer({ action: 'cancel' })} disabled={busy} data-testid="elicit-cancel">
@@ -113,7 +121,7 @@ function Answers({ onAnswer, busy }: { onAnswer: (a: InteractionAnswer) => void;
         Decline
       </Button>
       <Button type="submit" loading={busy} data-testid="elicit-accept">
-        Accept
+        {acceptLabel ?? 'Accept'}
       </Button>
     </Group>
   );
@@ -289,7 +297,7 @@ function CheckboxList({ f, inputId, draft, onDraft, error, description }: Contro
 }
 
 /** The whole answer as JSON: a schema this form cannot draw. */
-function WholeJson({ id, reason, onAnswer, busy }: { id: number; reason: string; onAnswer: (a: InteractionAnswer) => void; busy: boolean }) {
+function WholeJson({ id, reason, onAnswer, busy, acceptLabel }: { id: number; reason: string } & AnswerProps) {
   const [text, setText] = useState('{}');
   const [error, setError] = useState<string | null>(null);
   const parsed = useMemo(() => parseJsonText(text), [text]);
@@ -314,7 +322,7 @@ function WholeJson({ id, reason, onAnswer, busy }: { id: number; reason: string;
           <Text size="xs">Answered as JSON: {shortText(reason, 300)}.</Text>
         </Alert>
         <JsonEditor id={`elicit-${id}-json`} value={parsed.value} onChange={() => undefined} onText={setText} label="Content (JSON object)" error={error ?? undefined} minRows={4} testId="elicit-json" />
-        <Answers onAnswer={onAnswer} busy={busy} />
+        <Answers onAnswer={onAnswer} busy={busy} acceptLabel={acceptLabel} />
       </Stack>
     </form>
   );

@@ -1,8 +1,12 @@
+// One entry of the History screen: the request's line (time, method, target, status, duration,
+// server, Replay, Pin) and, expanded, its parameters, response or error, and what it caused.
+
 import { ActionIcon, Alert, Anchor, Badge, Button, Collapse, Group, Loader, Popover, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { duration } from '../../../utils/format';
 import { childSummary, historyTarget, offsetLabel, replayTab, statusColor } from '../../../utils/history';
-import type { HistoryEntry } from '../../../utils/types';
+import { historyRounds } from '../../../utils/rounds';
+import type { HistoryEntry, Json } from '../../../utils/types';
 import { JsonView } from '../../elements/JsonView/JsonView';
 import { TruncatedText } from '../../elements/TruncatedText/TruncatedText';
 
@@ -20,7 +24,8 @@ export interface HistoryRowProps {
   onShowLogs: () => void;
 }
 
-/** One request of the History tree: a parent with its children nested at time offsets. */
+/** One request of the History tree: a parent with its children nested at time offsets (the
+ *  server's questions grouped by `input_required` round, 003's request trace). */
 export function HistoryRow({ entry: e, detail, expanded, focused, resultUrl, onToggle, onReplay, onPin, onUnpin, onShowLogs }: HistoryRowProps) {
   const [label, setLabel] = useState(e.label ?? '');
   const [pinOpen, setPinOpen] = useState(false);
@@ -145,25 +150,7 @@ export function HistoryRow({ entry: e, detail, expanded, focused, resultUrl, onT
           )}
           {expanded && !detail && <Loader size="xs" />}
           {children.length > 0 ? (
-            <Stack gap={2} data-testid="history-children">
-              {children.map((c, i) => {
-                const s = childSummary(c);
-                return (
-                  <Group key={i} gap="xs" wrap="nowrap" data-testid="history-child" data-kind={c.kind}>
-                    <Text size="xs" ff="monospace" c="dimmed">
-                      {i === children.length - 1 ? '└──' : '├──'}
-                    </Text>
-                    <Text size="xs" ff="monospace">
-                      {s.label}
-                    </Text>
-                    <Text size="xs" c="dimmed" truncate className="mcpscope-grow">
-                      {s.detail}
-                    </Text>
-                    <Badge color="gray">{offsetLabel(c.offsetMs)}</Badge>
-                  </Group>
-                );
-              })}
-            </Stack>
+            <RequestTree items={children} />
           ) : (
             detail && (
               <Text size="xs" c="dimmed">
@@ -183,6 +170,66 @@ export function HistoryRow({ entry: e, detail, expanded, focused, resultUrl, onT
           </Group>
         </Stack>
       </Collapse>
+    </Stack>
+  );
+}
+
+type Child = { kind: string; offsetMs: number; data?: Json };
+
+/** What a request caused, at its time offsets: the server's questions (grouped by round when
+ *  they came in `input_required` rounds, with each key and what the server got back), then
+ *  its progress, logs and notifications. */
+function RequestTree({ items }: { items: Child[] }) {
+  const rounds = historyRounds(items);
+  const others = items.filter((c) => c.kind !== 'serverRequest');
+  const line = (last: boolean) => (last ? '└──' : '├──');
+  return (
+    <Stack gap={2} data-testid="history-children">
+      {rounds.map((r, k) => (
+        <Stack key={k} gap={2} data-testid="history-round" data-round={r.round ?? ''}>
+          {r.round !== null && (
+            <Text size="xs" ff="monospace" fw={600} data-testid="history-round-title">
+              {line(k === rounds.length - 1 && others.length === 0)} input_required round {r.round}
+              {r.questions.length > 1 ? ` (${r.questions.length} keys)` : ''}
+            </Text>
+          )}
+          {r.questions.map((q, j) => (
+            <Group key={j} gap="xs" wrap="nowrap" pl={r.round !== null ? 'lg' : 0} data-testid="history-child" data-kind="serverRequest" data-key={q.key ?? ''} data-outcome={q.outcome}>
+              <Text size="xs" ff="monospace" c="dimmed">
+                {line(j === r.questions.length - 1)}
+              </Text>
+              <Text size="xs" ff="monospace">
+                {q.method}
+                {q.key !== null && ` «${q.key}»`}
+              </Text>
+              <Text size="xs" c="dimmed" truncate className="mcpscope-grow" data-testid="history-child-answer">
+                {q.outcome && `${q.outcome}: `}
+                {q.answer}
+              </Text>
+              <Badge color="gray" tt="none" data-testid="history-child-offset">
+                {offsetLabel(q.offsetMs)}
+              </Badge>
+            </Group>
+          ))}
+        </Stack>
+      ))}
+      {others.map((c, i) => {
+        const s = childSummary(c);
+        return (
+          <Group key={i} gap="xs" wrap="nowrap" data-testid="history-child" data-kind={c.kind}>
+            <Text size="xs" ff="monospace" c="dimmed">
+              {line(i === others.length - 1)}
+            </Text>
+            <Text size="xs" ff="monospace">
+              {s.label}
+            </Text>
+            <Text size="xs" c="dimmed" truncate className="mcpscope-grow">
+              {s.detail}
+            </Text>
+            <Badge color="gray">{offsetLabel(c.offsetMs)}</Badge>
+          </Group>
+        );
+      })}
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Card, EmptyState, Group, Loader, ScrollArea, Select, Splitter, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { messagesAsText } from '../../../utils/content';
 import { initialValue, promptArgumentsSchema } from '../../../utils/form';
 import type { CallOutcome, FormField, Json, JsonObject, Prefill } from '../../../utils/types';
@@ -19,6 +19,8 @@ export interface PromptsScreenProps {
   onFormModel: (schema: Json) => Promise<FormField>;
   onComplete: (ref: JsonObject, argument: string, value: string, context: Record<string, string>) => Promise<string[]>;
   onOpenResource: (uri: string) => void;
+  /** The questions the running prompts/get caused (the inline client request queue). */
+  pending?: ReactNode;
 }
 
 type PromptArg = { name: string; description?: string; required?: boolean };
@@ -149,6 +151,7 @@ export function PromptsScreen(p: PromptsScreenProps) {
                 Get Prompt
               </Button>
             </Group>
+            {busy && p.pending}
           </Stack>
         )}
       </Stack>

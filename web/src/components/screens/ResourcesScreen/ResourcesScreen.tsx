@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Divider, EmptyState, Group, Loader, ScrollArea, Splitter, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { resourceAnnotations } from '../../../utils/content';
 import { clockUs, duration } from '../../../utils/format';
 import { promptArgumentsSchema } from '../../../utils/form';
@@ -22,6 +22,8 @@ export interface ResourcesScreenProps {
   onRefresh: () => void;
   onMore: () => void;
   onRead: (uri: string) => Promise<CallOutcome>;
+  /** The questions the running resources/read caused (the inline client request queue). */
+  pending?: ReactNode;
   onSubscribe: (uri: string, on: boolean) => Promise<CallOutcome>;
   onFormModel: (schema: Json) => Promise<FormField>;
   onComplete: (ref: JsonObject, argument: string, value: string, context: Record<string, string>) => Promise<string[]>;
@@ -235,6 +237,7 @@ export function ResourcesScreen(p: ResourcesScreenProps) {
             <Divider />
           </Stack>
         )}
+        {busy && p.pending}
         {!read && !tpl && <EmptyState title="Select a resource" description="Pick a resource or a template on the left." />}
         {read && (
           <Stack gap="xs" data-testid="resource-view" data-uri={read.uri} data-ok={read.outcome.ok ? 'true' : 'false'}>

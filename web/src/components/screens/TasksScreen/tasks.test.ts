@@ -66,6 +66,9 @@ describe('task words', () => {
       payload: taskId ? { _meta: { 'io.modelcontextprotocol/related-task': { taskId } } } : {},
       origin: '',
       round: null,
+      key: null,
+      roundKeys: null,
+      maxRounds: null,
       openedAtUs: 0,
       deadlineUs: 0,
     });

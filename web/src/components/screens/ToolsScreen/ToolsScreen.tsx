@@ -40,6 +40,7 @@ import { AnnotationBadges } from '../../elements/AnnotationBadges/AnnotationBadg
 import { VirtualList } from '../../elements/VirtualList/VirtualList';
 import { JsonEditor } from '../../groups/JsonEditor/JsonEditor';
 import { PendingRequests } from '../../groups/PendingRequests/PendingRequests';
+import { RoundsNotice } from '../../groups/RoundsNotice/RoundsNotice';
 import { ProgressPanel } from '../../groups/ProgressPanel/ProgressPanel';
 import { SchemaForm } from '../../groups/SchemaForm/SchemaForm';
 import { ToolResult, type ToolOutcome } from '../../groups/ToolResult/ToolResult';
@@ -66,6 +67,8 @@ export interface ToolsScreenProps {
   onValidateOutput: (schema: Json, value: Json) => Promise<{ errors: FieldError[]; unusable?: string }>;
   onCall: (tool: string, args: Json, meta?: JsonObject) => CallHandle;
   onCancel: (requestId: string) => Promise<boolean>;
+  /** `notifications/elicitation/complete` ids of this server (a `-32042` card's status). */
+  completedElicitations: string[];
   onOpenResource: (uri: string) => void;
   onShowInHistory: (id: number) => void;
   onListSaved: () => Promise<SavedRequest[]>;
@@ -501,6 +504,7 @@ export function ToolsScreen(p: ToolsScreenProps) {
       <Stack gap="xs" p="sm">
         <Title order={5}>Results</Title>
         {outcome?.kind === 'result' && <TaskCreated result={outcome.result} />}
+        {outcome?.kind === 'error' && <RoundsNotice error={outcome.error} completed={p.completedElicitations} onRetry={execute} running={!!running} />}
         {outcome ? (
           <ToolResult
             outcome={outcome}

@@ -27,6 +27,7 @@ import type {
 import { AuthDialog } from '../../groups/AuthDialog/AuthDialog';
 import { AuthPanel, type AuthActions } from '../../groups/AuthPanel/AuthPanel';
 import { PendingModal } from '../../groups/PendingModal/PendingModal';
+import { PendingRequests } from '../../groups/PendingRequests/PendingRequests';
 import { ServerInfoPanel } from '../../groups/ServerInfoPanel/ServerInfoPanel';
 import { TopBar } from '../../groups/TopBar/TopBar';
 import { AppsScreen } from '../../screens/AppsScreen/AppsScreen';
@@ -164,6 +165,11 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
   const apps = useMemo(() => (d.tools ?? []).filter(isAppTool), [d.tools]);
   const caps = p.infos[server.name]?.capabilities ?? null;
   const offers = (c: string) => !caps || (caps[c] !== undefined && caps[c] !== null);
+  // Prompts and Resources run one request at a time: every inline question is that request's.
+  const inlineBlock = useMemo(() => {
+    const items = Object.values(pendingOf).flat();
+    return items.length > 0 ? <PendingRequests items={items} serverInfos={serverInfos} onAnswer={cb.answerInteraction} onFormModel={cb.formModel} /> : null;
+  }, [pendingOf, serverInfos, cb]);
   const h = useMemo(
     () => ({
       refreshTools: () => cb.refresh('tools'),
@@ -193,6 +199,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
           onValidateOutput={cb.validate}
           onCall={cb.callTool}
           onCancel={cb.cancel}
+          completedElicitations={d.completedElicitations}
           onOpenResource={cb.openResource}
           onShowInHistory={cb.showInHistory}
           onListSaved={cb.listSaved}
@@ -218,6 +225,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
           onSubscribe={cb.subscribe}
           onFormModel={cb.formModel}
           onComplete={cb.complete}
+          pending={p.tab === 'resources' ? inlineBlock : null}
         />
       </div>
       <div className={show('prompts')}>
@@ -231,6 +239,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
           onFormModel={cb.formModel}
           onComplete={cb.complete}
           onOpenResource={cb.openResource}
+          pending={p.tab === 'prompts' ? inlineBlock : null}
         />
       </div>
       <div className={show('logs')}>
