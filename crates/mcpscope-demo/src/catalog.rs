@@ -227,6 +227,14 @@ fn tool_values(extra: bool) -> Vec<Value> {
             "inputSchema": empty_schema()
         }),
         json!({
+            "name": "end-subscriptions",
+            "description": "Ends every open subscriptions/listen stream (2026-07-28): how \"graceful\" answers each with its complete result; how \"drop\" closes each HTTP stream without a result (a remote close; stdio has no per-stream transport to drop).",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"how": {"type": "string", "enum": ["graceful", "drop"], "default": "graceful"}}
+            }
+        }),
+        json!({
             "name": "research",
             "title": "Research a topic",
             "description": "Takes about 2 s. Runs as a task when the client asks for one (legacy: params.task; modern: the io.modelcontextprotocol/tasks extension), synchronously otherwise.",

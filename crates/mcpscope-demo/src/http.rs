@@ -64,6 +64,7 @@ pub(crate) async fn serve_on(
     let shared = Shared::new();
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let sse_routes = sse::router(shared.clone(), stop_rx.clone());
+    let shared_for_drops = shared.clone();
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(true)
         // The server only listens on loopback; a browser page from anywhere else must not be
@@ -78,6 +79,10 @@ pub(crate) async fn serve_on(
     let router = axum::Router::new()
         .route_service("/mcp", service)
         .route_layer(middleware::from_fn(legacy_tasks_shim))
+        .route_layer(middleware::from_fn_with_state(
+            shared_for_drops,
+            crate::listen_end::drop_on_demand,
+        ))
         .merge(sse_routes);
 
     let signal = async move {

@@ -19,6 +19,7 @@ mod catalog;
 mod http;
 mod interaction;
 mod legacy_tasks;
+mod listen_end;
 mod media;
 mod research;
 mod rounds;

@@ -243,6 +243,7 @@ impl DemoServer {
             "elicit-form" | "elicit-url" | "sample" | "list-roots" => {
                 interaction::call(&self.shared, &request, &context).await
             }
+            "end-subscriptions" => Ok(crate::listen_end::end_subscriptions(&self.shared, &args)),
             "onboard" => rounds::onboard(&self.shared, &request, &context).await,
             "elicit-url-required" => rounds::url_required(&self.shared, &request, &context).await,
             "research" => self.research(&args, modern, &context).await,
@@ -779,11 +780,14 @@ impl ServerHandler for DemoServer {
             .as_ref()
             .is_some_and(|uris| uris.iter().any(|uri| uri == catalog::COUNTER_URI));
         let mut changes = self.shared.tool_changes.subscribe();
+        let mut ends = self.shared.listen_ends.graceful.subscribe();
         let mut interval = tokio::time::interval(Duration::from_secs(1));
         interval.tick().await;
         loop {
             tokio::select! {
                 () = context.cancelled() => return Ok(()),
+                // `end-subscriptions`: returning is the graceful end (rmcp sends the result).
+                _ = ends.recv() => return Ok(()),
                 change = changes.recv() => {
                     if matches!(change, Err(broadcast::error::RecvError::Closed)) {
                         return Ok(());

@@ -37,6 +37,8 @@ pub(crate) struct Shared {
     pub(crate) extra_tool: AtomicBool,
     /// Wakes every `subscriptions/listen` stream when the tool list changes.
     pub(crate) tool_changes: broadcast::Sender<()>,
+    /// Ends the listen streams on demand (`end-subscriptions`, see `listen_end`).
+    pub(crate) listen_ends: crate::listen_end::Ends,
     /// Legacy sessions, which get `notifications/tools/list_changed` unsolicited.
     pub(crate) legacy_peers: Mutex<Vec<Peer<RoleServer>>>,
     /// Tasks of the modern `io.modelcontextprotocol/tasks` extension.
@@ -54,6 +56,7 @@ impl Shared {
         Arc::new(Self {
             extra_tool: AtomicBool::new(false),
             tool_changes: broadcast::channel(16).0,
+            listen_ends: crate::listen_end::Ends::default(),
             legacy_peers: Mutex::new(Vec::new()),
             tasks: TaskManager::new(),
             legacy_tasks: legacy_tasks::Store::default(),

@@ -54,6 +54,7 @@ mod queue;
 mod request;
 mod servers;
 mod state;
+pub mod subscriptions;
 pub mod tasks;
 pub mod time;
 mod traffic;

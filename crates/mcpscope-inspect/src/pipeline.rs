@@ -194,6 +194,10 @@ impl Processor {
         let method = seen.method.as_deref();
         let duration_ms = self.time(&frame, &role);
         let history_id = self.attribute(&frame, seq, &role, method, message.as_deref());
+        if frame.direction == Direction::Out && role.request {
+            let (app, id) = (&self.app, role.id.as_ref());
+            crate::subscriptions::sent(app, &self.slot.name, method, id, message.as_deref());
+        }
         let lint = self.lint(&frame, message.as_deref(), &seen);
         if frame.direction == Direction::In && role.response && method == Some("tools/list") {
             self.remember_tools(message.as_deref());
@@ -531,6 +535,7 @@ impl Processor {
                     // The tools are about to change: stale schemas must not judge new calls.
                     self.slot.tools().clear();
                 }
+                crate::subscriptions::notified(&self.app, &server, &method, params.as_ref());
                 if let Some(h) = self.current {
                     let data = json!({"method": method, "params": params});
                     self.child(h, "notification", &data).await;

@@ -158,6 +158,8 @@ pub struct Inspector {
     pub(crate) interactions: Arc<InteractionQueue>,
     /// The tasks of every server (`tasks/`).
     pub(crate) tasks: crate::tasks::Registry,
+    /// The Subscriptions panel of every server (`subscriptions/`).
+    pub(crate) subscriptions: crate::subscriptions::Registry,
 }
 
 impl std::fmt::Debug for Inspector {
@@ -186,6 +188,7 @@ impl Inspector {
             callback_url: options.callback_url.clone(),
             interactions: Arc::new(InteractionQueue::new()),
             tasks: Default::default(),
+            subscriptions: Default::default(),
             options,
         })
     }

@@ -23,3 +23,6 @@ mod experimental;
 mod tasks;
 // Requests of several questions: input_required rounds (one with three keys), -32042, Replay.
 mod rounds;
+// The Subscriptions panel: a modern stream opened, updated, closed gracefully vs dropped,
+// cancelled, re-listened; legacy subscribe/unsubscribe.
+mod subscriptions;

@@ -7,7 +7,7 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 /// The demo's tools, in the order `tools/list` gives them.
-const TOOLS: [&str; 23] = [
+const TOOLS: [&str; 24] = [
     "echo",
     "add",
     "get-weather",
@@ -27,6 +27,7 @@ const TOOLS: [&str; 23] = [
     "list-roots",
     "onboard",
     "elicit-url-required",
+    "end-subscriptions",
     "research",
     "big",
     "fail",

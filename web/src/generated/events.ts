@@ -8,7 +8,7 @@ import type { ApiErrorBody, AuthState, EntryValue, FrameSource, HistoryStatus, J
 
 export type JsonValue = Json;
 
-export type WebEvent = { "event": "status", "data": ServerView } | { "event": "frame", "data": FrameView } | { "event": "progress", "data": ProgressEvent } | { "event": "log", "data": LogEvent } | { "event": "notification", "data": NotificationEvent } | { "event": "serverRequest", "data": ServerRequestEvent } | { "event": "history", "data": HistoryEntry } | { "event": "warning", "data": WarningEvent } | { "event": "reset", "data": ResetEvent } | { "event": "catalog", "data": CatalogEvent } | { "event": "auth", "data": AuthView } | { "event": "resync", "data": ResyncEvent } | { "event": "interactionOpened", "data": Interaction } | { "event": "interactionClosed", "data": InteractionClosed };
+export type WebEvent = { "event": "status", "data": ServerView } | { "event": "frame", "data": FrameView } | { "event": "progress", "data": ProgressEvent } | { "event": "log", "data": LogEvent } | { "event": "notification", "data": NotificationEvent } | { "event": "serverRequest", "data": ServerRequestEvent } | { "event": "history", "data": HistoryEntry } | { "event": "warning", "data": WarningEvent } | { "event": "reset", "data": ResetEvent } | { "event": "catalog", "data": CatalogEvent } | { "event": "auth", "data": AuthView } | { "event": "resync", "data": ResyncEvent } | { "event": "interactionOpened", "data": Interaction } | { "event": "interactionClosed", "data": InteractionClosed } | { "event": "subscriptions", "data": SubscriptionsView };
 
 export type ServerView = { 
 /**
@@ -693,6 +693,183 @@ reason: string | null,
 answer: JsonValue, };
 
 export type Outcome = "accepted" | "declined" | "cancelled" | "timedOut" | "abandoned";
+
+export type SubscriptionsView = { 
+/**
+ * The server.
+ */
+server: string, 
+/**
+ * The era of its connection (`null`: not connected).
+ */
+era: Era | null, 
+/**
+ * Bumped by every change.
+ */
+version: number, 
+/**
+ * Modern: what the user wants to listen for.
+ */
+desired: Filter, 
+/**
+ * Modern: the current (or last) stream.
+ */
+stream: StreamView | null, 
+/**
+ * Listens after the first (filter changes, Listen again).
+ */
+relistens: number, 
+/**
+ * URIs watched, subscribed or updated, in URI order.
+ */
+uris: Array<UriView>, 
+/**
+ * Updates for URIs beyond [`MAX_URIS`], counted only.
+ */
+urisOmitted: number, 
+/**
+ * Transitions, oldest first (the last [`MAX_HISTORY`]).
+ */
+history: Array<Transition>, 
+/**
+ * Transitions older than those kept.
+ */
+historyOmitted: number, 
+/**
+ * Notifications rejected (all of them, kept or not).
+ */
+rejected: number, 
+/**
+ * `notifications/resources/updated` received (all of them).
+ */
+updates: number, };
+
+export type Filter = { 
+/**
+ * `notifications/tools/list_changed`.
+ */
+toolsListChanged: boolean, 
+/**
+ * `notifications/prompts/list_changed`.
+ */
+promptsListChanged: boolean, 
+/**
+ * `notifications/resources/list_changed`.
+ */
+resourcesListChanged: boolean, 
+/**
+ * `notifications/resources/updated` for these URIs (and their sub-resources).
+ */
+resourceSubscriptions: Array<string>, };
+
+export type StreamView = { 
+/**
+ * Which listen of this server's panel it is (1 = the first).
+ */
+number: number, 
+/**
+ * Its status.
+ */
+status: StreamStatus, 
+/**
+ * The MCP subscription id (the listen request's JSON-RPC id).
+ */
+subscriptionId: Json | null, 
+/**
+ * Whether the id was reported (acknowledgement) or observed (notifications).
+ */
+idSource: IdSource | null, 
+/**
+ * The filter it asked for.
+ */
+requested: Filter, 
+/**
+ * What the acknowledgement said the server honours (`null` before it).
+ */
+acknowledged: Filter | null, 
+/**
+ * What it asked for and the server left out.
+ */
+notHonoured: Array<string>, 
+/**
+ * Why it ended, in words.
+ */
+closeReason: string | null, 
+/**
+ * When it was opened / ended (µs since the Unix epoch).
+ */
+openedUs: number, 
+/**
+ * When it ended.
+ */
+closedUs: number | null, 
+/**
+ * Notifications it delivered (acknowledgement excluded).
+ */
+notifications: number, 
+/**
+ * The history entry of its `subscriptions/listen`.
+ */
+historyId: number | null, };
+
+export type StreamStatus = "opening" | "active" | "closedByServer" | "connectionLost" | "cancelledLocally" | "error";
+
+export type IdSource = "reported" | "observed";
+
+export type UriView = { 
+/**
+ * The URI.
+ */
+uri: string, 
+/**
+ * Legacy: subscribed (the server said yes, or a subscribe was sent from another screen);
+ * modern: watched by the current stream's acknowledged filter.
+ */
+subscribed: boolean, 
+/**
+ * Legacy: `subscribing` / `unsubscribing` while the request is in flight.
+ */
+pending: string | null, 
+/**
+ * The server's last answer to subscribe/unsubscribe when it was an error.
+ */
+error: string | null, 
+/**
+ * `notifications/resources/updated` received for it.
+ */
+updates: number, 
+/**
+ * Updated since the page last read it.
+ */
+updated: boolean, 
+/**
+ * When the last update came.
+ */
+lastUpdatedUs: number | null, };
+
+export type Transition = { 
+/**
+ * When (µs since the Unix epoch).
+ */
+timeUs: number, 
+/**
+ * What kind of transition.
+ */
+kind: TransitionKind, 
+/**
+ * What happened, in words.
+ */
+message: string, 
+/**
+ * The URI it is about.
+ */
+uri: string | null, 
+/**
+ * The subscription it is about.
+ */
+subscriptionId: Json | null, };
+
+export type TransitionKind = "opening" | "active" | "closedByServer" | "connectionLost" | "cancelledLocally" | "error" | "subscribed" | "unsubscribed" | "updated" | "rejected";
 
 export type CatalogEntry = { 
 /**

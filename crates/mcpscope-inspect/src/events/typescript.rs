@@ -17,6 +17,10 @@ use crate::auth::{AuthPending, AuthStored, AuthToken, AuthView, SecretStoreView}
 use crate::catalog::{CatalogEntry, OAuthEntry};
 use crate::frames::{FrameHead, FrameView, LintFinding};
 use crate::interactions::{Interaction, InteractionClosed, InteractionKind, Outcome};
+use crate::subscriptions::{
+    Filter, IdSource, StreamStatus, StreamView, SubscriptionsView, Transition, TransitionKind,
+    UriView,
+};
 use crate::verdicts::{HeaderVerdicts, VerdictRow};
 use crate::views::{HistoryChild, HistoryEntry, ServerView};
 use mcpscope_auth::{AuthSummary, ClientSummary};
@@ -76,6 +80,14 @@ pub fn typescript() -> String {
         InteractionKind::decl(&cfg),
         InteractionClosed::decl(&cfg),
         Outcome::decl(&cfg),
+        SubscriptionsView::decl(&cfg),
+        Filter::decl(&cfg),
+        StreamView::decl(&cfg),
+        StreamStatus::decl(&cfg),
+        IdSource::decl(&cfg),
+        UriView::decl(&cfg),
+        Transition::decl(&cfg),
+        TransitionKind::decl(&cfg),
         CatalogEntry::decl(&cfg),
         Era::decl(&cfg),
         EraPreference::decl(&cfg),

@@ -13,6 +13,7 @@
 use crate::auth::AuthView;
 use crate::frames::FrameView;
 use crate::interactions::{Interaction, InteractionClosed};
+use crate::subscriptions::SubscriptionsView;
 use crate::views::{HistoryEntry, ServerView};
 use serde::Serialize;
 use serde_json::Value;
@@ -53,6 +54,9 @@ pub enum Event {
     InteractionOpened(Interaction),
     /// It was answered, declined, cancelled, timed out or abandoned.
     InteractionClosed(InteractionClosed),
+    /// A server's Subscriptions panel changed (a stream's transition, an update, a rejected
+    /// notification), whole (`subscriptions/`).
+    Subscriptions(SubscriptionsView),
 }
 
 /// A `FrameView` already rendered to JSON text (the frame pipeline renders each frame once; see
@@ -193,6 +197,7 @@ impl Event {
             Event::Resync(_) => "resync",
             Event::InteractionOpened(_) => "interactionOpened",
             Event::InteractionClosed(_) => "interactionClosed",
+            Event::Subscriptions(_) => "subscriptions",
         }
     }
 
@@ -214,6 +219,7 @@ impl Event {
             Event::Resync(v) => serde_json::to_string(v),
             Event::InteractionOpened(v) => serde_json::to_string(v),
             Event::InteractionClosed(v) => serde_json::to_string(v),
+            Event::Subscriptions(v) => serde_json::to_string(v),
         };
         // Serialising these types cannot fail (string keys, no custom serialisers).
         r.unwrap_or_else(|_| "null".into())

@@ -12,6 +12,7 @@
 //! - [`schema`]: the schema → form model and validation;
 //! - [`experimental`]: the Experimental panel (a message sent by hand, client capabilities);
 //! - [`tasks`]: a server's tasks (run a tool as one, list, get, result, cancel);
+//! - [`subscriptions`]: a server's Subscriptions panel (listen filter, cancel, subscribe);
 //! - `/events`: the SSE stream of the core's bus (`crate::sse`).
 
 mod auth;
@@ -22,6 +23,7 @@ mod interactions;
 mod requests;
 mod schema;
 mod servers;
+mod subscriptions;
 mod tasks;
 mod traffic;
 
@@ -49,6 +51,7 @@ pub(crate) fn router() -> Router<AppState> {
         .merge(schema::router())
         .merge(experimental::router())
         .merge(tasks::router())
+        .merge(subscriptions::router())
         .route("/events", get(crate::sse::events))
         .fallback(api_not_found)
 }
