@@ -5,9 +5,13 @@
 // Replay runs the call again from round 1 (it asks again, it does not resend the old answers);
 // Decline and Cancel inside the walk-through; the round dialog in the modal when the call is off
 // screen; and 2025-11-25's `-32042` URL-elicitation-required error of `elicit-url-required` as a
-// URL card whose completion is shown before the call is retried.
+// URL card whose completion is shown before the call is retried; and the engine's round limit
+// said plainly when the testkit's modern server asks again forever.
 import type { Locator, Page } from '@playwright/test';
-import { connect, era, expect, openUi, selectTool, shot, tab, test } from '../fixtures';
+import path from 'node:path';
+import { REPO, connect, era, expect, openUi, selectTool, shot, tab, test } from '../fixtures';
+
+const TESTKIT = path.join(REPO, 'target/debug/mcpscope-testkit');
 
 const ONBOARDED = 'onboarded Ada to team apps (ada@example.com); newsletter: true; confirmed: true';
 
@@ -160,4 +164,32 @@ test('-32042 (2025-11-25): the URL from the error as a card, its completion show
   await expect(result).toHaveAttribute('data-outcome', 'ok');
   await expect(result).toContainText('completed); the call went through');
   await expect(page.getByTestId('url-required')).toHaveCount(0);
+});
+
+test('the round limit: a server that never completes is stopped after 10 rounds, and the result says so plainly', async ({ page, backend }) => {
+  await openUi(page, backend);
+  await page.getByTestId('add-server-menu').click();
+  await page.getByTestId('import-config-open').click();
+  await page.getByTestId('import-config-text').fill(JSON.stringify({ mcpServers: { forever: { command: TESTKIT, args: ['modern'], protocolEra: 'modern' } } }));
+  await page.getByTestId('import-config-run').click();
+  await expect(page.getByTestId('import-config-result')).toContainText('forever');
+  await page.keyboard.press('Escape');
+  await connect(page, 'forever');
+  // `ask-forever` asks for a name again on every retry: ten rounds answered, then the engine
+  // stops instead of retrying an eleventh time.
+  await selectTool(page, 'ask-forever');
+  await page.getByTestId('execute').click();
+  for (let round = 1; round <= 10; round++) {
+    await expect(page.getByTestId('pending-round')).toHaveText(`Round ${round} of at most 10`);
+    const card = page.getByTestId('request-queue-slot').getByTestId('interaction');
+    await expect(card.getByTestId('interaction-message')).toContainText(`Round ${round}:`);
+    await card.getByLabel('Name').fill('Ada');
+    await card.getByTestId('elicit-accept').click();
+  }
+  const notice = page.getByTestId('rounds-exceeded');
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText('Stopped after 10 input_required rounds');
+  await expect(notice).toContainText('mcpscope answers at most 10 rounds per request');
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'protocol-error');
+  await shot(page, 'rounds-limit');
 });
