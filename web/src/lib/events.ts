@@ -21,6 +21,7 @@ const ALL: { [K in EventName]: true } = {
   resync: true,
   interactionOpened: true,
   interactionClosed: true,
+  subscriptions: true,
 };
 
 export const EVENT_NAMES = Object.keys(ALL) as EventName[];

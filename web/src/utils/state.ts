@@ -1,7 +1,7 @@
 // The SPA's state and the pure reducer that applies backend events to it. The hook in
 // src/hooks/useInspector.ts owns a store of this state; everything here is pure and tested.
 
-import type { Interaction } from '../generated/events';
+import type { Interaction, SubscriptionsView } from '../generated/events';
 import { appendLive, emptyWindow, type FrameWindow } from './frameWindow';
 import { upsertEntry } from './history';
 import { closed as closeInteraction, completeWait, opened as openInteraction, waitAfter, type UrlWait } from './interactions';
@@ -44,6 +44,8 @@ export interface ServerData {
    *  `-32042` card shows its URL done. */
   completedElicitations: string[];
   logLevel: string | null;
+  /** The server's Subscriptions panel, from its last `subscriptions` event. */
+  subscriptions: SubscriptionsView | null;
   /** Bumped when the protocol era changes: screens remount and lose their outputs. */
   resetCount: number;
 }
@@ -79,6 +81,7 @@ export function emptyServerData(resetCount = 0): ServerData {
     serverRequests: [],
     completedElicitations: [],
     logLevel: null,
+    subscriptions: null,
     resetCount,
   };
 }
@@ -209,6 +212,10 @@ export function applyEvent(state: State, e: WebEvent): State {
     }
     case 'history':
       return { ...state, history: upsertEntry(state.history, e.data) };
+    case 'subscriptions': {
+      const v = e.data;
+      return updateServer(state, v.server, (d) => (d.subscriptions && d.subscriptions.version >= v.version ? d : { ...d, subscriptions: v }));
+    }
     case 'interactionOpened':
       return { ...state, interactions: openInteraction(state.interactions, e.data) };
     case 'interactionClosed': {

@@ -24,6 +24,8 @@ export interface ResourcesScreenProps {
   onRead: (uri: string) => Promise<CallOutcome>;
   /** The questions the running resources/read caused (the inline client request queue). */
   pending?: ReactNode;
+  /** The Subscriptions panel, shown at the bottom. */
+  subscriptions?: ReactNode;
   onSubscribe: (uri: string, on: boolean) => Promise<CallOutcome>;
   onFormModel: (schema: Json) => Promise<FormField>;
   onComplete: (ref: JsonObject, argument: string, value: string, context: Record<string, string>) => Promise<string[]>;
@@ -288,6 +290,7 @@ export function ResourcesScreen(p: ResourcesScreenProps) {
             </Group>
           </Stack>
         )}
+        {p.subscriptions}
       </Stack>
     </ScrollArea>
   );

@@ -35,6 +35,7 @@ import { HistoryScreen, type HistoryQueryArgs } from '../../screens/HistoryScree
 import { LogsScreen } from '../../screens/LogsScreen/LogsScreen';
 import { PromptsScreen } from '../../screens/PromptsScreen/PromptsScreen';
 import { ResourcesScreen } from '../../screens/ResourcesScreen/ResourcesScreen';
+import { SubscriptionsPanel } from '../../groups/SubscriptionsPanel/SubscriptionsPanel';
 import { ServerListScreen } from '../../screens/ServerListScreen/ServerListScreen';
 import { TasksScreen } from '../../screens/TasksScreen/TasksScreen';
 import { ToolsScreen } from '../../screens/ToolsScreen/ToolsScreen';
@@ -170,6 +171,11 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
     const items = Object.values(pendingOf).flat();
     return items.length > 0 ? <PendingRequests items={items} serverInfos={serverInfos} onAnswer={cb.answerInteraction} onFormModel={cb.formModel} /> : null;
   }, [pendingOf, serverInfos, cb]);
+  // Memoised so the Resources screen does not re-render with every frame.
+  const subscriptions = useMemo(
+    () => <SubscriptionsPanel server={server.name} view={d.subscriptions} resources={d.resources} onRead={cb.read} />,
+    [server.name, d.subscriptions, d.resources, cb.read],
+  );
   const h = useMemo(
     () => ({
       refreshTools: () => cb.refresh('tools'),
@@ -226,6 +232,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
           onFormModel={cb.formModel}
           onComplete={cb.complete}
           pending={p.tab === 'resources' ? inlineBlock : null}
+          subscriptions={subscriptions}
         />
       </div>
       <div className={show('prompts')}>
