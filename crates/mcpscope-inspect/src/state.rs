@@ -175,10 +175,11 @@ impl Inspector {
         let store = Arc::new(store);
         let (spill, rx) = mpsc::channel(1024);
         tokio::spawn(spill_frames(store.clone(), rx));
+        let events = Arc::new(EventBus::new());
         Arc::new(Inspector {
             catalog: tokio::sync::Mutex::new(catalog),
             slots: Mutex::new(HashMap::new()),
-            events: Arc::new(EventBus::new()),
+            events: events.clone(),
             store,
             spill,
             requests: Mutex::new(HashMap::new()),
@@ -187,7 +188,7 @@ impl Inspector {
             logins: Default::default(),
             callback_url: options.callback_url.clone(),
             interactions: Arc::new(InteractionQueue::new()),
-            tasks: Default::default(),
+            tasks: crate::tasks::Registry::new(events),
             subscriptions: Default::default(),
             options,
         })

@@ -21,6 +21,8 @@ mod numbering;
 mod experimental;
 // Tasks in both eras: run as a task and followed to its result, cancelled, an unknown id.
 mod tasks;
+// Tasks from a hostile server: never ending, going back, absurd poll intervals, 10,000 listed.
+mod hostile_tasks;
 // Requests of several questions: input_required rounds (one with three keys), -32042, Replay.
 mod rounds;
 // The Subscriptions panel: a modern stream opened, updated, closed gracefully vs dropped,

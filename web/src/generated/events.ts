@@ -8,7 +8,7 @@ import type { ApiErrorBody, AuthState, EntryValue, FrameSource, HistoryStatus, J
 
 export type JsonValue = Json;
 
-export type WebEvent = { "event": "status", "data": ServerView } | { "event": "frame", "data": FrameView } | { "event": "progress", "data": ProgressEvent } | { "event": "log", "data": LogEvent } | { "event": "notification", "data": NotificationEvent } | { "event": "serverRequest", "data": ServerRequestEvent } | { "event": "history", "data": HistoryEntry } | { "event": "warning", "data": WarningEvent } | { "event": "reset", "data": ResetEvent } | { "event": "catalog", "data": CatalogEvent } | { "event": "auth", "data": AuthView } | { "event": "resync", "data": ResyncEvent } | { "event": "interactionOpened", "data": Interaction } | { "event": "interactionClosed", "data": InteractionClosed } | { "event": "subscriptions", "data": SubscriptionsView };
+export type WebEvent = { "event": "status", "data": ServerView } | { "event": "frame", "data": FrameView } | { "event": "progress", "data": ProgressEvent } | { "event": "log", "data": LogEvent } | { "event": "notification", "data": NotificationEvent } | { "event": "serverRequest", "data": ServerRequestEvent } | { "event": "history", "data": HistoryEntry } | { "event": "warning", "data": WarningEvent } | { "event": "reset", "data": ResetEvent } | { "event": "catalog", "data": CatalogEvent } | { "event": "auth", "data": AuthView } | { "event": "resync", "data": ResyncEvent } | { "event": "interactionOpened", "data": Interaction } | { "event": "interactionClosed", "data": InteractionClosed } | { "event": "tasks", "data": TasksEvent } | { "event": "subscriptions", "data": SubscriptionsView };
 
 export type ServerView = { 
 /**
@@ -870,6 +870,211 @@ uri: string | null,
 subscriptionId: Json | null, };
 
 export type TransitionKind = "opening" | "active" | "closedByServer" | "connectionLost" | "cancelledLocally" | "error" | "subscribed" | "unsubscribed" | "updated" | "rejected";
+
+export type TasksEvent = { 
+/**
+ * The server.
+ */
+server: string, 
+/**
+ * Its tasks' version now (`TasksPage::version`).
+ */
+version: number, };
+
+export type TasksPage = { 
+/**
+ * The server.
+ */
+server: string, 
+/**
+ * What its connection can do with tasks.
+ */
+support: TaskSupport, 
+/**
+ * Changes with every change; `?since=` it answers `unchanged: true` without the tasks.
+ */
+version: number, 
+/**
+ * `since` was the current version: `tasks` is empty.
+ */
+unchanged: boolean, 
+/**
+ * `tasks` holds only the tasks changed after `since` (a `changed=true` read after a
+ * `tasks` event); false: every task.
+ */
+delta: boolean, 
+/**
+ * Oldest first (the order the inspector heard of them).
+ */
+tasks: Array<TaskView>, 
+/**
+ * Tasks the server reported beyond what is kept.
+ */
+omitted: number, 
+/**
+ * The bounds on polling, for the screen to say.
+ */
+minPollMs: number, 
+/**
+ * See `min_poll_ms`.
+ */
+maxPollMs: number, };
+
+export type TaskSupport = { 
+/**
+ * `legacy` or `modern`; None when not connected.
+ */
+era: 'legacy' | 'modern' | null, 
+/**
+ * The server declares tasks (legacy `capabilities.tasks`, modern the extension).
+ */
+tasks: boolean, 
+/**
+ * `tasks/list` exists (legacy `tasks.list`; the extension has none).
+ */
+list: boolean, 
+/**
+ * `tasks/cancel` exists (legacy `tasks.cancel`; always in the extension).
+ */
+cancel: boolean, 
+/**
+ * A `tools/call` can be asked to run as a task (legacy `tasks.requests.tools.call`); on
+ * modern the server decides per call.
+ */
+toolCall: boolean, 
+/**
+ * A request TTL can be asked for (legacy `params.task.ttl`; the extension has none).
+ */
+ttl: boolean, };
+
+export type TaskView = { 
+/**
+ * `taskId`.
+ */
+taskId: string, 
+/**
+ * As the server sent it (`""` when it sent none).
+ */
+status: string, 
+/**
+ * One of the spec's five statuses; false: the server invented it.
+ */
+knownStatus: boolean, 
+/**
+ * `completed`, `failed` or `cancelled`: it will not change again.
+ */
+terminal: boolean, 
+/**
+ * `statusMessage`.
+ */
+statusMessage: string | null, 
+/**
+ * `createdAt` (ISO 8601, as sent).
+ */
+createdAt: string | null, 
+/**
+ * `lastUpdatedAt`.
+ */
+lastUpdatedAt: string | null, 
+/**
+ * `ttl` (legacy) or `ttlMs` (modern) as sent: a number of ms, null (unlimited), or absent.
+ */
+ttlMs?: JsonValue, 
+/**
+ * `pollInterval` (legacy) or `pollIntervalMs` (modern) as sent.
+ */
+pollIntervalMs?: JsonValue, 
+/**
+ * How the inspector follows it.
+ */
+polling: TaskPolling, 
+/**
+ * `created` (by a `tools/call` of this inspector), `listed` (`tasks/list`), `fetched`
+ * (`tasks/get` of an id typed by hand).
+ */
+source: 'created' | 'listed' | 'fetched', 
+/**
+ * The tool whose call created it.
+ */
+tool: string | null, 
+/**
+ * The history entry of that call, and the view's request id for it (its progress).
+ */
+historyId: number | null, 
+/**
+ * The view's request id of that call.
+ */
+requestId: string | null, 
+/**
+ * The result (or error) is here; its size as JSON text.
+ */
+hasResult: boolean, 
+/**
+ * A failed task's error is here.
+ */
+hasError: boolean, 
+/**
+ * The result's size as JSON text.
+ */
+resultBytes: number | null, 
+/**
+ * Modern `input_required`: the keys of the questions outstanding.
+ */
+inputRequests: Array<string>, 
+/**
+ * When the inspector last heard of it (µs since the epoch).
+ */
+updatedUs: number, 
+/**
+ * Heard of on an earlier connection: no longer followed.
+ */
+stale: boolean, 
+/**
+ * What was wrong with what the server sent.
+ */
+problems: Array<string>, };
+
+export type TaskPolling = { 
+/**
+ * `polling`, `done` (terminal, result fetched), `stopped` (see `reason`), or `idle` (a
+ * task a list reported: refreshed when asked, not followed).
+ */
+state: 'polling' | 'done' | 'stopped' | 'idle', 
+/**
+ * The interval in use (the server's, bounded), while polling.
+ */
+everyMs: number | null, 
+/**
+ * Why the interval differs from the server's, or why polling stopped.
+ */
+reason: string | null, 
+/**
+ * `tasks/get` polls sent so far.
+ */
+polls: number, };
+
+export type TaskDetail = { 
+/**
+ * The list row.
+ */
+task: TaskView, 
+/**
+ * The task object as the server last sent it (without result and error).
+ */
+raw: JsonValue, 
+/**
+ * The result, when it is at most [`INLINE_RESULT`] bytes of JSON.
+ */
+result: JsonValue | null, 
+/**
+ * Its first [`INLINE_RESULT`] bytes as JSON text, when it is larger (`resultBytes` says how
+ * large; the whole is `GET …/tasks/{id}/result`).
+ */
+resultPreview: string | null, 
+/**
+ * A failed task's JSON-RPC error (modern `error`; legacy: what `tasks/result` answered).
+ */
+error: JsonValue | null, };
 
 export type CatalogEntry = { 
 /**

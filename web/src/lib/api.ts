@@ -168,6 +168,8 @@ export const api = {
 
   /** The tasks the backend knows of (no request to the server); `unchanged` when `since` is current. */
   tasks: (name: string, since?: number) => call<TasksPage>('GET', `/api/servers/${enc(name)}/tasks${query({ since })}`),
+  /** Only the tasks changed after version `since` (`delta: true`), after a `tasks` event. */
+  tasksChanged: (name: string, since: number) => call<TasksPage>('GET', `/api/servers/${enc(name)}/tasks${query({ since, changed: true })}`),
   /** Run a tool as a task (legacy `params.task.ttl`; modern: the server decides). */
   runTask: (name: string, tool: string, args: Json, ttlMs: number | null, requestId?: string) =>
     call<TaskRunAnswer>('POST', `/api/servers/${enc(name)}/tasks`, { tool, arguments: args, ttlMs, requestId }),

@@ -21,6 +21,7 @@ const ALL: { [K in EventName]: true } = {
   resync: true,
   interactionOpened: true,
   interactionClosed: true,
+  tasks: true,
   subscriptions: true,
 };
 

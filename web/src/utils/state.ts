@@ -46,6 +46,9 @@ export interface ServerData {
   logLevel: string | null;
   /** The server's Subscriptions panel, from its last `subscriptions` event. */
   subscriptions: SubscriptionsView | null;
+  /** The version of the server's last `tasks` event (0: none yet); the Tasks screen reads what
+   *  changed when it moves. */
+  tasksVersion: number;
   /** Bumped when the protocol era changes: screens remount and lose their outputs. */
   resetCount: number;
 }
@@ -82,6 +85,7 @@ export function emptyServerData(resetCount = 0): ServerData {
     completedElicitations: [],
     logLevel: null,
     subscriptions: null,
+    tasksVersion: 0,
     resetCount,
   };
 }
@@ -218,6 +222,10 @@ export function applyEvent(state: State, e: WebEvent): State {
     }
     case 'interactionOpened':
       return { ...state, interactions: openInteraction(state.interactions, e.data) };
+    case 'tasks': {
+      const t = e.data;
+      return updateServer(state, t.server, (d) => (d.tasksVersion === t.version ? d : { ...d, tasksVersion: t.version }));
+    }
     case 'interactionClosed': {
       const c = e.data;
       const was = state.interactions.find((i) => i.id === c.id);

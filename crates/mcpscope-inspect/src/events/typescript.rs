@@ -21,6 +21,7 @@ use crate::subscriptions::{
     Filter, IdSource, StreamStatus, StreamView, SubscriptionsView, Transition, TransitionKind,
     UriView,
 };
+use crate::tasks::{Polling, TaskDetail, TaskSupport, TaskView, TasksEvent, TasksPage};
 use crate::verdicts::{HeaderVerdicts, VerdictRow};
 use crate::views::{HistoryChild, HistoryEntry, ServerView};
 use mcpscope_auth::{AuthSummary, ClientSummary};
@@ -88,6 +89,12 @@ pub fn typescript() -> String {
         UriView::decl(&cfg),
         Transition::decl(&cfg),
         TransitionKind::decl(&cfg),
+        TasksEvent::decl(&cfg),
+        TasksPage::decl(&cfg),
+        TaskSupport::decl(&cfg),
+        TaskView::decl(&cfg),
+        Polling::decl(&cfg),
+        TaskDetail::decl(&cfg),
         CatalogEntry::decl(&cfg),
         Era::decl(&cfg),
         EraPreference::decl(&cfg),

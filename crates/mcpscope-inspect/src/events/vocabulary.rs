@@ -14,6 +14,7 @@ use crate::auth::AuthView;
 use crate::frames::FrameView;
 use crate::interactions::{Interaction, InteractionClosed};
 use crate::subscriptions::SubscriptionsView;
+use crate::tasks::TasksEvent;
 use crate::views::{HistoryEntry, ServerView};
 use serde::Serialize;
 use serde_json::Value;
@@ -54,6 +55,8 @@ pub enum Event {
     InteractionOpened(Interaction),
     /// It was answered, declined, cancelled, timed out or abandoned.
     InteractionClosed(InteractionClosed),
+    /// A server's tasks changed (at most one per server every 100 ms; `tasks/`).
+    Tasks(TasksEvent),
     /// A server's Subscriptions panel changed (a stream's transition, an update, a rejected
     /// notification), whole (`subscriptions/`).
     Subscriptions(SubscriptionsView),
@@ -197,6 +200,7 @@ impl Event {
             Event::Resync(_) => "resync",
             Event::InteractionOpened(_) => "interactionOpened",
             Event::InteractionClosed(_) => "interactionClosed",
+            Event::Tasks(_) => "tasks",
             Event::Subscriptions(_) => "subscriptions",
         }
     }
@@ -219,6 +223,7 @@ impl Event {
             Event::Resync(v) => serde_json::to_string(v),
             Event::InteractionOpened(v) => serde_json::to_string(v),
             Event::InteractionClosed(v) => serde_json::to_string(v),
+            Event::Tasks(v) => serde_json::to_string(v),
             Event::Subscriptions(v) => serde_json::to_string(v),
         };
         // Serialising these types cannot fail (string keys, no custom serialisers).
@@ -248,6 +253,10 @@ mod tests {
                 server: server.clone(),
                 message: "odd".into(),
                 frame_seq: None,
+            }),
+            Event::Tasks(TasksEvent {
+                server: server.clone(),
+                version: 7,
             }),
             Event::Reset(ResetEvent { server }),
             Event::Resync(ResyncEvent { missed: 4 }),

@@ -10,6 +10,11 @@
 //! a version number, so polling the view does not poll the server; they act through `ops.rs`
 //! (list, get, result, cancel, run a tool as a task), each with a history entry.
 //!
+//! Every change is pushed as one `tasks` event ([`TasksEvent`]: the server and its new version),
+//! coalesced to at most one per server every [`PUSH_EVERY`] — a `tasks/list` of 10,000 tasks is
+//! one event, not 10,000, so it cannot flush the event ring. A view that hears it reads only what
+//! changed since the version it holds (`Inspector::tasks_changed`).
+//!
 //! What a server sends is kept as sent: an invented status is shown as is (`knownStatus:
 //! false`), a `ttl` of null is "unlimited", a huge result is kept whole for download and sent
 //! to a view only up to [`INLINE_RESULT`] bytes.
@@ -21,12 +26,15 @@ mod shape;
 pub use ops::{RunTask, TaskRun};
 pub use shape::{Polling, TaskDetail, TaskSupport, TaskView, TasksPage};
 
+use crate::events::{Event, EventBus};
 use crate::state::Inspector;
+use serde::Serialize;
 use serde_json::Value;
 use shape::Tracked;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+use ts_rs::TS;
 
 /// Never poll faster than this, whatever the server asks (a `pollInterval` of 0 included).
 pub const MIN_POLL: Duration = Duration::from_millis(250);
@@ -46,10 +54,36 @@ pub const MAX_TASKS: usize = 50_000;
 /// the whole of it is a download.
 pub const INLINE_RESULT: usize = crate::request::RESULT_CAP;
 
-/// The tasks of every server, by server name.
-#[derive(Default)]
+/// At most one `tasks` event per server this often (changes in between are one event).
+pub const PUSH_EVERY: Duration = Duration::from_millis(100);
+
+/// `tasks`: a server's tasks changed; read what changed since the version you hold.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TasksEvent {
+    /// The server.
+    pub server: String,
+    /// Its tasks' version now (`TasksPage::version`).
+    pub version: u64,
+}
+
+/// The tasks of every server, by server name, and where their changes are pushed.
 pub(crate) struct Registry {
-    servers: Mutex<HashMap<String, ServerTasks>>,
+    servers: Arc<Mutex<HashMap<String, ServerTasks>>>,
+    bus: Option<Arc<EventBus>>,
+    /// Servers whose `tasks` event is due (a timer runs for each).
+    due: Arc<Mutex<HashSet<String>>>,
+}
+
+impl Default for Registry {
+    /// A registry that pushes nothing (unit tests).
+    fn default() -> Self {
+        Registry {
+            servers: Default::default(),
+            bus: None,
+            due: Default::default(),
+        }
+    }
 }
 
 /// One server's tasks, in the order the inspector first heard of them.
@@ -63,9 +97,45 @@ pub(crate) struct ServerTasks {
     pub omitted: u64,
 }
 
+fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 impl Registry {
+    /// A registry whose changes are pushed on `bus` as `tasks` events.
+    pub(crate) fn new(bus: Arc<EventBus>) -> Registry {
+        Registry {
+            bus: Some(bus),
+            ..Registry::default()
+        }
+    }
+
     pub(crate) fn lock(&self) -> MutexGuard<'_, HashMap<String, ServerTasks>> {
-        self.servers.lock().unwrap_or_else(|p| p.into_inner())
+        locked(&self.servers)
+    }
+
+    /// `server`'s tasks changed: its `tasks` event goes out within [`PUSH_EVERY`], once for
+    /// every change until then. Outside a runtime (nothing to time it) it goes out at once.
+    fn push(&self, server: &str) {
+        let Some(bus) = self.bus.clone() else { return };
+        if !locked(&self.due).insert(server.to_string()) {
+            return;
+        }
+        let (servers, due, server) = (self.servers.clone(), self.due.clone(), server.to_string());
+        let publish = move || {
+            locked(&due).remove(&server);
+            let version = locked(&servers).get(&server).map_or(0, |s| s.version);
+            bus.publish(Event::Tasks(TasksEvent { server, version }));
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(rt) => {
+                rt.spawn(async move {
+                    tokio::time::sleep(PUSH_EVERY).await;
+                    publish();
+                });
+            }
+            Err(_) => publish(),
+        }
     }
 
     /// Change `server`'s task `id` (created when absent, unless the server is full) and bump the
@@ -77,15 +147,21 @@ impl Registry {
             if st.order.len() >= MAX_TASKS {
                 st.omitted += 1;
                 st.version += 1;
+                drop(all);
+                self.push(server);
                 return false;
             }
             st.order.push(id.to_string());
             st.tasks.insert(id.to_string(), Tracked::new(id));
         }
+        st.version += 1;
+        let version = st.version;
         if let Some(t) = st.tasks.get_mut(id) {
             change(t);
+            t.changed = version;
         }
-        st.version += 1;
+        drop(all);
+        self.push(server);
         true
     }
 
@@ -171,5 +247,33 @@ mod tests {
         let all = r.lock();
         assert_eq!(all["s"].order.len(), MAX_TASKS);
         assert_eq!(all["s"].omitted, 3);
+    }
+
+    #[tokio::test]
+    async fn a_burst_of_changes_is_one_tasks_event_per_server() {
+        let bus = Arc::new(EventBus::new());
+        let r = Registry::new(bus.clone());
+        for i in 0..10_000 {
+            r.update("a", &format!("t{i}"), |_| {});
+        }
+        r.update("b", "x", |_| {});
+        assert_eq!(bus.last_id(), 0, "nothing before {PUSH_EVERY:?}");
+        tokio::time::sleep(PUSH_EVERY * 3).await;
+        let (events, _) = bus.since(1, 100);
+        let mut bodies: Vec<String> = events.iter().map(|e| e.data.clone()).collect();
+        bodies.sort();
+        assert_eq!(
+            bodies,
+            [
+                r#"{"server":"a","version":10000}"#,
+                r#"{"server":"b","version":1}"#
+            ]
+        );
+        // A later change is pushed again.
+        r.update("a", "t0", |_| {});
+        tokio::time::sleep(PUSH_EVERY * 3).await;
+        let (events, _) = bus.since(3, 100);
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].name, "tasks");
     }
 }

@@ -58,16 +58,32 @@ impl Inspector {
     /// The tasks the inspector knows of on `server`, from memory (no request). With `since`
     /// equal to the current version: `unchanged`, without the tasks.
     pub fn tasks(&self, server: &str, since: Option<u64>) -> TasksPage {
+        self.tasks_page(server, since, false)
+    }
+
+    /// What changed on `server` after version `since` (a view that heard a `tasks` event):
+    /// only the tasks changed since then (`delta`), or, when `since` is not a version this
+    /// registry has had (a newer one: the backend restarted), every task.
+    pub fn tasks_changed(&self, server: &str, since: u64) -> TasksPage {
+        self.tasks_page(server, Some(since), true)
+    }
+
+    fn tasks_page(&self, server: &str, since: Option<u64>, delta: bool) -> TasksPage {
         let generation = poll::connected(self, server).map(|c| c.1);
         let all = self.tasks.lock();
         let st = all.get(server);
         let version = st.map_or(0, |s| s.version);
         let unchanged = since == Some(version);
+        let after = match since {
+            Some(v) if delta && v < version => Some(v),
+            _ => None,
+        };
         let tasks = match (st, unchanged) {
             (Some(s), false) => s
                 .order
                 .iter()
                 .filter_map(|id| s.tasks.get(id))
+                .filter(|t| after.is_none_or(|v| t.changed > v))
                 .map(|t| t.detail_view(generation))
                 .collect(),
             _ => Vec::new(),
@@ -77,6 +93,7 @@ impl Inspector {
             support: self.task_support(server),
             version,
             unchanged,
+            delta: after.is_some(),
             tasks,
             omitted: st.map_or(0, |s| s.omitted),
             min_poll_ms: MIN_POLL.as_millis() as u64,

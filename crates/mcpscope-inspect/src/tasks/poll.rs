@@ -52,7 +52,7 @@ pub(crate) fn follow(app: &Arc<Inspector>, server: &str, id: &str) {
     };
     let mut start = false;
     app.tasks.update(server, id, |t| {
-        if !t.followed && !t.view.terminal {
+        if !t.followed && !t.view.terminal && t.went_back.is_none() {
             t.followed = true;
             t.generation = Some(generation);
             start = true;

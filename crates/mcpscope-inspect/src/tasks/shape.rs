@@ -7,6 +7,7 @@ use serde::Serialize;
 #[cfg(test)]
 use serde_json::json;
 use serde_json::{Map, Value};
+use ts_rs::TS;
 
 /// The statuses of both revisions' `TaskStatus`.
 const STATUSES: &[&str] = &[
@@ -25,11 +26,13 @@ pub(crate) fn is_terminal(status: &str) -> bool {
 }
 
 /// How the inspector follows a task.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "TaskPolling")]
 pub struct Polling {
     /// `polling`, `done` (terminal, result fetched), `stopped` (see `reason`), or `idle` (a
     /// task a list reported: refreshed when asked, not followed).
+    #[ts(type = "'polling' | 'done' | 'stopped' | 'idle'")]
     pub state: &'static str,
     /// The interval in use (the server's, bounded), while polling.
     pub every_ms: Option<u64>,
@@ -40,7 +43,7 @@ pub struct Polling {
 }
 
 /// One task as a list shows it.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskView {
     /// `taskId`.
@@ -59,14 +62,17 @@ pub struct TaskView {
     pub last_updated_at: Option<String>,
     /// `ttl` (legacy) or `ttlMs` (modern) as sent: a number of ms, null (unlimited), or absent.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub ttl_ms: Option<Value>,
     /// `pollInterval` (legacy) or `pollIntervalMs` (modern) as sent.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub poll_interval_ms: Option<Value>,
     /// How the inspector follows it.
     pub polling: Polling,
     /// `created` (by a `tools/call` of this inspector), `listed` (`tasks/list`), `fetched`
     /// (`tasks/get` of an id typed by hand).
+    #[ts(type = "'created' | 'listed' | 'fetched'")]
     pub source: &'static str,
     /// The tool whose call created it.
     pub tool: Option<String>,
@@ -102,6 +108,11 @@ pub(crate) struct Tracked {
     pub generation: Option<u64>,
     /// A poller follows it now.
     pub followed: bool,
+    /// The registry's version after its last change (a delta read sends it when newer).
+    pub changed: u64,
+    /// The server said another status after a terminal one (which never changes): what it
+    /// said, kept in `problems` from then on; such a task is not followed again.
+    pub went_back: Option<String>,
 }
 
 fn string(task: &Map<String, Value>, key: &str, problems: &mut Vec<String>) -> Option<String> {
@@ -140,10 +151,21 @@ impl Tracked {
         };
         let mut problems = Vec::new();
         let v = &mut self.view;
+        let ended = v.terminal.then(|| v.status.clone());
         v.status = string(obj, "status", &mut problems).unwrap_or_default();
         if !obj.contains_key("status") {
             problems.push("status is missing".into());
         }
+        if let Some(old) = ended.filter(|old| *old != v.status)
+            && self.went_back.is_none()
+        {
+            self.went_back = Some(format!(
+                "the status went from {old:?} back to {:?}: a task that ended never changes \
+                 (not followed again)",
+                v.status
+            ));
+        }
+        problems.extend(self.went_back.clone());
         v.known_status = STATUSES.contains(&v.status.as_str());
         v.terminal = is_terminal(&v.status);
         v.status_message = string(obj, "statusMessage", &mut problems);
@@ -214,7 +236,7 @@ fn cut(text: &str, max: usize) -> &str {
 }
 
 /// One task with what it produced, for its detail pane.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskDetail {
     /// The list row.
@@ -231,10 +253,11 @@ pub struct TaskDetail {
 }
 
 /// What a server's connection can do with tasks, from its capabilities.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskSupport {
     /// `legacy` or `modern`; None when not connected.
+    #[ts(type = "'legacy' | 'modern' | null")]
     pub era: Option<String>,
     /// The server declares tasks (legacy `capabilities.tasks`, modern the extension).
     pub tasks: bool,
@@ -285,7 +308,7 @@ impl TaskSupport {
 }
 
 /// A server's tasks for a list view.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TasksPage {
     /// The server.
@@ -296,6 +319,9 @@ pub struct TasksPage {
     pub version: u64,
     /// `since` was the current version: `tasks` is empty.
     pub unchanged: bool,
+    /// `tasks` holds only the tasks changed after `since` (a `changed=true` read after a
+    /// `tasks` event); false: every task.
+    pub delta: bool,
     /// Oldest first (the order the inspector heard of them).
     pub tasks: Vec<TaskView>,
     /// Tasks the server reported beyond what is kept.
@@ -328,6 +354,18 @@ mod tests {
             t.view.problems,
             vec!["status is not a string: 3".to_string()]
         );
+    }
+
+    #[test]
+    fn a_status_after_a_terminal_one_is_named_and_stays_named() {
+        let mut t = Tracked::new("a");
+        t.merge(&json!({"taskId": "a", "status": "completed"}));
+        assert!(t.view.problems.is_empty() && t.went_back.is_none());
+        t.merge(&json!({"taskId": "a", "status": "working"}));
+        assert_eq!(t.view.status, "working");
+        assert!(t.view.problems[0].contains("from \"completed\" back to \"working\""));
+        t.merge(&json!({"taskId": "a", "status": "completed"}));
+        assert_eq!(t.view.problems.len(), 1, "{:?}", t.view.problems);
     }
 
     #[test]

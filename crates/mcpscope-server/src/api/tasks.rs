@@ -1,5 +1,7 @@
 //! A server's tasks (the Tasks screen): what the core knows of them, read without touching the
-//! wire (`GET`, with `?since=` so a page polling it costs nothing when nothing changed), and
+//! wire (`GET`, with `?since=` so a page polling it costs nothing when nothing changed, and
+//! `?since=N&changed=true` for only the tasks changed after version N — what a page reads when
+//! it hears a `tasks` event), and
 //! what a view does with them — run a tool as a task, list, get, fetch the result, cancel —
 //! each one request with a history entry. Following a task (`tasks/get` at its poll interval)
 //! is the core's (`mcpscope_inspect::tasks`), never the page's.
@@ -33,15 +35,25 @@ pub(super) fn router() -> Router<AppState> {
 #[derive(Deserialize)]
 struct Since {
     since: Option<u64>,
+    /// With `since`: only the tasks changed after it.
+    #[serde(default)]
+    changed: bool,
 }
 
-/// Every task the core knows of on `name`, oldest first; `unchanged` when `since` is current.
+/// Every task the core knows of on `name`, oldest first; `unchanged` when `since` is current;
+/// with `changed=true` only those changed after `since` (`delta: true`).
 async fn tasks(
     State(s): State<AppState>,
     Path(name): Path<String>,
     Query(q): Query<Since>,
-) -> Json<TasksPage> {
-    Json(app(&s).tasks(&name, q.since))
+) -> ApiResult<Json<TasksPage>> {
+    match (q.since, q.changed) {
+        (Some(v), true) => Ok(Json(app(&s).tasks_changed(&name, v))),
+        (None, true) => Err(ApiError::usage(
+            "changed=true needs since=<the version you hold>",
+        )),
+        (since, false) => Ok(Json(app(&s).tasks(&name, since))),
+    }
 }
 
 /// `{tool, arguments?, ttlMs?, requestId?}` read leniently, every wrong field named.

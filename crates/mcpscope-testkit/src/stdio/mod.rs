@@ -2,6 +2,7 @@
 //! entry points that run a mode over the process's stdio or any pipes, and the plumbing they share
 //! (a line reader that never assumes UTF-8, a writer that keeps concurrent messages whole).
 
+mod hostile;
 mod legacy;
 mod modern;
 
@@ -180,8 +181,29 @@ pub enum StdioMode {
     /// `data.supported` for another version). `initialize` gets -32601. Tools: `echo`; `ask`
     /// (needs the elicitation capability, else -32021) returns `input_required` with
     /// `requestState: "state-1"` and completes once retried with `inputResponses` and that exact
-    /// state, else starts round `state-N+1`; `ask-forever` never completes (for the round cap).
+    /// state, else starts round `state-N+1`; `ask-forever` never completes (for the round cap);
+    /// `empty-round` answers `input_required` with no `inputRequests`, every time.
     Modern,
+    /// Declares 2025-11-25 tasks and misbehaves with them, one tool each (run as tasks).
+    ///
+    /// `never` stays `working`; `backwards` is `completed` at the first `tasks/get`, `working`
+    /// after; `poll-zero` asks `pollInterval` 0 and completes after 6 gets; `poll-huge` asks
+    /// 10^12 ms; `big-result` completes with `--result-bytes` of text; `invented` has status
+    /// `pondering`. `tasks/list` pages through `--listed` tasks (1,000 a page) whose statuses
+    /// include the invented `on-vacation`. Proves each is shown as what it is and nothing hangs.
+    HostileTasks {
+        /// Tasks `tasks/list` reports.
+        #[arg(long, default_value_t = 10_000)]
+        listed: usize,
+        /// Size of `big-result`'s text.
+        #[arg(long, default_value_t = 1_048_576)]
+        result_bytes: usize,
+    },
+    /// Asks the client what it cannot or should not all answer: `unknown-request` sends
+    /// `x-vendor/frobnicate`; `questions` sends `count` (default 1000) form elicitations in one
+    /// write. Each call's result tallies the answers. Proves an unknown request is answered
+    /// method-not-found and a flood of questions is bounded, counted and never freezes.
+    HostileInteractions,
 }
 
 impl StdioMode {
@@ -205,6 +227,8 @@ impl StdioMode {
             StdioMode::CursorLoop { .. } => "cursor-loop",
             StdioMode::RootsOnInitialized => "roots-on-initialized",
             StdioMode::Modern => "modern",
+            StdioMode::HostileTasks { .. } => "hostile-tasks",
+            StdioMode::HostileInteractions => "hostile-interactions",
         }
     }
 
@@ -233,6 +257,13 @@ impl StdioMode {
             } => {
                 opt("lines", lines.to_string());
                 opt("long-line-bytes", long_line_bytes.to_string());
+            }
+            StdioMode::HostileTasks {
+                listed,
+                result_bytes,
+            } => {
+                opt("listed", listed.to_string());
+                opt("result-bytes", result_bytes.to_string());
             }
             _ => {}
         }
@@ -289,6 +320,19 @@ where
             3
         }
         StdioMode::Modern => modern::serve(Lines::new(stdin), out).await,
+        StdioMode::HostileTasks {
+            listed,
+            result_bytes,
+        } => {
+            let kind = hostile::Hostile::Tasks {
+                listed,
+                result_bytes,
+            };
+            hostile::serve(kind, Lines::new(stdin), out).await
+        }
+        StdioMode::HostileInteractions => {
+            hostile::serve(hostile::Hostile::Interactions, Lines::new(stdin), out).await
+        }
         mode => {
             if let StdioMode::SlowStart { delay_ms } = mode {
                 tokio::time::sleep(std::time::Duration::from_millis(delay_ms)).await;
@@ -401,6 +445,11 @@ mod tests {
             },
             StdioMode::RootsOnInitialized,
             StdioMode::Modern,
+            StdioMode::HostileTasks {
+                listed: 5,
+                result_bytes: 6,
+            },
+            StdioMode::HostileInteractions,
         ];
         for mode in modes {
             let argv = std::iter::once("mcpscope-testkit".to_owned()).chain(mode.args());

@@ -94,7 +94,7 @@ fn answer(id: &Value, method: &str, params: &Value) -> Value {
         "tools/list" => complete(
             id,
             json!({
-                "tools": [echo_tool(), ask_tool(false), ask_tool(true)],
+                "tools": [echo_tool(), ask_tool(false), ask_tool(true), empty_round_tool()],
                 "ttlMs": 0,
                 "cacheScope": "public"
             }),
@@ -164,8 +164,33 @@ fn tools_call(id: &Value, params: &Value, capabilities: &Value) -> Value {
             }
             input_required(id, name == "ask-forever", round.unwrap_or(0) + 1)
         }
+        "empty-round" => {
+            let round = params
+                .get("requestState")
+                .and_then(Value::as_str)
+                .and_then(parse_state);
+            empty_round(id, round.unwrap_or(0) + 1)
+        }
         _ => jsonrpc::error(id, INVALID_PARAMS, &format!("Unknown tool: {name}"), None),
     }
+}
+
+/// `empty-round`: `input_required` whose `inputRequests` is empty, every time — a round that
+/// asks nothing, which a client can only retry (until its round limit).
+fn empty_round(id: &Value, round: u64) -> Value {
+    jsonrpc::result(
+        id,
+        json!({"resultType": "input_required", "inputRequests": {},
+            "requestState": format!("state-{round}"), "_meta": server_meta()}),
+    )
+}
+
+fn empty_round_tool() -> Value {
+    json!({
+        "name": "empty-round",
+        "description": "Answers input_required with no inputRequests, every time; never completes.",
+        "inputSchema": {"type": "object", "properties": {}}
+    })
 }
 
 /// The final text of `ask` when the retry carries a usable answer to our `name` request.

@@ -1,19 +1,22 @@
 import { Alert, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import type { Interaction } from '../../../generated/events';
+import type { Interaction, ServerRequestEvent } from '../../../generated/events';
+import { shortText, summary } from '../../../utils/interactions';
 import { api } from '../../../lib/api';
 import type { ApiErrorBody, JsonObject } from '../../../utils/types';
 import { DownloadButton } from '../../elements/DownloadButton/DownloadButton';
 import { JsonView } from '../../elements/JsonView/JsonView';
 import { TruncatedText } from '../../elements/TruncatedText/TruncatedText';
 import { ToolResult } from '../../groups/ToolResult/ToolResult';
-import { durationText, interactionsOf, isToolResult, pollingText, statusColor, ttlText, type TaskDetail, type TaskSupport, type TaskView } from './tasks';
+import { answeredOf, answerText, durationText, interactionsOf, isToolResult, pollingText, statusColor, ttlText, type TaskDetail, type TaskSupport, type TaskView } from './tasks';
 
 export interface TaskDetailPaneProps {
   server: string;
   task: TaskView;
   support: TaskSupport | null;
   interactions: Interaction[];
+  /** The server requests this page saw answered (those of this task are listed with it). */
+  serverRequests: ServerRequestEvent[];
   busy: string | null;
   onAct: (what: string, f: () => Promise<unknown>) => Promise<void>;
   onShowInHistory: (id: number) => void;
@@ -22,7 +25,7 @@ export interface TaskDetailPaneProps {
 /** One task: its fields as the server sent them, how it is followed, its result when done (the
  *  tool's result view, or JSON; a big one previewed with a download), the questions it asks,
  *  and Get / Get result / Cancel. */
-export function TaskDetailPane({ server, task: t, support, interactions, busy, onAct, onShowInHistory }: TaskDetailPaneProps) {
+export function TaskDetailPane({ server, task: t, support, interactions, serverRequests, busy, onAct, onShowInHistory }: TaskDetailPaneProps) {
   const [detail, setDetail] = useState<TaskDetail | null>(null);
   // Re-read the detail whenever the backend heard something new of the task.
   useEffect(() => {
@@ -36,6 +39,7 @@ export function TaskDetailPane({ server, task: t, support, interactions, busy, o
     };
   }, [server, t.taskId, t.updatedUs, t.hasResult, t.hasError]);
   const questions = interactionsOf(interactions, server, t.taskId);
+  const answered = answeredOf(serverRequests, server, t.taskId);
   const canCancel = !t.terminal && (support?.cancel ?? false);
   return (
     <Stack gap="sm" p="sm" data-testid="task-detail" data-task-id={t.taskId} data-status={t.status}>
@@ -86,12 +90,22 @@ export function TaskDetailPane({ server, task: t, support, interactions, busy, o
       {(questions.length > 0 || t.inputRequests.length > 0) && (
         <Alert color="yellow" p="xs" title={`The task asks (${questions.length || t.inputRequests.length})`} data-testid="task-questions">
           {questions.map((q) => (
-            <Text size="xs" key={q.id}>
-              {q.method} — {q.origin}: answer it in the pending requests (top bar)
+            <Text size="xs" key={q.id} data-testid="task-question" data-id={q.id}>
+              #{q.id} {shortText(q.method, 60)} · {shortText(summary(q), 120)} · {shortText(q.origin, 120)} — waiting: answer it in the Pending Client Requests dialog (the badge on the top bar)
             </Text>
           ))}
           {questions.length === 0 && <Text size="xs">input requests: {t.inputRequests.join(', ')}</Text>}
         </Alert>
+      )}
+      {answered.length > 0 && (
+        <Stack gap={2} data-testid="task-answered">
+          <Title order={6}>What the task asked ({answered.length})</Title>
+          {answered.map((r, k) => (
+            <Text size="xs" key={k} data-testid="task-answered-row">
+              {shortText(r.method, 60)} · {shortText(r.origin, 120)} → {shortText(answerText(r.answer), 200)}
+            </Text>
+          ))}
+        </Stack>
       )}
       <Outcome server={server} task={t} detail={detail} onShowInHistory={onShowInHistory} />
       <Title order={6}>The task as the server last sent it</Title>

@@ -1,25 +1,33 @@
 import { Alert, Badge, Button, Group, Progress, ScrollArea, Splitter, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Interaction } from '../../../generated/events';
+import type { Interaction, ServerRequestEvent } from '../../../generated/events';
 import { api, ApiError } from '../../../lib/api';
 import type { ProgressEvent } from '../../../utils/types';
 import { VirtualList } from '../../elements/VirtualList/VirtualList';
 import { TaskDetailPane } from './TaskDetailPane';
-import { pollingText, splitTasks, statusColor, ttlText, type TaskView, type TasksPage } from './tasks';
+import { applyPage, pollingText, splitTasks, statusColor, ttlText, type TaskView, type TasksPage } from './tasks';
 
 export interface TasksScreenProps {
   server: string;
-  /** Shown now: the backend's snapshot is read every second only while it is. */
+  /** Shown now: the backend's tasks are read only while it is. */
   visible: boolean;
+  /** The version of the server's last `tasks` event (pushed): what changed since the page's
+   *  version is read when it moves. */
+  pushedVersion: number;
+  /** The server's connection status: a change re-reads every task (support, stale rows). */
+  status: string;
   /** Every question waiting for an answer (those of a task are shown with it). */
   interactions: Interaction[];
+  /** The server requests answered so far (a task's are listed in its detail). */
+  serverRequests: ServerRequestEvent[];
   /** Progress of the calls this page made, by request id (a task's creating call). */
   progress: Record<string, ProgressEvent>;
   onShowInHistory: (id: number) => void;
 }
 
-/** How often the page reads the backend's snapshot (no request reaches the MCP server). */
-const READ_EVERY_MS = 1000;
+/** Changes come as `tasks` events; this slow read (`?since=`, nothing sent when nothing
+ *  changed, no request to the MCP server) only covers an event stream that was down. */
+const FALLBACK_READ_MS = 10_000;
 
 type Item = { header: string; testId: string } | { task: TaskView };
 
@@ -35,24 +43,43 @@ export function TasksScreen(p: TasksScreenProps) {
   const [typedId, setTypedId] = useState('');
   const version = useRef<number | undefined>(undefined);
 
-  const read = useCallback(async () => {
-    try {
-      const next = await api.tasks(p.server, version.current);
-      setReadError(null);
-      if (next.unchanged) return;
-      version.current = next.version;
-      setPage(next);
-    } catch (e) {
-      setReadError(e instanceof Error ? e.message : String(e));
-    }
-  }, [p.server]);
+  // One read at a time; a read asked for meanwhile runs after it (a delta needs the version
+  // the previous read left).
+  const reading = useRef<Promise<void> | null>(null);
+  const read = useCallback(
+    async (full: boolean) => {
+      while (reading.current) await reading.current;
+      const once = (async () => {
+        try {
+          const held = version.current;
+          const next = full || held === undefined ? await api.tasks(p.server, held) : await api.tasksChanged(p.server, held);
+          setReadError(null);
+          if (next.unchanged) return;
+          version.current = next.version;
+          setPage((prev) => applyPage(prev?.server === p.server ? prev : null, next));
+        } catch (e) {
+          setReadError(e instanceof Error ? e.message : String(e));
+        }
+      })();
+      reading.current = once;
+      await once;
+      reading.current = null;
+    },
+    [p.server],
+  );
 
   useEffect(() => {
     if (!p.visible) return;
-    void read();
-    const t = setInterval(() => void read(), READ_EVERY_MS);
+    version.current = undefined;
+    void read(true);
+    // Only what changed since the version held (a full read of 10,000 tasks is megabytes).
+    const t = setInterval(() => void read(false), FALLBACK_READ_MS);
     return () => clearInterval(t);
-  }, [p.visible, read]);
+  }, [p.visible, p.status, read]);
+
+  useEffect(() => {
+    if (p.visible && version.current !== undefined && p.pushedVersion !== version.current) void read(false);
+  }, [p.visible, p.pushedVersion, read]);
 
   /** A request on the wire (list, get, …); its answer is in the next snapshot. */
   const act = async (what: string, f: () => Promise<unknown>) => {
@@ -64,8 +91,7 @@ export function TasksScreen(p: TasksScreenProps) {
       setError(e instanceof ApiError ? `${what}: ${e.message}${e.body.rpcCode !== undefined ? ` (JSON-RPC ${e.body.rpcCode})` : ''}` : String(e));
     } finally {
       setBusy(null);
-      version.current = undefined;
-      void read();
+      void read(false);
     }
   };
 
@@ -149,7 +175,7 @@ export function TasksScreen(p: TasksScreenProps) {
   );
 
   return (
-    <Splitter className="mcpscope-fill" data-testid="screen-tasks" data-state={page ? 'ready' : 'loading'}>
+    <Splitter className="mcpscope-fill" data-testid="screen-tasks" data-state={page ? 'ready' : 'loading'} data-version={page?.version ?? ''}>
       <Splitter.Pane defaultSize={45} min={25}>
         {list}
       </Splitter.Pane>
@@ -161,6 +187,7 @@ export function TasksScreen(p: TasksScreenProps) {
               task={chosen}
               support={support ?? null}
               interactions={p.interactions}
+              serverRequests={p.serverRequests}
               busy={busy}
               onAct={act}
               onShowInHistory={p.onShowInHistory}

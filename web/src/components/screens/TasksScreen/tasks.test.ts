@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Interaction } from '../../../generated/events';
-import { durationText, interactionsOf, pollingText, splitTasks, statusColor, ttlText, type TaskView } from './tasks';
+import type { Interaction, ServerRequestEvent } from '../../../generated/events';
+import { answeredOf, answerText, applyPage, durationText, interactionsOf, pollingText, splitTasks, statusColor, ttlText, type TaskView, type TasksPage } from './tasks';
 
 const task = (over: Partial<TaskView>): TaskView => ({
   taskId: 't',
@@ -57,7 +57,9 @@ describe('task words', () => {
   });
 
   it('finds the questions of a task by related-task, on its server only', () => {
-    const q = (id: number, server: string, taskId?: string): Interaction => ({
+    // Cast: the fields this test does not read (round keys, …) are left out.
+    const q = (id: number, server: string, taskId?: string): Interaction =>
+      ({
       id,
       server,
       historyId: null,
@@ -71,8 +73,53 @@ describe('task words', () => {
       maxRounds: null,
       openedAtUs: 0,
       deadlineUs: 0,
-    });
+      }) as Interaction;
     const all = [q(1, 's', 't1'), q(2, 's'), q(3, 'other', 't1'), q(4, 's', 't2')];
     expect(interactionsOf(all, 's', 't1').map((i) => i.id)).toEqual([1]);
+  });
+});
+
+describe('a page kept from snapshots and deltas', () => {
+  const page = (tasks: TaskView[], over: Partial<TasksPage> = {}): TasksPage => ({
+    server: 's',
+    support: { era: 'legacy', tasks: true, list: true, cancel: true, toolCall: true, ttl: true },
+    version: 1,
+    unchanged: false,
+    delta: false,
+    tasks,
+    omitted: 0,
+    minPollMs: 250,
+    maxPollMs: 30000,
+    ...over,
+  });
+  it('replaces changed rows in place and appends new ones; a snapshot replaces all', () => {
+    const first = page([task({ taskId: 'a' }), task({ taskId: 'b' })]);
+    const delta = page([task({ taskId: 'b', status: 'completed', terminal: true }), task({ taskId: 'c' })], { version: 5, delta: true });
+    const next = applyPage(first, delta);
+    expect(next.tasks.map((t) => `${t.taskId}:${t.status}`)).toEqual(['a:working', 'b:completed', 'c:working']);
+    expect(next.version).toBe(5);
+    expect(next.delta).toBe(false);
+    expect(applyPage(next, page([task({ taskId: 'z' })], { version: 9 })).tasks.map((t) => t.taskId)).toEqual(['z']);
+  });
+  it('keeps the page when nothing changed, and takes a delta whole when it has no page yet', () => {
+    const first = page([task({ taskId: 'a' })]);
+    expect(applyPage(first, page([], { unchanged: true }))).toBe(first);
+    expect(applyPage(null, page([task({ taskId: 'q' })], { delta: true })).tasks).toHaveLength(1);
+  });
+});
+
+describe('what a task asked', () => {
+  const req = (server: string, taskId: string | null, answer: ServerRequestEvent['answer']): ServerRequestEvent => ({
+    server,
+    method: 'elicitation/create',
+    params: taskId ? { message: 'm', _meta: { 'io.modelcontextprotocol/related-task': { taskId } } } : { message: 'm' },
+    origin: 'server request 1',
+    answer,
+    historyId: null,
+  });
+  it('lists only the answered requests of that task, with what the server got', () => {
+    const all = [req('s', 't1', { result: { action: 'accept' } }), req('s', null, {}), req('s', 't2', {}), req('o', 't1', {}), req('s', 't1', { error: { code: -1, message: 'declined' } })];
+    const mine = answeredOf(all, 's', 't1');
+    expect(mine.map((r) => answerText(r.answer))).toEqual(['accept', 'error -1: declined']);
   });
 });

@@ -1,68 +1,26 @@
-// What the task routes answer (docs/web-api.md, "Tasks"; the Rust types are
-// mcpscope_inspect::tasks::{TaskView, TaskDetail, TasksPage}) and the few words the Tasks
-// screen puts on them. Following a task is the backend's; nothing here talks to a server.
-import type { Interaction } from '../../../generated/events';
+// What the task routes answer (docs/web-api.md, "Tasks"; the types are generated from
+// mcpscope_inspect::tasks::{TaskView, TaskDetail, TasksPage, …} into src/generated/events.ts),
+// the list kept from a snapshot and the deltas a `tasks` event leads to, and the few words the
+// Tasks screen puts on them. Following a task is the backend's; nothing here talks to a server.
+import type { Interaction, ServerRequestEvent, TaskDetail, TaskPolling, TaskSupport, TasksPage, TaskView } from '../../../generated/events';
 import type { Json, JsonObject } from '../../../utils/types';
 
-export interface TaskPolling {
-  state: 'polling' | 'done' | 'stopped' | 'idle';
-  everyMs: number | null;
-  reason: string | null;
-  polls: number;
+export type { TaskDetail, TaskPolling, TaskSupport, TasksPage, TaskView };
+
+/** The page after reading `next`: a full snapshot replaces it; a delta (`next.delta`) replaces
+ *  the rows it holds and appends the new ones (the backend never forgets a task, and keeps them
+ *  in the order it first heard of them, so new ones come last). */
+export function applyPage(prev: TasksPage | null, next: TasksPage): TasksPage {
+  if (next.unchanged && prev) return prev;
+  if (!next.delta || !prev) return next;
+  const changed = new Map(next.tasks.map((t) => [t.taskId, t]));
+  const tasks = prev.tasks.map((t) => changed.get(t.taskId) ?? t);
+  const known = new Set(prev.tasks.map((t) => t.taskId));
+  for (const t of next.tasks) if (!known.has(t.taskId)) tasks.push(t);
+  return { ...next, delta: false, tasks };
 }
 
-export interface TaskView {
-  taskId: string;
-  status: string;
-  knownStatus: boolean;
-  terminal: boolean;
-  statusMessage: string | null;
-  createdAt: string | null;
-  lastUpdatedAt: string | null;
-  ttlMs?: Json;
-  pollIntervalMs?: Json;
-  polling: TaskPolling;
-  source: 'created' | 'listed' | 'fetched';
-  tool: string | null;
-  historyId: number | null;
-  requestId: string | null;
-  hasResult: boolean;
-  hasError: boolean;
-  resultBytes: number | null;
-  inputRequests: string[];
-  updatedUs: number;
-  stale: boolean;
-  problems: string[];
-}
-
-export interface TaskDetail {
-  task: TaskView;
-  raw: Json;
-  result: Json | null;
-  resultPreview: string | null;
-  error: Json | null;
-}
-
-export interface TaskSupport {
-  era: 'legacy' | 'modern' | null;
-  tasks: boolean;
-  list: boolean;
-  cancel: boolean;
-  toolCall: boolean;
-  ttl: boolean;
-}
-
-export interface TasksPage {
-  server: string;
-  support: TaskSupport;
-  version: number;
-  unchanged: boolean;
-  tasks: TaskView[];
-  omitted: number;
-  minPollMs: number;
-  maxPollMs: number;
-}
-
+/** What running a tool as a task answers (a json! value in Rust: written here). */
 export interface TaskRunAnswer {
   historyId: number;
   result: Json;
@@ -133,15 +91,33 @@ export function splitTasks(tasks: TaskView[]): { active: TaskView[]; ended: Task
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
+/** Whether request params carry `related-task` naming task `id`. */
+function relatedTo(params: Json | null | undefined, id: string): boolean {
+  const meta = ((params ?? {}) as JsonObject)._meta as JsonObject | undefined;
+  const rel = meta?.[RELATED_TASK] as JsonObject | undefined;
+  return !!rel && typeof rel === 'object' && rel.taskId === id;
+}
+
 /** The questions waiting for an answer that belong to task `id` of `server` (`related-task` in
  *  their `_meta`; the engine adds it to a modern task's input requests). */
 export function interactionsOf(all: Interaction[], server: string, id: string): Interaction[] {
-  return all.filter((i) => {
-    if (i.server !== server) return false;
-    const meta = ((i.payload ?? {}) as JsonObject)._meta as JsonObject | undefined;
-    const rel = meta?.[RELATED_TASK] as JsonObject | undefined;
-    return rel?.taskId === id;
-  });
+  return all.filter((i) => i.server === server && relatedTo(i.payload, id));
+}
+
+/** The questions of task `id` already answered (the `serverRequest` events this page saw, newest
+ *  last), each with what the server got. */
+export function answeredOf(all: ServerRequestEvent[], server: string, id: string): ServerRequestEvent[] {
+  return all.filter((r) => r.server === server && relatedTo(r.params, id));
+}
+
+/** What the server got, in a few words: the elicitation action, or the error. */
+export function answerText(answer: Json): string {
+  const a = (answer ?? {}) as JsonObject;
+  const err = a.error as JsonObject | undefined;
+  if (err && typeof err === 'object') return `error ${String(err.code)}: ${String(err.message ?? '')}`;
+  const r = a.result as JsonObject | undefined;
+  if (r && typeof r === 'object' && typeof r.action === 'string') return r.action;
+  return 'answered';
 }
 
 /** A result the ToolResult view can draw (a CallToolResult-shaped object). */

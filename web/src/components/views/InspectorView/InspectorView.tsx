@@ -263,7 +263,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
         />
       </div>
       <div className={show('tasks')}>
-        <Tasks server={server.name} visible={p.tab === 'tasks'} interactions={p.interactions} progress={d.progress} onShowInHistory={cb.showInHistory} />
+        <Tasks server={server.name} visible={p.tab === 'tasks'} pushedVersion={d.tasksVersion} status={server.status} interactions={p.interactions} serverRequests={d.serverRequests} progress={d.progress} onShowInHistory={cb.showInHistory} />
       </div>
       <div className={show('history')}>
         <History
