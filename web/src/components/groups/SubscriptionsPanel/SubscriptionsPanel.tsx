@@ -8,6 +8,7 @@ import { Alert, Badge, Button, Checkbox, Divider, Group, ScrollArea, Stack, Swit
 import { useEffect, useState } from 'react';
 import type { Filter, StreamView, SubscriptionsView } from '../../../generated/events';
 import type { CallOutcome, JsonObject } from '../../../utils/types';
+import { ResourceContent } from '../ResourceContent/ResourceContent';
 import {
   KINDS,
   KIND_LABEL,
@@ -38,6 +39,7 @@ export function SubscriptionsPanel(p: SubscriptionsPanelProps) {
   const [fetched, setFetched] = useState<SubscriptionsView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [reread, setReread] = useState<{ uri: string; outcome: CallOutcome } | null>(null);
   useEffect(() => {
     let live = true;
     setFetched(null);
@@ -63,8 +65,9 @@ export function SubscriptionsPanel(p: SubscriptionsPanelProps) {
       setBusy(false);
     }
   };
-  const reread = async (uri: string) => {
-    await p.onRead(uri);
+  const doReread = async (uri: string) => {
+    const outcome = await p.onRead(uri);
+    setReread({ uri, outcome });
     await act(() => subscriptionsApi.seen(p.server, uri));
   };
 
@@ -88,7 +91,8 @@ export function SubscriptionsPanel(p: SubscriptionsPanelProps) {
         <Modern view={view} rows={rows} busy={busy} onFilter={(f) => act(() => subscriptionsApi.setFilter(p.server, f))} onCancel={() => act(() => subscriptionsApi.cancel(p.server))} onListen={() => act(() => subscriptionsApi.listen(p.server))} />
       )}
       {era === 'legacy' && <Legacy rows={rows} busy={busy} onSubscribe={(uri, on) => act(() => subscriptionsApi.subscribe(p.server, uri, on))} />}
-      {view && <Updated rows={rows} onReread={reread} />}
+      {view && <Updated rows={rows} onReread={doReread} />}
+      {reread && <Reread uri={reread.uri} outcome={reread.outcome} />}
       {view && <History view={view} />}
     </Stack>
   );
@@ -270,6 +274,25 @@ function Updated(p: { rows: UriRow[]; onReread: (uri: string) => void }) {
           )}
         </Group>
       ))}
+    </Stack>
+  );
+}
+
+/** What the last re-read returned (the screen's own viewer keeps what was selected there). */
+function Reread({ uri, outcome }: { uri: string; outcome: CallOutcome }) {
+  const contents = outcome.ok ? ((((outcome.result ?? {}) as JsonObject).contents ?? []) as JsonObject[]) : [];
+  return (
+    <Stack gap={2} data-testid="sub-reread-result" data-uri={uri} data-ok={outcome.ok ? 'true' : 'false'}>
+      <Text size="xs" c="dimmed">
+        Re-read {uri}:
+      </Text>
+      {outcome.ok ? (
+        contents.map((c, i) => <ResourceContent key={i} item={c} />)
+      ) : (
+        <Text size="xs" c="red">
+          {outcome.error.message}
+        </Text>
+      )}
     </Stack>
   );
 }
