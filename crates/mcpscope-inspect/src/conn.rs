@@ -368,12 +368,18 @@ pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<Ca
     };
     let excluded_tools = (c.method == "tools/list").then(|| session.excluded_tools());
     let result = close_entry(app, &tx, hist, outcome).await;
+    let (result, tool_lint) = if c.method == "tools/list" {
+        crate::listing::lint_tools(app.linter.clone(), era, result).await
+    } else {
+        (result, None)
+    };
     crate::tasks::learn(app, name, &c, &request_id, hist, &result);
     Ok(CallOutcome {
         history_id: hist,
         result,
         excluded_tools,
         pagination,
+        tool_lint,
     })
 }
 

@@ -1,12 +1,17 @@
 //! Every page of a list, for a view's call: the engine's one pagination (`Session::list_all_with`,
 //! every page under the call's control), and a walk that stopped early — a repeated cursor, the
 //! page limit — named, never silent: a `warning` event for every view, and the `pagination`
-//! field of the call's outcome, in the words the CLI uses.
+//! field of the call's outcome, in the words the CLI uses. And the quality lint of a
+//! `tools/list` answer (`mcpscope_proto::tool_lint`), for the tools' badges.
 
 use crate::queue::{Item, Queue};
 use crate::request::Call;
 use mcpscope_client::{ClientError, Listing, RequestOptions, SessionEvent};
+use mcpscope_proto::era::Era;
+use mcpscope_proto::lint::Linter;
+use mcpscope_proto::tool_lint::{ToolLint, lint_list_result};
 use serde_json::{Value, json};
+use std::sync::Arc;
 
 /// Walk every page of `call`'s list, merging the arrays under `key`; the merged result and, when
 /// the walk stopped early, what to tell the view.
@@ -41,4 +46,35 @@ fn named_stop(method: &str, listing: &Listing, processor: &Queue) -> Option<Valu
     let mut why = serde_json::to_value(stop).unwrap_or_default();
     why["message"] = json!(stop.to_string());
     Some(json!({"pages": listing.pages, "stop": why}))
+}
+
+/// The tool lint of a `tools/list` result, under the rules of the era it was answered in.
+/// Off the async threads: 10,000 tools take about a second (bounded by the lint itself). The
+/// result moves to the blocking thread and back, so nothing is copied; a panic in the lint loses
+/// its findings, never the answer.
+pub(crate) async fn lint_tools(
+    linter: Arc<Linter>,
+    era: Era,
+    result: Result<Value, crate::error::Error>,
+) -> (Result<Value, crate::error::Error>, Option<ToolLint>) {
+    let Ok(value) = result else {
+        return (result, None);
+    };
+    let done = tokio::task::spawn_blocking(move || {
+        let lint = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            lint_list_result(&linter, era, &value)
+        }));
+        (value, lint.ok())
+    })
+    .await;
+    match done {
+        Ok((value, lint)) => (Ok(value), lint),
+        // Only a cancelled runtime gets here (the closure catches its panics).
+        Err(e) => (
+            Err(crate::error::Error::internal(format!(
+                "the tools/list answer was lost while its tools were linted ({e})"
+            ))),
+            None,
+        ),
+    }
 }

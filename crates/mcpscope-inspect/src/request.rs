@@ -39,4 +39,7 @@ pub struct CallOutcome {
     /// cursor, the page limit): `{pages, stop: {reason, …, message}}`, as the CLI's
     /// `--format json` says it. `None` when the list ended, or was not walked.
     pub pagination: Option<Value>,
+    /// `tools/list` only: the quality findings of the tools it answered, under the rules of the
+    /// era it was answered in (the tools' badges).
+    pub tool_lint: Option<mcpscope_proto::tool_lint::ToolLint>,
 }

@@ -122,6 +122,13 @@ async fn list(
             .collect();
         extra.insert("excludedTools".into(), Value::Array(ex));
     }
+    // The tools' quality findings (the sidebar's badges), beside the result: never in it.
+    if let Some(lint) = &out.tool_lint {
+        extra.insert(
+            "lint".into(),
+            serde_json::to_value(lint).unwrap_or(Value::Null),
+        );
+    }
     // A walk that stopped early (a repeated cursor, the page limit) says why, as the CLI does.
     if let Some(p) = &out.pagination {
         extra.insert("pagination".into(), p.clone());
