@@ -6,7 +6,8 @@
 // Decline and Cancel inside the walk-through; the round dialog in the modal when the call is off
 // screen; and 2025-11-25's `-32042` URL-elicitation-required error of `elicit-url-required` as a
 // URL card whose completion is shown before the call is retried; and the engine's round limit
-// said plainly when the testkit's modern server asks again forever.
+// said plainly when the testkit's modern server asks again forever; a prompts/get and a
+// resources/read that ask, answered inline under the running get/read.
 import type { Locator, Page } from '@playwright/test';
 import path from 'node:path';
 import { REPO, connect, era, expect, openUi, selectTool, shot, tab, test } from '../fixtures';
@@ -192,4 +193,38 @@ test('the round limit: a server that never completes is stopped after 10 rounds,
   await expect(notice).toContainText('mcpscope answers at most 10 rounds per request');
   await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'protocol-error');
   await shot(page, 'rounds-limit');
+});
+
+test('prompts/get and resources/read ask inline under the running get/read, not in the modal', async ({ page, backend }) => {
+  await openUi(page, backend);
+  await connect(page, 'demo');
+  await era(page, '2026-07-28');
+
+  await tab(page, 'prompts');
+  await page.getByTestId('prompt-select').click();
+  await page.getByRole('option', { name: 'Ask for a topic' }).click();
+  await page.getByTestId('get-prompt').click();
+  const prompts = page.getByTestId('screen-prompts');
+  const asked = prompts.getByTestId('pending-requests').getByTestId('interaction');
+  await expect(asked).toBeVisible();
+  await expect(prompts.getByTestId('pending-round')).toHaveText('Round 1 of at most 10');
+  await expect(page.getByTestId('pending-modal-body')).toHaveCount(0);
+  await asked.getByLabel('Topic').selectOption({ label: 'tea' });
+  await shot(page, 'rounds-prompt-inline');
+  await asked.getByTestId('elicit-accept').click();
+  await expect(page.getByTestId('prompt-result')).toHaveAttribute('data-ok', 'true');
+  await expect(page.getByTestId('prompt-message').first()).toContainText('Write three sentences about tea.');
+
+  await tab(page, 'resources');
+  await page.locator('[data-testid=template-item][data-template="demo://files/{path}"]').click();
+  await page.getByTestId('template-form').locator('[data-testid=form-field][data-field="/path"] input').fill('private/notes.txt');
+  await page.getByTestId('template-read').click();
+  const resources = page.getByTestId('screen-resources');
+  const allow = resources.getByTestId('pending-requests').getByTestId('interaction');
+  await expect(allow).toBeVisible();
+  await expect(page.getByTestId('pending-modal-body')).toHaveCount(0);
+  await allow.getByLabel('Allow the read').check();
+  await allow.getByTestId('elicit-accept').click();
+  await expect(page.getByTestId('resource-view')).toHaveAttribute('data-ok', 'true');
+  await expect(page.getByTestId('resource-content')).toContainText('the answer is 42');
 });

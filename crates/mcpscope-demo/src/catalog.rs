@@ -313,7 +313,7 @@ pub(crate) fn resource_templates() -> Vec<ResourceTemplate> {
         json!({"uriTemplate": "demo://greeting/{name}", "name": "greeting",
                "description": "A greeting for {name} (completion offers names)", "mimeType": "text/plain"}),
         json!({"uriTemplate": "demo://files/{path}", "name": "files",
-               "description": "A made-up file at {path} (completion offers paths)", "mimeType": "text/plain"}),
+               "description": "A made-up file at {path} (completion offers paths); under private/ the server asks to allow the read first", "mimeType": "text/plain"}),
     ]
     .into_iter()
     .map(|value| serde_json::from_value(value).expect("template definitions are valid"))
@@ -334,6 +334,8 @@ pub(crate) fn prompts() -> Vec<Prompt> {
                "arguments": [{"name": "name", "description": "Who to greet", "required": true}]}),
         json!({"name": "showcase", "title": "Multimodal showcase",
                "description": "Messages with text, an image and an embedded resource"}),
+        json!({"name": "ask-topic", "title": "Ask for a topic",
+               "description": "Asks which topic first (input_required on 2026-07-28, elicitation/create on 2025-11-25), then returns a prompt about it"}),
     ]
     .into_iter()
     .map(|value| serde_json::from_value(value).expect("prompt definitions are valid"))

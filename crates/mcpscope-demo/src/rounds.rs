@@ -1,4 +1,6 @@
-//! The tools that take more than one question: `onboard` and `elicit-url-required`.
+//! What takes more than one question: the tools `onboard` and `elicit-url-required`; and the
+//! prompt `ask-topic` and the resources `demo://files/private/{path}`, which ask once before
+//! they answer (so a client's prompts/get and resources/read rounds can be seen too).
 //!
 //! `onboard` asks in three rounds — a name; then a team, an email and a newsletter choice
 //! together (three keys in one `inputRequests`, which a client should walk as one dialog); then
@@ -19,8 +21,10 @@ use rmcp::{
     ErrorData as McpError, RoleServer,
     model::{
         CallToolRequestParams, CallToolResponse, CustomNotification, ElicitRequest,
-        ElicitRequestParams, ElicitationSchema, ErrorCode, InputRequest, InputRequests,
-        InputRequiredResult, SealOptions, ServerNotification,
+        ElicitRequestParams, ElicitationSchema, ErrorCode, GetPromptRequestParams,
+        GetPromptResponse, GetPromptResult, InputRequest, InputRequests, InputRequiredResult,
+        InputResponses, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+        ReadResourceResult, ResourceContents, Role, SealOptions, ServerNotification,
     },
     service::RequestContext,
 };
@@ -351,4 +355,161 @@ fn complete_later(id: String, peer: rmcp::Peer<RoleServer>) {
             .send_notification(ServerNotification::CustomNotification(done))
             .await;
     });
+}
+
+/// What [`ask_once`] found: the user's answer (an `ElicitResult`), or the `input_required`
+/// result that asks (modern, before the answer came back).
+pub(crate) enum Asked {
+    Answer(Value),
+    Ask(InputRequiredResult),
+}
+
+/// One form question `key` asked for a prompt or a resource read, in either era: modern answers
+/// `input_required` (the state sealed and bound to `bind`, so it cannot be replayed elsewhere)
+/// until the retry carries the answer; legacy sends `elicitation/create` and waits.
+pub(crate) async fn ask_once(
+    shared: &Shared,
+    bind: &str,
+    key: &str,
+    question: ElicitRequestParams,
+    retry: (Option<&InputResponses>, Option<&String>),
+    context: &RequestContext<RoleServer>,
+) -> Result<Asked, McpError> {
+    if !is_modern(context) {
+        let answer = context
+            .peer
+            .create_elicitation(question)
+            .await
+            .map_err(|e| {
+                McpError::internal_error(format!("the client's answer was an error: {e}"), None)
+            })?;
+        return Ok(Asked::Answer(
+            serde_json::to_value(answer).unwrap_or(Value::Null),
+        ));
+    }
+    let (responses, state) = retry;
+    if let Some(sealed) = state {
+        shared
+            .codec
+            .open_json_with::<Progress>(sealed, bind.as_bytes())
+            .map_err(|e| McpError::invalid_params(format!("requestState rejected: {e}"), None))?;
+        if let Some(answer) = responses.and_then(|r| r.get(key)) {
+            return Ok(Asked::Answer(answer.clone()));
+        }
+    }
+    let progress = Progress {
+        round: 1,
+        answers: Map::new(),
+    };
+    let sealed = shared
+        .codec
+        .seal_json_with(
+            &progress,
+            &SealOptions::new()
+                .associated_data(bind.as_bytes())
+                .ttl(STATE_TTL),
+        )
+        .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+    let mut requests = InputRequests::new();
+    requests.insert(
+        key.to_owned(),
+        InputRequest::Elicitation(ElicitRequest::new(question)),
+    );
+    Ok(Asked::Ask(InputRequiredResult::new(
+        Some(requests),
+        Some(sealed),
+    )))
+}
+
+/// A one-field form question.
+fn question(message: &str, key: &str, property: Value) -> ElicitRequestParams {
+    let schema: ElicitationSchema = serde_json::from_value(one_field(key, property))
+        .expect("the demo's questions are elicitation schemas");
+    ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: message.to_owned(),
+        requested_schema: schema,
+    }
+}
+
+/// The accepted content's `key`, or why there is none ("declined", "cancelled").
+fn accepted(answer: &Value, key: &str) -> Result<Value, String> {
+    match answer.get("action").and_then(Value::as_str) {
+        Some("accept") => Ok(answer
+            .get("content")
+            .and_then(|c| c.get(key))
+            .cloned()
+            .unwrap_or(Value::Null)),
+        other => Err(format!("answered {}", other.unwrap_or("(no action)"))),
+    }
+}
+
+/// The prompt `ask-topic`: asks which topic (input_required / elicitation/create), then
+/// returns a prompt about it.
+pub(crate) async fn ask_topic(
+    shared: &Shared,
+    request: &GetPromptRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Result<GetPromptResponse, McpError> {
+    let q = question(
+        "Which topic should the prompt be about?",
+        "topic",
+        json!({"type": "string", "title": "Topic", "enum": ["rust", "mcp", "tea"], "default": "mcp"}),
+    );
+    let retry = (
+        request.input_responses.as_ref(),
+        request.request_state.as_ref(),
+    );
+    let answer = match ask_once(shared, "prompt:ask-topic", "topic", q, retry, context).await? {
+        Asked::Ask(ask) => return Ok(ask.into()),
+        Asked::Answer(a) => a,
+    };
+    let text = match accepted(&answer, "topic") {
+        Ok(Value::String(topic)) => format!("Write three sentences about {topic}."),
+        Ok(other) => format!("Write three sentences about {other}."),
+        Err(why) => format!("No topic: the question was {why}."),
+    };
+    Ok(
+        GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)])
+            .with_description("A prompt on the topic the user chose")
+            .into(),
+    )
+}
+
+/// `demo://files/private/{path}`: asks to allow the read first.
+pub(crate) async fn private_file(
+    shared: &Shared,
+    request: &ReadResourceRequestParams,
+    path: &str,
+    context: &RequestContext<RoleServer>,
+) -> Result<ReadResourceResponse, McpError> {
+    let uri = request.uri.as_str();
+    let q = question(
+        &format!("Allow reading the private file {path}?"),
+        "allow",
+        json!({"type": "boolean", "title": "Allow the read", "default": false}),
+    );
+    let retry = (
+        request.input_responses.as_ref(),
+        request.request_state.as_ref(),
+    );
+    let answer = match ask_once(shared, uri, "allow", q, retry, context).await? {
+        Asked::Ask(ask) => return Ok(ask.into()),
+        Asked::Answer(a) => a,
+    };
+    match accepted(&answer, "allow") {
+        Ok(Value::Bool(true)) => Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(format!("The private file {path}: the answer is 42.\n"), uri)
+                .with_mime_type("text/plain"),
+        ])
+        .into()),
+        Ok(_) => Err(McpError::invalid_params(
+            format!("reading {uri} was not allowed"),
+            None,
+        )),
+        Err(why) => Err(McpError::invalid_params(
+            format!("reading {uri} needs permission; the question was {why}"),
+            None,
+        )),
+    }
 }

@@ -597,6 +597,12 @@ impl ServerHandler for DemoServer {
                 if let Some(name) = uri.strip_prefix("demo://greeting/") {
                     ResourceContents::text(format!("Hello, {name}!"), uri)
                         .with_mime_type("text/plain")
+                } else if let Some(path) = uri
+                    .strip_prefix("demo://files/private/")
+                    // The template's {path} may come percent-encoded (RFC 6570 simple expansion).
+                    .or_else(|| uri.strip_prefix("demo://files/private%2F"))
+                {
+                    return rounds::private_file(&self.shared, &request, path, &context).await;
                 } else if let Some(path) = uri.strip_prefix("demo://files/") {
                     ResourceContents::text(format!("This is the made-up file {path}.\n"), uri)
                         .with_mime_type("text/plain")
@@ -630,6 +636,7 @@ impl ServerHandler for DemoServer {
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         let mut result = match request.name.as_str() {
+            "ask-topic" => return rounds::ask_topic(&self.shared, &request, &context).await,
             "review" => {
                 let pr =
                     prompt_arg(&request, "pr").ok_or_else(|| missing_argument("review", "pr"))?;

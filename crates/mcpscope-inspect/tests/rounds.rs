@@ -286,3 +286,72 @@ async fn modern_url_elicitation_required_asks_in_a_round_instead() {
         .unwrap();
     assert!(text(&call.await.unwrap()).starts_with("action: accept"));
 }
+
+/// Send `method` with `params` on `server` in the background.
+fn request(
+    app: &Arc<Inspector>,
+    server: &'static str,
+    method: &str,
+    params: Value,
+) -> tokio::task::JoinHandle<CallOutcome> {
+    let app = app.clone();
+    let c = Call {
+        method: method.into(),
+        params: Some(params),
+        ..Default::default()
+    };
+    tokio::spawn(async move { app.call(server, c).await.expect("call") })
+}
+
+#[tokio::test]
+async fn prompts_get_and_resources_read_ask_too_in_both_eras_tied_to_their_request() {
+    let s = setup("prompt-read").await;
+    for (server, round) in [("modern", Some(1)), ("legacy", None)] {
+        let get = request(&s.app, server, "prompts/get", json!({"name": "ask-topic"}));
+        let [topic] = <[Interaction; 1]>::try_from(waiting(&s.app, server, 1).await).unwrap();
+        assert_eq!(
+            (topic.round, topic.kind),
+            (round, mcpscope_inspect::InteractionKind::ElicitationForm)
+        );
+        accept(&s.app, &topic, "topic", json!("tea"));
+        let out = get.await.unwrap();
+        assert_eq!(
+            topic.history_id,
+            Some(out.history_id),
+            "{server}: the question names its request"
+        );
+        let result = out.result.expect("a prompt");
+        assert_eq!(
+            result["messages"][0]["content"]["text"], "Write three sentences about tea.",
+            "{server}: {result}"
+        );
+
+        let uri = "demo://files/private/notes.txt";
+        let read = request(&s.app, server, "resources/read", json!({"uri": uri}));
+        let [allow] = <[Interaction; 1]>::try_from(waiting(&s.app, server, 1).await).unwrap();
+        assert_eq!(allow.round, round);
+        accept(&s.app, &allow, "allow", json!(true));
+        let out = read.await.unwrap();
+        assert_eq!(allow.history_id, Some(out.history_id));
+        let contents = out.result.expect("contents");
+        assert!(
+            contents["contents"][0]["text"]
+                .as_str()
+                .unwrap()
+                .contains("the answer is 42"),
+            "{server}: {contents}"
+        );
+        let refused = request(&s.app, server, "resources/read", json!({"uri": uri}));
+        let [again] = <[Interaction; 1]>::try_from(waiting(&s.app, server, 1).await).unwrap();
+        s.app.answer_interaction(again.id, Answer::Decline).unwrap();
+        let err = refused
+            .await
+            .unwrap()
+            .result
+            .expect_err("a declined read fails");
+        assert!(
+            err.message.contains("the question was answered decline"),
+            "{server}: {err:?}"
+        );
+    }
+}

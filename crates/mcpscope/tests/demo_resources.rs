@@ -262,7 +262,7 @@ async fn prompts_list_and_get() {
         let run = ok(cell, &["--method", "prompts/list"]).await;
         assert_eq!(
             uris(&run.result(), "prompts", "name"),
-            ["review", "greet", "showcase"]
+            ["review", "greet", "showcase", "ask-topic"]
         );
         let review = &run.result()["prompts"][0];
         assert_eq!(
