@@ -366,12 +366,20 @@ struct Waiting {
     reply: oneshot::Sender<std::result::Result<Value, RpcError>>,
 }
 
+/// Interactions one server may have waiting at once. Beyond it each new one is refused: opened
+/// and closed at once as declined, the reason naming the bound and the count (a server that
+/// asks 1,000 questions at once gets 500 declines; nobody can answer that many anyway, and the
+/// queue, the events and the page stay bounded).
+pub const MAX_PENDING: usize = 500;
+
 /// Every interaction still waiting, of every server.
 #[derive(Default)]
 pub struct InteractionQueue {
     waiting: Mutex<HashMap<u64, Waiting>>,
     next_id: AtomicU64,
     next_connection: AtomicU64,
+    /// Interactions refused over [`MAX_PENDING`], every server.
+    refused: AtomicU64,
 }
 
 impl std::fmt::Debug for InteractionQueue {
@@ -525,16 +533,45 @@ impl InteractionQueue {
         };
         let (reply, rx) = oneshot::channel();
         sink.opened(&interaction, request);
-        self.lock().insert(
-            id,
-            Waiting {
+        let mut waiting = self.lock();
+        let here = waiting.values().filter(|w| w.interaction.server == server);
+        if here.count() < MAX_PENDING {
+            let w = Waiting {
                 interaction: interaction.clone(),
                 connection,
                 sink,
                 reply,
-            },
-        );
+            };
+            waiting.insert(id, w);
+            return (interaction, rx);
+        }
+        drop(waiting);
+        // Over the bound: closed as soon as opened, never in the queue (so a policy's or the
+        // deadline's close later is a no-op), the server declined at once.
+        let refused = self.refused.fetch_add(1, Ordering::Relaxed) + 1;
+        let answer = decline(&interaction.method);
+        let closed = InteractionClosed {
+            id,
+            server: server.to_string(),
+            history_id: None,
+            kind: interaction.kind,
+            method: interaction.method.clone(),
+            round: interaction.round,
+            outcome: Outcome::Declined,
+            reason: Some(format!(
+                "refused: {server} already has {MAX_PENDING} questions waiting, the most the queue \
+                 keeps; declined at once ({refused} refused so far)"
+            )),
+            answer: shown(&answer),
+        };
+        sink.closed(&closed);
+        let _ = reply.send(answer);
         (interaction, rx)
+    }
+
+    /// How many interactions were refused because their server had [`MAX_PENDING`] waiting.
+    pub fn refused(&self) -> u64 {
+        self.refused.load(Ordering::Relaxed)
     }
 }
 
@@ -917,6 +954,49 @@ mod tests {
         queue.answer(next.id, Answer::Decline).unwrap();
         assert_eq!(fut.await.unwrap(), json!({"action": "decline"}));
         assert_eq!(heard.0.lock().unwrap().len(), 2, "closed exactly once each");
+    }
+
+    #[tokio::test]
+    async fn a_server_over_the_bound_is_declined_at_once_and_counted() {
+        let queue = Arc::new(InteractionQueue::new());
+        let heard = Arc::new(Heard::default());
+        let r = QueueResponder {
+            queue: queue.clone(),
+            server: "s".into(),
+            connection: queue.connection_id(),
+            policy: Arc::new(WaitForView),
+            timeout: Duration::from_secs(30),
+            sink: heard.clone(),
+        };
+        let waiting: Vec<_> = (0..MAX_PENDING + 3).map(|_| elicit(&r)).collect();
+        assert_eq!(queue.pending().len(), MAX_PENDING);
+        assert_eq!(queue.refused(), 3);
+        let closes = heard.0.lock().unwrap().clone();
+        assert_eq!(closes.len(), 3, "the refused ones are closed at once");
+        assert!(closes.iter().all(|c| c.outcome == Outcome::Declined));
+        assert!(
+            closes[2]
+                .reason
+                .as_deref()
+                .unwrap()
+                .contains("3 refused so far")
+        );
+        // Another server still has room.
+        let other = QueueResponder {
+            server: "t".into(),
+            ..asker(
+                &queue,
+                Later(Duration::from_secs(60), Answer::Decline),
+                heard,
+            )
+        };
+        let _t = elicit(&other);
+        assert_eq!(queue.pending().len(), MAX_PENDING + 1);
+        let mut waiting = waiting.into_iter().rev();
+        for _ in 0..3 {
+            let refused = waiting.next().unwrap().await.unwrap();
+            assert_eq!(refused, json!({"action": "decline"}));
+        }
     }
 
     #[tokio::test]

@@ -645,6 +645,9 @@ impl Processor {
                 .unwrap_or((None, Value::Null, String::new()));
         closed.history_id = hist;
         let method = closed.method.clone();
+        if closed.kind == crate::interactions::InteractionKind::Other {
+            self.unknown_request(&method, &closed.answer);
+        }
         if let Some(h) = hist {
             let row = json!({"method": method, "params": params, "origin": origin,
                 "answer": closed.answer, "interactionId": closed.id, "kind": closed.kind,
@@ -662,6 +665,26 @@ impl Processor {
                 history_id: hist,
             }));
         self.app.events.publish(Event::InteractionClosed(closed));
+    }
+
+    /// A server request of a method no client knows: a warning row says what it was and what
+    /// the server got, so it is not only a card that closed as soon as it opened.
+    fn unknown_request(&self, method: &str, answer: &Value) {
+        let got = match answer.get("error") {
+            Some(e) => format!("error {} {}", e["code"], e["message"]),
+            None => format!(
+                "the result {}",
+                answer.get("result").unwrap_or(&Value::Null)
+            ),
+        };
+        let message = format!(
+            "the server sent the request {method:?}, a method this client does not know; answered {got}"
+        );
+        self.app.events.publish(Event::Warning(WarningEvent {
+            server: self.slot.name.clone(),
+            message,
+            frame_seq: None,
+        }));
     }
 
     async fn closed(&mut self, reason: String) {

@@ -23,6 +23,8 @@ mod experimental;
 mod tasks;
 // Tasks from a hostile server: never ending, going back, absurd poll intervals, 10,000 listed.
 mod hostile_tasks;
+// A hostile server's questions: an unknown method, 1,000 at once, a late answer, an empty round.
+mod hostile_interactions;
 // Requests of several questions: input_required rounds (one with three keys), -32042, Replay.
 mod rounds;
 // The Subscriptions panel: a modern stream opened, updated, closed gracefully vs dropped,

@@ -112,7 +112,17 @@ impl Session {
                 last: result,
             });
         }
-        let answers = self.fulfil(method, walk.rounds, result.get("inputRequests"));
+        let asks = result.get("inputRequests");
+        if asks.and_then(Value::as_object).is_none_or(|m| m.is_empty()) {
+            // Nothing to answer: the retry carries only the requestState. Said, so a server
+            // that loops on empty rounds is seen doing so before the round limit ends it.
+            let what = if asks.is_some() { "an empty" } else { "no" };
+            self.warn(
+                format!("{method}: input_required round {} has {what} inputRequests; retrying with requestState only", walk.rounds),
+                None,
+            );
+        }
+        let answers = self.fulfil(method, walk.rounds, asks);
         // Between rounds nothing of ours is on the wire, so only the caller's cancel can end
         // the wait for a person's answer (dropping it abandons the question in the view).
         let responses = match &opts.control {
