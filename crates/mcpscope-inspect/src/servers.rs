@@ -61,6 +61,10 @@ impl Inspector {
         if entry.client_capabilities.is_none() {
             entry.client_capabilities = old_entry.client_capabilities.clone();
         }
+        // Nor the Roots editor's roots (`roots.rs`).
+        if entry.roots.is_none() {
+            entry.roots = old_entry.roots.clone();
+        }
         let entry = crate::catalog::secrets::seal(self, entry).await?;
         // A connection made from the old entry would not match the card any more.
         let slot = self.slots().get(name).cloned();

@@ -39,11 +39,17 @@ pub struct Options {
     /// like the CLI.
     pub secrets: Option<mcpscope_store::SecretStoreConfig>,
     /// Who answers a server's questions at once (`None` from it: a view must, within
-    /// `interaction_timeout`). The web UI's elicitation dialogs answer form and URL elicitation;
-    /// the kinds without a dialog yet (sampling, roots) are declined at once.
+    /// `interaction_timeout`). The web UI's dialogs answer elicitation and sampling; roots are
+    /// answered at once from the server's configured roots (`roots`).
     pub interaction_policy: Arc<dyn Policy>,
     /// How long an interaction waits for a view before it is declined as timed out.
     pub interaction_timeout: Duration,
+    /// The roots each server answers with now, kept from the catalog by the inspector (the
+    /// default policy's `roots` answers from it: `roots.rs`).
+    pub roots: Arc<crate::roots::RootsBook>,
+    /// The Testing Profiles and each server's choice (`profiles/`; the default policy's
+    /// `sampling` answers from them). Kept in `profiles.json` beside the history database.
+    pub profiles: Arc<crate::profiles::Profiles>,
 }
 
 impl Options {
@@ -58,14 +64,24 @@ impl Options {
 
 impl Default for Options {
     fn default() -> Self {
+        let roots = Arc::new(crate::roots::RootsBook::new());
+        let profiles = Arc::new(crate::profiles::Profiles::in_memory());
+        let dialogs = WaitForDialogs {
+            roots: Arc::new(crate::roots::ConfiguredRoots {
+                book: roots.clone(),
+            }),
+            sampling: Arc::new(crate::profiles::ProfilePolicy::new(profiles.clone())),
+        };
         Options {
             ping_interval: Some(Duration::from_secs(15)),
             window_frames: WINDOW_FRAMES,
             window_bytes: WINDOW_BYTES,
             callback_url: "http://127.0.0.1:6274/oauth/callback".into(),
             secrets: None,
-            interaction_policy: Arc::new(WaitForDialogs::default()),
+            interaction_policy: Arc::new(dialogs),
             interaction_timeout: DEFAULT_INTERACTION_TIMEOUT,
+            roots,
+            profiles,
         }
     }
 }
@@ -175,6 +191,9 @@ impl Inspector {
         let store = Arc::new(store);
         let (spill, rx) = mpsc::channel(1024);
         tokio::spawn(spill_frames(store.clone(), rx));
+        options.roots.refresh(catalog.servers());
+        let profiles_file = store.path().with_file_name(crate::profiles::PROFILES_FILE);
+        options.profiles.attach(&profiles_file);
         let events = Arc::new(EventBus::new());
         Arc::new(Inspector {
             catalog: tokio::sync::Mutex::new(catalog),
@@ -329,6 +348,7 @@ impl Inspector {
     pub(crate) async fn publish_catalog(&self) {
         let servers = {
             let catalog = self.catalog.lock().await;
+            self.options.roots.refresh(catalog.servers());
             catalog
                 .servers()
                 .iter()

@@ -27,6 +27,10 @@ mod hostile_tasks;
 mod hostile_interactions;
 // Requests of several questions: input_required rounds (one with three keys), -32042, Replay.
 mod rounds;
+// Testing Profiles answering the demo's sample tool: auto-respond, delay, reject, pre-fill, restart.
+mod profiles;
+// The Roots editor: edited roots listed by the demo in both eras, list_changed, bad URIs, mcp.json.
+mod roots;
 // The Subscriptions panel: a modern stream opened, updated, closed gracefully vs dropped,
 // cancelled, re-listened; legacy subscribe/unsubscribe.
 mod subscriptions;

@@ -499,7 +499,7 @@ async fn the_event_stream_replays_from_last_event_id() {
 /// sampling waits too and the view's CreateMessageResult reaches the tool in both eras; roots,
 /// which have no dialog yet, are declined at once and visibly.
 #[tokio::test]
-async fn elicitation_and_sampling_wait_for_the_view_and_roots_are_declined_visibly_in_both_eras() {
+async fn elicitation_and_sampling_wait_for_the_view_and_roots_are_answered_from_the_configured_list_in_both_eras() {
     let dir = TempDir::new("declines");
     let d = demo().await;
     let b = start(dir.path(), both_eras(&d.url), Options::default()).await;
@@ -569,8 +569,8 @@ async fn elicitation_and_sampling_wait_for_the_view_and_roots_are_declined_visib
     for server in ["legacy", "modern"] {
         sampling_waits_and_the_answer_reaches_the_tool(&b, &events, server).await;
     }
-    // Roots have no dialog yet: declined at once by the policy (a decline of roots/list is the
-    // empty list), the tool says so.
+    // Roots are answered at once from the configured roots (none here: the empty list), the
+    // tool says so (tests `roots::` edit them).
     let r = b
         .ok(
             "/api/servers/legacy/request",
@@ -584,8 +584,8 @@ async fn elicitation_and_sampling_wait_for_the_view_and_roots_are_declined_visib
             e.name == "interactionClosed" && e.data["kind"] == "roots"
         })
         .await;
-    assert_eq!(closed.data["outcome"], "declined");
-    assert_eq!(closed.data["reason"], "answered by policy");
+    assert_eq!(closed.data["outcome"], "accepted");
+    assert_eq!(closed.data["reason"], "answered from the configured roots");
     assert!(b.get("/api/interactions").await.body["interactions"] == json!([]));
     b.stop().await;
 }

@@ -31,3 +31,9 @@ mod body_shape;
 mod experimental;
 // Tasks: run as a task and followed to its result, cancelled, unknown ids, bad bodies.
 mod tasks;
+// Testing Profiles: made, chosen and answering the demo's sample tool; pre-fill; rename, delete.
+mod profiles;
+// The Roots editor: roots saved, listed by the demo in both eras, list_changed to legacy; bad bodies.
+mod roots;
+// Tool quality findings: a `lint` beside each tools/list answer; a bad-tools stdio server, the demo.
+mod tool_lint;

@@ -4,6 +4,7 @@
 
 use crate::args::{Args, TransportArg};
 use mcpscope_client::ClientOptions;
+use mcpscope_inspect::roots::Root;
 use mcpscope_proto::era::EraPreference;
 use mcpscope_proto::redact::{self, Secrets};
 use mcpscope_transport::Target;
@@ -36,6 +37,8 @@ pub struct Resolved {
     /// the secret store, `{"secret": …}`) and every credential header (`--header
     /// "Authorization: …"`, the file's), by the name they were given as.
     pub secrets: Secrets,
+    /// The config entry's `roots` (the official Inspector's key), when it has them.
+    pub roots: Option<Vec<Root>>,
 }
 
 /// One server entry from a config file, its secret values resolved.
@@ -54,6 +57,7 @@ struct ServerEntry {
     protocol_era: Option<String>,
     connection_timeout: Option<u64>,
     request_timeout: Option<u64>,
+    roots: Option<Vec<Root>>,
 }
 
 /// Parse `KEY=VALUE`.
@@ -129,6 +133,13 @@ fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), U
             .map(std::sync::Arc::from)
             .map_err(|e| e.to_string())
     };
+    if let Some(p) = entry
+        .roots
+        .as_deref()
+        .and_then(mcpscope_inspect::roots::problem)
+    {
+        return usage(format!("server {name:?} in {path}: {p}"));
+    }
     let (entry, secrets) = secrets::resolve(entry, &open).map_err(|e| UsageError(e.message))?;
     Ok((
         name,
@@ -144,6 +155,7 @@ fn load_entry(path: &str, name: Option<&str>) -> Result<(String, ServerEntry), U
             protocol_era: entry.protocol_era,
             connection_timeout: entry.connection_timeout,
             request_timeout: entry.request_timeout,
+            roots: entry.roots,
         },
     ))
 }
@@ -202,6 +214,7 @@ pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
         options,
         label: w.label,
         secrets: w.secrets,
+        roots: w.roots,
     })
 }
 
@@ -219,6 +232,7 @@ struct Wanted {
     request_ms: Option<u64>,
     secrets: Secrets,
     label: String,
+    roots: Option<Vec<Root>>,
 }
 
 impl Wanted {
@@ -248,6 +262,7 @@ impl Wanted {
             request_ms: args.request_timeout,
             secrets: Secrets::default(),
             label: String::new(),
+            roots: None,
         })
     }
 
@@ -307,6 +322,7 @@ impl Wanted {
         self.era_text = self.era_text.take().or(e.protocol_era);
         self.connect_ms = self.connect_ms.or(e.connection_timeout);
         self.request_ms = self.request_ms.or(e.request_timeout);
+        self.roots = e.roots;
         Ok(())
     }
 

@@ -1,6 +1,7 @@
 //! The CLI's answers to server requests, chosen by flags: decline by default;
 //! `--elicitation accept-defaults` fills the schema's defaults (SEP-1034), `--elicitation-json`
-//! supplies content, `--sampling-text` answers sampling, `--root` offers roots. The flags are a
+//! supplies content, `--sampling-text` answers sampling, `--root` (else the `--config` entry's
+//! `roots`) offers roots. The flags are a
 //! [`Policy`] of the core's interaction queue (`mcpscope_inspect::interactions`), so each question
 //! is an interaction like the web UI's and the wire answer comes from the one `wire_answer`.
 
@@ -10,6 +11,7 @@ use mcpscope_inspect::interactions::{
     Answer, DEFAULT_INTERACTION_TIMEOUT, Decision, Interaction, InteractionQueue, NoSink, Policy,
     QueueResponder, WaitForView,
 };
+use mcpscope_inspect::roots::Root;
 use mcpscope_proto::RpcError;
 use mcpscope_proto::era::Era;
 use mcpscope_proto::method::Method;
@@ -26,9 +28,18 @@ pub struct CliResponder {
     /// Answer sampling with this text.
     pub sampling_text: Option<String>,
     /// Roots to offer.
-    pub roots: Vec<String>,
+    pub roots: Vec<Root>,
     /// Print what the server asked on stderr.
     pub verbose: bool,
+}
+
+/// The root a `--root URI` flag offers: named after the URI's last path segment.
+pub fn root_of_flag(uri: &str) -> Root {
+    let name = uri.trim_end_matches('/').rsplit('/').next().unwrap_or(uri);
+    Root {
+        uri: uri.to_string(),
+        name: Some(name.to_string()),
+    }
 }
 
 /// The schema's defaults for each property of a flat elicitation `requestedSchema`.
@@ -58,15 +69,9 @@ impl CliResponder {
                 })),
                 None => Answer::Decline,
             },
-            Some(Method::RootsList) => Answer::Accept(Value::Array(
-                self.roots
-                    .iter()
-                    .map(|u| {
-                        let name = u.trim_end_matches('/').rsplit('/').next().unwrap_or(u);
-                        json!({"uri": u, "name": name})
-                    })
-                    .collect(),
-            )),
+            Some(Method::RootsList) => {
+                Answer::Accept(serde_json::to_value(&self.roots).unwrap_or_else(|_| json!([])))
+            }
             _ => Answer::Decline,
         }
     }

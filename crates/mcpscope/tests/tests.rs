@@ -35,10 +35,14 @@ mod oauth;
 mod oauth_python;
 // Real peers from npm (testenv/install.sh): server-everything and a TypeScript SDK v2 server.
 mod peers_everything;
+// server-everything's sampling tool answered by Testing Profiles through the inspector core.
+mod peers_everything_profiles;
 mod peers_support;
 mod peers_ts_sdk;
 // The TypeScript SDK v1 over all its transports; server-filesystem (roots) and server-memory.
 mod peers_npm_servers;
+// server-filesystem answered from configured roots: --config, and the core following an edit.
+mod peers_filesystem_roots;
 mod peers_ts_sdk_v1;
 // Python peers (testenv/peers/python): the SDK's MCPServer and low-level Server, and FastMCP,
 // over stdio, Streamable HTTP (stateful/stateless × SSE/JSON) and HTTP+SSE, both eras.
@@ -52,3 +56,5 @@ mod web_ui;
 mod trace;
 // One catalog parser: an odd VS Code settings.json gives the same entry in the CLI and the web UI.
 mod catalog_dialects;
+// --config honours the entry's roots (both eras, stdio and HTTP); --root wins; a bad root refused.
+mod config_roots;

@@ -1076,6 +1076,102 @@ resultPreview: string | null,
  */
 error: JsonValue | null, };
 
+export type Profile = { 
+/**
+ * Its name (unique).
+ */
+name: string, 
+/**
+ * How it answers.
+ */
+strategy: Strategy, 
+/**
+ * The model name the result gives (blank: `mcpscope-profile`).
+ */
+model: string, 
+/**
+ * The result's `stopReason`; absent: the strategy's default (`endTurn`, `toolUse` for a
+ * tool use); empty: left out of the result.
+ */
+stopReason?: string, };
+
+export type Strategy = { "kind": "fixed", 
+/**
+ * The assistant's text.
+ */
+text: string, } | { "kind": "echo" } | { "kind": "reject" } | { "kind": "delay", 
+/**
+ * How long to wait, in milliseconds.
+ */
+ms: number, 
+/**
+ * The assistant's text.
+ */
+text: string, } | { "kind": "toolUse", 
+/**
+ * The tool's name.
+ */
+tool: string, 
+/**
+ * Its arguments (an object).
+ */
+input: Json, };
+
+export type ActiveProfile = { 
+/**
+ * The active profile's name; null: none.
+ */
+profile: string | null, 
+/**
+ * Answer this server's sampling requests with the profile.
+ */
+autoRespond: boolean, 
+/**
+ * With Auto-respond: answer without stopping at the card (after the profile's delay). Off:
+ * the card waits, pre-filled with the profile's answer.
+ */
+withoutStopping: boolean, };
+
+export type ProfilesView = { 
+/**
+ * Every profile, in the order they were made.
+ */
+profiles: Array<Profile>, 
+/**
+ * Each server's choice (servers without one are left out).
+ */
+servers: { [key in string]: ActiveProfile }, 
+/**
+ * The file they are kept in; null: in memory only.
+ */
+file: string | null, 
+/**
+ * Why the file could not be read (changes are refused until it is fixed).
+ */
+problem: string | null, };
+
+export type ProfileAnswer = { 
+/**
+ * The profile.
+ */
+profile: Profile, 
+/**
+ * The server's choice.
+ */
+active: ActiveProfile, 
+/**
+ * The answer as a view sends it: `{action: "accept", content}` or `{action: "decline"}`.
+ */
+answer: Json, 
+/**
+ * Why the profile cannot answer this request as it says (it declines instead).
+ */
+refused: string | null, 
+/**
+ * The delay the policy waits before it answers by itself, in milliseconds.
+ */
+delayMs: number, };
+
 export type CatalogEntry = { 
 /**
  * `stdio`, `http` or `sse` (absent: stdio with a command, else guessed from the URL).
@@ -1121,7 +1217,13 @@ requestTimeout?: number,
 /**
  * OAuth settings (http, sse).
  */
-oauth?: OAuthEntry, };
+oauth?: OAuthEntry, 
+/**
+ * The roots `roots/list` is answered with (the official Inspector's key, so its files
+ * work). Edited with `PUT /api/servers/:name/roots`; an entry sent without it (the server
+ * form) keeps the roots it had.
+ */
+roots?: Array<Root>, };
 
 export type Era = "legacy" | "modern";
 
@@ -1144,6 +1246,16 @@ scope?: string,
  * Credentials profile: two profiles keep separate tokens for one server.
  */
 profile?: string, };
+
+export type Root = { 
+/**
+ * A `file://` URI.
+ */
+uri: string, 
+/**
+ * A name to show for it.
+ */
+name?: string, };
 
 export type FormField = { 
 /**
@@ -1248,3 +1360,49 @@ value: JsonValue,
 label: string, };
 
 export type StringFormat = "email" | "uri" | "date" | "date-time";
+
+export type ToolLint = { 
+/**
+ * Every finding, in tool order.
+ */
+findings: Array<ToolFinding>, 
+/**
+ * How many findings are errors.
+ */
+errors: number, 
+/**
+ * How many findings are warnings.
+ */
+warnings: number, 
+/**
+ * Why the lint stopped short of checking everything (a bound was hit), when it did.
+ */
+incomplete?: string, };
+
+export type ToolFinding = { 
+/**
+ * The tool's name as sent (cut to [`MAX_QUOTE`] bytes; empty when it has none).
+ */
+tool: string, 
+/**
+ * Its position in the list (names may repeat, positions do not).
+ */
+index: number, 
+/**
+ * Error or warning.
+ */
+severity: ToolLintSeverity, 
+/**
+ * A stable name for the rule, e.g. `name-characters`, `boolean-schema`.
+ */
+code: string, 
+/**
+ * What is wrong, for the server's author. Server-controlled text may be quoted in it.
+ */
+message: string, 
+/**
+ * JSON pointer into the tool (`/inputSchema/properties/path`); empty for the whole tool.
+ */
+pointer: string, };
+
+export type ToolLintSeverity = "error" | "warning";

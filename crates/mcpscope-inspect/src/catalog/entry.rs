@@ -72,6 +72,12 @@ pub struct CatalogEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(skip)]
     pub client_capabilities: Option<crate::capabilities::AdvertisedCapabilities>,
+    /// The roots `roots/list` is answered with (the official Inspector's key, so its files
+    /// work). Edited with `PUT /api/servers/:name/roots`; an entry sent without it (the server
+    /// form) keeps the roots it had.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub roots: Option<Vec<crate::roots::Root>>,
     /// Fields we do not know, kept as they were (the SPA neither reads nor sets them).
     #[serde(flatten)]
     #[ts(skip)]
@@ -192,6 +198,7 @@ impl CatalogEntry {
             },
             _ => None,
         }
+        .or_else(|| self.roots.as_deref().and_then(crate::roots::problem))
         .or_else(|| {
             self.protocol_era.as_deref().and_then(|e| {
                 e.parse::<EraPreference>()

@@ -9,8 +9,10 @@
 //! - [`history`]: history entries, pins, export, saved requests;
 //! - [`auth`]: a server's OAuth authorization;
 //! - [`interactions`]: the servers' questions waiting for a view's answer;
+//! - [`profiles`]: Testing Profiles, each server's active one, a sampling request answered by it;
 //! - [`schema`]: the schema → form model and validation;
 //! - [`experimental`]: the Experimental panel (a message sent by hand, client capabilities);
+//! - [`roots`]: a server's roots (the Roots editor);
 //! - [`tasks`]: a server's tasks (run a tool as one, list, get, result, cancel);
 //! - [`subscriptions`]: a server's Subscriptions panel (listen filter, cancel, subscribe);
 //! - `/events`: the SSE stream of the core's bus (`crate::sse`).
@@ -20,7 +22,9 @@ mod connections;
 mod experimental;
 mod history;
 mod interactions;
+mod profiles;
 mod requests;
+mod roots;
 mod schema;
 mod servers;
 mod subscriptions;
@@ -48,10 +52,12 @@ pub(crate) fn router() -> Router<AppState> {
         .merge(history::router())
         .merge(auth::router())
         .merge(interactions::router())
+        .merge(profiles::router())
         .merge(schema::router())
         .merge(experimental::router())
         .merge(tasks::router())
         .merge(subscriptions::router())
+        .merge(roots::router())
         .route("/events", get(crate::sse::events))
         .fallback(api_not_found)
 }

@@ -15,7 +15,7 @@ pub use failure::{Failure, exit};
 use crate::args::{Args, ElicitationArg, FormatArg};
 use crate::observer::CliObserver;
 use crate::resolve::{Resolved, UsageError, resolve};
-use crate::responder::CliResponder;
+use crate::responder::{CliResponder, root_of_flag};
 use execute::{Outcome, collects_notifications, execute, may_log};
 use failure::{connect_failure, explain_unserved};
 use mcpscope_client::{ClientError, Session};
@@ -56,7 +56,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     let trace = create_file(args.trace.as_deref(), "trace")?;
     let output = create_file(args.output.as_deref(), "output")?;
     let observer = observer(&args, &resolved, &method, trace);
-    let responder = responder(&args)?;
+    let responder = responder(&args, &resolved)?;
     // `--log-level` with another method: a per-request `_meta` level (modern), or a
     // `logging/setLevel` first (legacy).
     let log_level = (method != Method::LoggingSetLevel)
@@ -118,8 +118,9 @@ fn observer(
     ))
 }
 
-/// What answers the server's questions (elicitation, sampling, roots, `input_required`): the flags.
-fn responder(args: &Args) -> Result<Arc<CliResponder>, Failure> {
+/// What answers the server's questions (elicitation, sampling, roots, `input_required`): the flags
+/// (roots: `--root`, else the config entry's `roots`).
+fn responder(args: &Args, resolved: &Resolved) -> Result<Arc<CliResponder>, Failure> {
     let elicitation_content = match &args.elicitation_json {
         Some(j) => match serde_json::from_str::<Value>(j) {
             Ok(Value::Object(m)) => Some(m),
@@ -136,7 +137,10 @@ fn responder(args: &Args) -> Result<Arc<CliResponder>, Failure> {
         accept_defaults: args.elicitation == ElicitationArg::AcceptDefaults,
         elicitation_content,
         sampling_text: args.sampling_text.clone(),
-        roots: args.roots.clone(),
+        roots: match (&resolved.roots, args.roots.is_empty()) {
+            (Some(configured), true) => configured.clone(),
+            _ => args.roots.iter().map(|u| root_of_flag(u)).collect(),
+        },
         verbose: format_text(args) && !args.quiet,
     }))
 }
