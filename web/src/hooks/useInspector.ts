@@ -8,6 +8,7 @@ import { openEvents } from '../lib/events';
 import { authOutcome } from '../utils/auth';
 import { appendNewer, prependOlder } from '../utils/frameWindow';
 import { fromSnapshot, type InteractionAnswer } from '../utils/interactions';
+import { lintOf } from '../components/elements/QualityBadge/quality';
 import { excludedMap, type ToolDef } from '../utils/tools';
 import {
   FRAME_WINDOW,
@@ -198,7 +199,8 @@ function makeActions() {
         const r = await api.list(name, 'tools/list', 'tools', { allPages: true });
         const tools = ((r.result.tools ?? []) as unknown as ToolDef[]) ?? [];
         const excluded = excludedMap(r.excludedTools);
-        store.set((s) => updateServer(s, name, (d) => ({ ...d, tools, excluded, changed: { ...d.changed, tools: false } })));
+        const lint = lintOf((r as { lint?: unknown }).lint);
+        store.set((s) => updateServer(s, name, (d) => ({ ...d, tools, excluded, lint, changed: { ...d.changed, tools: false } })));
       } catch (e) {
         store.set((s) => updateServer(s, name, (d) => ({ ...d, tools: d.tools ?? [] })));
         toastError('tools/list failed', e);

@@ -1,7 +1,7 @@
 // The SPA's state and the pure reducer that applies backend events to it. The hook in
 // src/hooks/useInspector.ts owns a store of this state; everything here is pure and tested.
 
-import type { Interaction, SubscriptionsView } from '../generated/events';
+import type { Interaction, SubscriptionsView, ToolLint } from '../generated/events';
 import { appendLive, emptyWindow, type FrameWindow } from './frameWindow';
 import { upsertEntry } from './history';
 import { closed as closeInteraction, completeWait, opened as openInteraction, waitAfter, type UrlWait } from './interactions';
@@ -29,6 +29,8 @@ export interface ServerData {
   info: ServerInfo | null;
   tools: ToolDef[] | null;
   excluded: Record<string, string>;
+  /** The quality findings of the last tools/list (the sidebar's badges), null before one. */
+  lint: ToolLint | null;
   resources: JsonObject[] | null;
   resourcesCursor: string | null;
   templates: JsonObject[] | null;
@@ -71,6 +73,7 @@ export function emptyServerData(resetCount = 0): ServerData {
     info: null,
     tools: null,
     excluded: {},
+    lint: null,
     resources: null,
     resourcesCursor: null,
     templates: null,

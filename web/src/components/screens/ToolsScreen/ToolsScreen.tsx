@@ -21,7 +21,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
-import type { Interaction } from '../../../generated/events';
+import type { Interaction, ToolLint } from '../../../generated/events';
 import { formDrawable, initialValue } from '../../../utils/form';
 import type { InteractionAnswer } from '../../../utils/interactions';
 import { annotationRows, filterTools, parseMeta, toolBadges, type ToolDef } from '../../../utils/tools';
@@ -37,6 +37,8 @@ import type {
   ServerRequestEvent,
 } from '../../../utils/types';
 import { AnnotationBadges } from '../../elements/AnnotationBadges/AnnotationBadges';
+import { QualityBadge, QualityTotal } from '../../elements/QualityBadge/QualityBadge';
+import { findingsByIndex } from '../../elements/QualityBadge/quality';
 import { VirtualList } from '../../elements/VirtualList/VirtualList';
 import { JsonEditor } from '../../groups/JsonEditor/JsonEditor';
 import { PendingRequests } from '../../groups/PendingRequests/PendingRequests';
@@ -50,6 +52,8 @@ export interface ToolsScreenProps {
   server: string;
   tools: ToolDef[] | null;
   excluded: Record<string, string>;
+  /** Quality findings of the last tools/list, by tool position (the badges). */
+  lint?: ToolLint | null;
   listChanged: boolean;
   progress: Record<string, ProgressEvent>;
   /** Requests the server sent, with the answer each got. */
@@ -113,6 +117,11 @@ export function ToolsScreen(p: ToolsScreenProps) {
 
   const tools = p.tools ?? [];
   const filtered = useMemo(() => filterTools(tools, search), [tools, search]);
+  // A row's findings by its tool's position in the list (names may repeat).
+  const findingsOf = useMemo(() => {
+    const byIndex = findingsByIndex(p.lint);
+    return new Map(tools.map((t, i) => [t, byIndex.get(i) ?? []]));
+  }, [tools, p.lint]);
   const tool = tools.find((t) => t.name === selected) ?? null;
   const excludedReason = selected ? p.excluded[selected] : undefined;
   const model = selected ? models[selected] : undefined;
@@ -236,6 +245,7 @@ export function ToolsScreen(p: ToolsScreenProps) {
           Refresh
         </Button>
       </Group>
+      <QualityTotal lint={p.lint} />
       {p.listChanged && (
         <Group gap="xs" data-testid="list-changed">
           <Badge color="yellow" variant="dot">
@@ -269,33 +279,36 @@ export function ToolsScreen(p: ToolsScreenProps) {
                     testId="tool-list"
                     count={filtered.length}
                     estimate={44}
-                    rowKey={(i) => filtered[i].name}
+                    rowKey={(i) => `${i}:${filtered[i].name}`}
                     row={(i) => {
                       const t = filtered[i];
                       const ex = p.excluded[t.name];
                       const sel = t.name === selected;
                       return (
-                        <UnstyledButton
-                          w="100%"
-                          px="xs"
-                          py={4}
-                          className={sel ? 'mcpscope-row-selected' : undefined}
-                          onClick={() => {
-                            setSelected(t.name);
-                            setErrors(null);
-                          }}
-                          data-testid="tool-item"
-                          data-tool={t.name}
-                          data-selected={sel ? 'true' : 'false'}
-                          data-excluded={ex ? 'true' : 'false'}
-                        >
-                          <Tooltip label={ex ? `Excluded: ${ex}` : t.description ?? t.name} disabled={!ex && !t.description}>
-                            <Text size="sm" fw={sel ? 600 : 400} td={ex ? 'line-through' : undefined} c={ex ? 'dimmed' : undefined} truncate>
-                              {t.name}
-                            </Text>
-                          </Tooltip>
-                          <AnnotationBadges badges={toolBadges(t)} />
-                        </UnstyledButton>
+                        <Group gap={4} wrap="nowrap" pr="xs" className={sel ? 'mcpscope-row-selected' : undefined} data-testid="tool-row" data-tool={t.name}>
+                          <UnstyledButton
+                            className="mcpscope-grow"
+                            miw={0}
+                            px="xs"
+                            py={4}
+                            onClick={() => {
+                              setSelected(t.name);
+                              setErrors(null);
+                            }}
+                            data-testid="tool-item"
+                            data-tool={t.name}
+                            data-selected={sel ? 'true' : 'false'}
+                            data-excluded={ex ? 'true' : 'false'}
+                          >
+                            <Tooltip label={ex ? `Excluded: ${ex}` : t.description ?? t.name} disabled={!ex && !t.description}>
+                              <Text size="sm" fw={sel ? 600 : 400} td={ex ? 'line-through' : undefined} c={ex ? 'dimmed' : undefined} truncate>
+                                {t.name}
+                              </Text>
+                            </Tooltip>
+                            <AnnotationBadges badges={toolBadges(t)} />
+                          </UnstyledButton>
+                          <QualityBadge tool={t.name} findings={findingsOf.get(t) ?? []} />
+                        </Group>
                       );
                     }}
                   />

@@ -192,6 +192,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
           server={server.name}
           tools={d.tools}
           excluded={d.excluded}
+          lint={d.lint}
           listChanged={d.changed.tools}
           progress={d.progress}
           serverRequests={d.serverRequests}
