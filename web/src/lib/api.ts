@@ -1,10 +1,11 @@
 // The REST client of docs/web-api.md. Auth is the HttpOnly cookie set by `GET /?token=…`, so the
 // SPA never handles the token; requests are same-origin.
 
-import type { Interaction, InteractionClosed } from '../generated/events';
+import type { ActiveProfile, Interaction, InteractionClosed, Profile, ProfileAnswer, ProfilesView } from '../generated/events';
 import type { CapabilitiesView, CapabilitySettings, SendBody, SendResult } from '../utils/experimental';
 import type { TaskDetail, TaskRunAnswer, TasksPage } from '../components/screens/TasksScreen/tasks';
 import type { InteractionAnswer } from '../utils/interactions';
+import type { RootRow, RootsAnswer } from '../utils/roots';
 import type {
   ApiErrorBody,
   AuthToken,
@@ -160,11 +161,23 @@ export const api = {
   interactions: () => call<{ interactions: Interaction[] }>('GET', '/api/interactions'),
   answerInteraction: (id: number, answer: InteractionAnswer) => call<InteractionClosed>('POST', `/api/interactions/${id}`, answer),
 
+  /** Testing Profiles: the profiles, each server's choice, a waiting sampling request answered by one. */
+  profiles: () => call<ProfilesView>('GET', '/api/profiles'),
+  putProfile: (name: string, profile: Profile) => call<Profile>('PUT', `/api/profiles/${enc(name)}`, profile),
+  deleteProfile: (name: string) => call<Json>('DELETE', `/api/profiles/${enc(name)}`),
+  setServerProfile: (server: string, choice: ActiveProfile) => call<ActiveProfile>('PUT', `/api/servers/${enc(server)}/profile`, choice),
+  profileAnswer: (id: number) => call<ProfileAnswer>('GET', `/api/interactions/${id}/profile`),
+  answerWithProfile: (id: number) => call<InteractionClosed>('POST', `/api/interactions/${id}/profile`, {}),
+
   /** The Experimental panel: one message sent by hand, the client capabilities of the next connect. */
   send: (name: string, body: SendBody) => call<SendResult>('POST', `/api/servers/${enc(name)}/send`, body),
   clientCapabilities: (name: string) => call<CapabilitiesView>('GET', `/api/servers/${enc(name)}/client-capabilities`),
   setClientCapabilities: (name: string, settings: CapabilitySettings) =>
     call<CapabilitiesView>('PUT', `/api/servers/${enc(name)}/client-capabilities`, settings),
+
+  /** The roots a server is answered with (the Roots editor); a PUT saves them in its catalog entry. */
+  roots: (name: string) => call<RootsAnswer>('GET', `/api/servers/${enc(name)}/roots`),
+  setRoots: (name: string, roots: RootRow[]) => call<RootsAnswer>('PUT', `/api/servers/${enc(name)}/roots`, { roots }),
 
   /** The tasks the backend knows of (no request to the server); `unchanged` when `since` is current. */
   tasks: (name: string, since?: number) => call<TasksPage>('GET', `/api/servers/${enc(name)}/tasks${query({ since })}`),

@@ -138,7 +138,7 @@ export function AnswerControls({ interaction: i, onAnswer, onFormModel, busy, ac
   if (i.kind === 'elicitationUrl') {
     return <UrlElicitation url={typeof p.url === 'string' ? p.url : ''} elicitationId={typeof p.elicitationId === 'string' && p.elicitationId ? p.elicitationId : null} onAnswer={onAnswer} busy={busy} />;
   }
-  if (i.kind === 'sampling') return <SamplingRequest id={i.id} payload={i.payload} onAnswer={onAnswer} busy={busy} />;
+  if (i.kind === 'sampling') return <SamplingRequest id={i.id} server={i.server} payload={i.payload} onAnswer={onAnswer} busy={busy} />;
   return <RawAnswer onAnswer={onAnswer} busy={busy} payload={i.payload} />;
 }
 

@@ -5,13 +5,17 @@
 // is React text; media only from the data: URLs utils/sampling.ts builds.
 
 import { Autocomplete, Badge, Button, Code, Group, ScrollArea, Stack, Text, TextInput, Textarea } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { InteractionAnswer } from '../../../utils/interactions';
 import { DEFAULT_MODEL, DEFAULT_STOP_REASON, MAX_MESSAGES, STOP_REASONS, messageCount, samplingResult, samplingView, type SamplingBlock } from '../../../utils/sampling';
+import type { Prefill } from '../../../utils/profiles';
 import type { Json } from '../../../utils/types';
+import { SamplingProfileBar } from '../TestingProfiles/SamplingProfileBar';
 
 export interface SamplingRequestProps {
   id: number;
+  /** The server that asks (its Testing Profile choice is shown and used). */
+  server: string;
   payload: Json;
   onAnswer: (a: InteractionAnswer) => void;
   busy: boolean;
@@ -106,20 +110,32 @@ function Messages({ payload }: { payload: Json }) {
   );
 }
 
-export function SamplingRequest({ id, payload, onAnswer, busy }: SamplingRequestProps) {
+export function SamplingRequest({ id, server, payload, onAnswer, busy }: SamplingRequestProps) {
   const [text, setText] = useState('');
   const [model, setModel] = useState(DEFAULT_MODEL);
   const [stopReason, setStopReason] = useState(DEFAULT_STOP_REASON);
+  // The active Testing Profile's answer fills the editor until the user types in it.
+  const edited = useRef(false);
+  const prefill = useCallback((p: Prefill | null) => {
+    if (edited.current || !p) return;
+    setText(p.text);
+    setModel(p.model);
+    setStopReason(p.stopReason);
+  }, []);
   return (
     <Stack gap="xs" data-testid="sampling-request">
       <Messages payload={payload} />
       <Params payload={payload} />
+      <SamplingProfileBar id={id} server={server} onPrefill={prefill} busy={busy} />
       <Textarea
         id={`sampling-response-${id}`}
         label="Response"
         description="The assistant message sent back as the model's answer (text)."
         value={text}
-        onChange={(e) => setText(e.currentTarget.value)}
+        onChange={(e) => {
+          edited.current = true;
+          setText(e.currentTarget.value);
+        }}
         autosize
         minRows={3}
         maxRows={12}
