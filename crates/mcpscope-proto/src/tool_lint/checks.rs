@@ -66,7 +66,7 @@ pub(super) fn name(tool: &Value, t: &mut ToolCx) {
             "name-characters",
             "/name",
             format!(
-                "the name has characters outside A-Z a-z 0-9 _ . - : {}",
+                "the name has characters outside [A-Za-z0-9_.-]: {}",
                 listed.join(", ")
             ),
         );
