@@ -284,7 +284,10 @@ async fn profiles_and_choices_survive_a_restart_in_the_data_directory() {
     again.delete_profile("Kept").await.expect("delete");
     let servers = again.profiles().servers;
     assert_eq!(servers["legacy"].profile, None, "{servers:?}");
-    assert!(servers["legacy"].auto_respond, "the switches stay for the next profile");
+    assert!(
+        servers["legacy"].auto_respond,
+        "the switches stay for the next profile"
+    );
     let unknown = ActiveProfile {
         profile: Some("Nope".into()),
         ..Default::default()
