@@ -35,7 +35,6 @@ export function uriProblem(uri: string): string | null {
 /** Why `name` cannot name a root, or null (empty is fine: no name). */
 export function nameProblem(name: string): string | null {
   const n = name.trim();
-  // eslint-disable-next-line no-control-regex
   if ([...n].length > MAX_NAME_CHARS || /[\u0000-\u001f\u007f-\u009f]/.test(n)) {
     return `at most ${MAX_NAME_CHARS} characters, no control characters`;
   }

@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 import { eraMode } from '../../../utils/status';
 import type { Json, JsonObject, ServerInfo, ServerView } from '../../../utils/types';
 import { JsonView } from '../../elements/JsonView/JsonView';
+import { RootsEditor } from './RootsEditor';
+import { ServerProfileChoice } from '../TestingProfiles/ServerProfileChoice';
 
 export interface ServerInfoPanelProps {
   server: ServerView;
@@ -52,6 +54,7 @@ export function ServerInfoPanel({ server, info, counts = {}, authPanel }: Server
         </Text>
         <Text size="sm">Configuration:</Text>
         <JsonView value={server.entry} expandAll />
+        <RootsEditor server={server.name} configured={server.entry.roots} />
         {authPanel}
       </Stack>
     );
@@ -125,6 +128,8 @@ export function ServerInfoPanel({ server, info, counts = {}, authPanel }: Server
           ))}
         </Alert>
       )}
+      <RootsEditor server={server.name} configured={server.entry.roots} />
+      <ServerProfileChoice server={server.name} />
       {authPanel}
     </Stack>
   );
