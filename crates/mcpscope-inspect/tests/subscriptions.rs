@@ -266,3 +266,97 @@ async fn legacy_subscribe_update_and_unsubscribe() {
     assert!(!nowhere.subscribed && nowhere.error.is_some(), "{v:?}");
     app.shutdown().await;
 }
+
+/// What the hostile tests listen for: tool list changes and one URI (no prompts: the server's
+/// prompts/list_changed is then unrequested).
+fn tools_and(uri: &str) -> Filter {
+    Filter {
+        tools_list_changed: true,
+        resource_subscriptions: vec![uri.to_string()],
+        ..Filter::default()
+    }
+}
+
+/// The testkit's hostile server over stdio, pinned to 2026-07-28.
+fn hostile(updates: usize) -> Value {
+    let bin = mcpscope_testkit::bin_path().expect("testkit binary");
+    let mode = mcpscope_testkit::StdioMode::HostileSubscriptions { updates };
+    json!({"type": "stdio", "command": bin, "args": mode.args(), "protocolEra": "modern"})
+}
+
+#[tokio::test]
+async fn what_a_hostile_server_should_not_send_is_rejected_and_a_flood_stays_bounded() {
+    use mcpscope_inspect::subscriptions::{MAX_HISTORY, MAX_URIS};
+    let dir = crate::inspector::TempDir::new("subs-hostile");
+    // Five times the URIs kept: enough to show the bound (every update counted, URIs past it
+    // counted only), without writing 100,000 frames to SQLite in a unit of CI time.
+    let updates = 5 * MAX_URIS;
+    let app = &crate::inspector::inspector_over(&dir, vec![("hostile", hostile(updates))], 10_000);
+    app.connect("hostile", None).await.expect("connect");
+    let watched = "hostile://watched";
+    app.set_subscription_filter("hostile", tools_and(watched))
+        .await
+        .expect("listen");
+    let v = panel_when(app, "hostile", "every update counted", |v| {
+        v.updates == updates as u64
+    })
+    .await;
+    let rejected: Vec<&str> = (v.history.iter())
+        .filter(|t| t.kind == TransitionKind::Rejected)
+        .map(|t| t.message.as_str())
+        .collect();
+    // The four bad ones; the flood's good updates pushed them out of the history, but the count
+    // keeps them.
+    assert_eq!(v.rejected, 4, "{rejected:?}");
+    assert!(
+        v.history.len() <= MAX_HISTORY && v.history_omitted > 0,
+        "{v:?}"
+    );
+    assert!(v.uris.len() <= MAX_URIS, "{}", v.uris.len());
+    assert_eq!(
+        v.uris.len() as u64 + v.uris_omitted,
+        updates as u64 + 1,
+        "each URI tracked or counted (and the watched one)"
+    );
+    assert_eq!(
+        status(&v),
+        Some(StreamStatus::Active),
+        "the stream lives on"
+    );
+    app.shutdown().await;
+}
+
+#[tokio::test]
+async fn each_rule_a_hostile_server_breaks_is_named() {
+    let dir = crate::inspector::TempDir::new("subs-hostile-rules");
+    let app = &crate::inspector::inspector_over(&dir, vec![("hostile", hostile(0))], 10_000);
+    app.connect("hostile", None).await.expect("connect");
+    app.set_subscription_filter("hostile", tools_and("hostile://watched"))
+        .await
+        .expect("listen");
+    let v = panel_when(app, "hostile", "four rejections", |v| v.rejected == 4).await;
+    let messages: Vec<&str> = (v.history.iter())
+        .filter(|t| t.kind == TransitionKind::Rejected)
+        .map(|t| t.message.as_str())
+        .collect();
+    for said in [
+        "notifications/prompts/list_changed: not in the filter",
+        "hostile://not-watched: not in the filter",
+        "subscription id 999999, which no open listen has",
+        "without a subscriptionId",
+    ] {
+        assert!(
+            messages.iter().any(|m| m.contains(said)),
+            "{said:?} in {messages:?}"
+        );
+    }
+    assert_eq!(v.updates, 0, "nothing rejected was acted on");
+    // Views saw the rejections.
+    let (events, _) = app.events().since(1, usize::MAX);
+    assert!(
+        events
+            .iter()
+            .any(|e| e.name == "subscriptions" && e.data.contains("999999"))
+    );
+    app.shutdown().await;
+}

@@ -236,22 +236,22 @@ fn legacy_updated(st: &mut ServerSubs, uri: Option<&str>) -> Option<bool> {
     Some(mark_updated(st, uri, None))
 }
 
-/// Count an update of `uri` and mark it updated; true when that is news (the first update
-/// since the page read it: a transition), false for the rest of a stream of them.
+/// Count an update of `uri` and mark it updated; the first update since the page read it is a
+/// history row. Always `false`: published with the rest of a stream of updates (at most every
+/// `PUBLISH_EVERY`), so a server updating 2,000 URIs is not 2,000 whole panels.
 fn mark_updated(st: &mut ServerSubs, uri: &str, id: Option<Value>) -> bool {
     st.view.updates += 1;
     let Some(u) = st.uri(uri) else { return false };
     u.updates += 1;
     u.last_updated_us = Some(now_us());
-    if u.updated {
-        return false;
+    if !u.updated {
+        u.updated = true;
+        st.record(
+            TransitionKind::Updated,
+            format!("{uri} updated"),
+            Some(uri),
+            id,
+        );
     }
-    u.updated = true;
-    st.record(
-        TransitionKind::Updated,
-        format!("{uri} updated"),
-        Some(uri),
-        id,
-    );
-    true
+    false
 }

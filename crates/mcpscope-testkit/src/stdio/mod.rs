@@ -3,6 +3,7 @@
 //! (a line reader that never assumes UTF-8, a writer that keeps concurrent messages whole).
 
 mod hostile;
+mod hostile_subscriptions;
 mod legacy;
 mod modern;
 
@@ -204,6 +205,16 @@ pub enum StdioMode {
     /// write. Each call's result tallies the answers. Proves an unknown request is answered
     /// method-not-found and a flood of questions is bounded, counted and never freezes.
     HostileInteractions,
+    /// A 2026-07-28 server whose `subscriptions/listen` streams break the rules: after the
+    /// acknowledgement (of exactly what was asked), an unrequested `prompts/list_changed`, an
+    /// update of a URI not watched, a notification tagged with an unknown subscription id, one
+    /// with no id, then `updates` updates of distinct sub-resources of the first watched URI. The
+    /// stream stays open. Proves each is rejected and shown, and a flood of URIs stays bounded.
+    HostileSubscriptions {
+        /// Well-formed updates sent after the bad ones.
+        #[arg(long, default_value_t = 0)]
+        updates: usize,
+    },
 }
 
 impl StdioMode {
@@ -229,6 +240,7 @@ impl StdioMode {
             StdioMode::Modern => "modern",
             StdioMode::HostileTasks { .. } => "hostile-tasks",
             StdioMode::HostileInteractions => "hostile-interactions",
+            StdioMode::HostileSubscriptions { .. } => "hostile-subscriptions",
         }
     }
 
@@ -265,6 +277,7 @@ impl StdioMode {
                 opt("listed", listed.to_string());
                 opt("result-bytes", result_bytes.to_string());
             }
+            StdioMode::HostileSubscriptions { updates } => opt("updates", updates.to_string()),
             _ => {}
         }
         args
@@ -332,6 +345,9 @@ where
         }
         StdioMode::HostileInteractions => {
             hostile::serve(hostile::Hostile::Interactions, Lines::new(stdin), out).await
+        }
+        StdioMode::HostileSubscriptions { updates } => {
+            hostile_subscriptions::serve(Lines::new(stdin), out, updates).await
         }
         mode => {
             if let StdioMode::SlowStart { delay_ms } = mode {
@@ -450,6 +466,7 @@ mod tests {
                 result_bytes: 6,
             },
             StdioMode::HostileInteractions,
+            StdioMode::HostileSubscriptions { updates: 3 },
         ];
         for mode in modes {
             let argv = std::iter::once("mcpscope-testkit".to_owned()).chain(mode.args());
