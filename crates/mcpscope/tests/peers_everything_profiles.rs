@@ -10,13 +10,13 @@ use mcpscope_inspect::profiles::{ActiveProfile, Profile, Strategy};
 use mcpscope_inspect::{Call, Catalog, CatalogEntry, Inspector, Options};
 use mcpscope_store::{HistoryStore, Retention};
 use serde_json::{Value, json};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 const EVERYTHING: &str = "@modelcontextprotocol/server-everything/dist/index.js";
 
 /// The inspector over server-everything (stdio, legacy), its files in a fresh directory.
-async fn inspector(peers: &Peers, dir: &PathBuf) -> Arc<Inspector> {
+async fn inspector(peers: &Peers, dir: &Path) -> Arc<Inspector> {
     let cmd = peers.node_stdio(EVERYTHING, &[], &["stdio"]);
     let at = cmd.iter().position(|a| a == "--").expect("--") + 1;
     let entry: CatalogEntry = serde_json::from_value(
