@@ -4,6 +4,7 @@
 import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { ApiError, api, newRequestId, type HistoryQuery, type RequestAnswer } from '../lib/api';
+import type { WebEvent } from '../generated/events';
 import { openEvents } from '../lib/events';
 import { authOutcome } from '../utils/auth';
 import { appendNewer, prependOlder } from '../utils/frameWindow';
@@ -42,6 +43,7 @@ class Store {
   private listeners = new Set<() => void>();
   private pendingFrames: FrameView[] = [];
   private pendingLogs: LogEvent[] = [];
+  private pendingEvents: WebEvent[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
 
   subscribe = (fn: () => void) => {
@@ -67,20 +69,31 @@ class Store {
     this.pendingLogs.push(l);
     this.scheduleFlush();
   }
+  /** So do a hostile server's questions (1,000 at once, each opened, closed, answered and
+   *  recorded): one render per event froze the page for minutes; they are applied in order,
+   *  with the frames, in one render every 50 ms. */
+  queueEvent(e: WebEvent) {
+    this.pendingEvents.push(e);
+    this.scheduleFlush();
+  }
   private scheduleFlush() {
     if (this.flushTimer !== null) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
       const frames = this.pendingFrames;
       const logs = this.pendingLogs;
+      const events = this.pendingEvents;
       this.pendingFrames = [];
       this.pendingLogs = [];
-      this.set((s) => applyLogs(applyFrames(s, frames), logs));
+      this.pendingEvents = [];
+      this.set((s) => events.reduce(applyEvent, applyLogs(applyFrames(s, frames), logs)));
     }, 50);
   }
 }
 
 const store = new Store();
+/** The events that come in bursts and have no side effect but their state: batched. */
+const BATCHED = new Set<WebEvent['event']>(['interactionOpened', 'interactionClosed', 'serverRequest', 'history', 'progress', 'notification', 'tasks']);
 /** While `GET /api/interactions` is in flight: the ids opened and closed by events meanwhile. */
 let interactionsSince: { opened: Set<number>; closed: Set<number> } | null = null;
 /** Servers whose login this page saw waiting for a person and whose outcome has not come yet. */
@@ -468,6 +481,7 @@ export function useInspector(): { state: State; actions: Actions } {
         if (e.event === 'interactionClosed') interactionsSince?.closed.add(e.data.id);
         if (e.event === 'frame') store.queueFrame(e.data);
         else if (e.event === 'log') store.queueLog(e.data);
+        else if (BATCHED.has(e.event)) store.queueEvent(e);
         else if (e.event === 'auth') {
           const v = e.data;
           store.set((s) => applyEvent(s, e));

@@ -150,7 +150,9 @@ export function TasksScreen(p: TasksScreenProps) {
           The server reported {page.omitted.toLocaleString()} more tasks than the {page.tasks.length.toLocaleString()} kept.
         </Alert>
       )}
-      <div className="mcpscope-grow" style={{ minHeight: 0 }}>
+      {/* A flex column, so the list gets a bounded height and renders only what is visible
+          (10,000 listed tasks drew every row and froze the page). */}
+      <div className="mcpscope-grow mcpscope-scroll-host">
         <VirtualList
           count={items.length}
           estimate={96}
