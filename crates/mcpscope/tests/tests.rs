@@ -37,6 +37,8 @@ mod oauth_python;
 mod peers_everything;
 // server-everything's sampling tool answered by Testing Profiles through the inspector core.
 mod peers_everything_profiles;
+// server-everything's resources/subscribe in the Subscriptions panel (legacy), through the core.
+mod peers_everything_subscriptions;
 mod peers_support;
 mod peers_ts_sdk;
 // The TypeScript SDK v1 over all its transports; server-filesystem (roots) and server-memory.
