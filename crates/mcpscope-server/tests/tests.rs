@@ -37,3 +37,5 @@ mod profiles;
 mod roots;
 // Tool quality findings: a `lint` beside each tools/list answer; a bad-tools stdio server, the demo.
 mod tool_lint;
+// The Subscriptions panel's routes: a modern stream and its events, cancel; legacy subscribe; bad bodies.
+mod subscriptions;
