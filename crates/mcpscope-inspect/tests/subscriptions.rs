@@ -360,3 +360,38 @@ async fn each_rule_a_hostile_server_breaks_is_named() {
     );
     app.shutdown().await;
 }
+
+#[tokio::test]
+async fn on_stdio_a_server_s_notifications_cancelled_is_a_graceful_close() {
+    // The testkit's modern fixture acknowledges tool list changes only, sends one, then ends the
+    // listen the stdio way (notifications/cancelled naming it).
+    let dir = crate::inspector::TempDir::new("subs-stdio-cancelled");
+    let bin = mcpscope_testkit::bin_path().expect("testkit binary");
+    let entry = json!({"type": "stdio", "command": bin,
+        "args": mcpscope_testkit::StdioMode::Modern.args(), "protocolEra": "modern"});
+    let app = &crate::inspector::inspector_over(&dir, vec![("fixture", entry)], 10_000);
+    app.connect("fixture", None).await.expect("connect");
+    app.set_subscription_filter("fixture", tools_and("file:///nowhere"))
+        .await
+        .expect("listen");
+    let v = panel_when(app, "fixture", "the server's close", |v| {
+        status(v) == Some(StreamStatus::ClosedByServer)
+    })
+    .await;
+    let s = v.stream.as_ref().expect("stream");
+    assert!(
+        s.close_reason
+            .as_deref()
+            .unwrap_or("")
+            .contains("notifications/cancelled"),
+        "{v:?}"
+    );
+    assert_eq!(
+        s.not_honoured,
+        vec!["resources/updated file:///nowhere"],
+        "{v:?}"
+    );
+    assert_eq!(s.notifications, 1, "the one tools/list_changed: {v:?}");
+    assert_eq!(v.rejected, 0, "{:?}", v.history);
+    app.shutdown().await;
+}
