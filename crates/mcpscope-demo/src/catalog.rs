@@ -389,7 +389,7 @@ mod tests {
         assert_eq!(tools(false).len() + 1, tools(true).len());
         assert_eq!(resources().len(), 4);
         assert_eq!(resource_templates().len(), 2);
-        assert_eq!(prompts().len(), 3);
+        assert_eq!(prompts().len(), 4);
     }
 
     /// rmcp types the elicitation schema; a field it did not model would silently vanish, so

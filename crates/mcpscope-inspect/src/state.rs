@@ -330,7 +330,7 @@ impl Inspector {
         let entry = self.catalog.lock().await.get(name).cloned();
         if let Some(entry) = entry {
             let v = self.server_view(name, &entry);
-            self.events.publish(Event::Status(v));
+            self.events.publish(Event::Status(Box::new(v)));
         }
     }
 

@@ -54,7 +54,7 @@ async fn every_bad_definition_is_named_and_the_good_one_is_clean() {
     assert!(has(&of("bad name!"), "error", "name-characters"));
     // The second `twice` is the duplicate; the first is clean.
     let second_twice = names.iter().rposition(|n| *n == "twice").unwrap() as u64;
-    assert!(found.get(&at("twice")).is_none());
+    assert!(!found.contains_key(&at("twice")));
     assert!(has(&found[&second_twice], "error", "duplicate-name"));
     assert!(has(&of("array_input"), "error", "invalid-input-schema"));
     assert!(has(&of("not_json_schema"), "error", "invalid-input-schema"));

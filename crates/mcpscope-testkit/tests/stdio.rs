@@ -431,7 +431,7 @@ async fn modern_discovers_checks_meta_and_rejects_initialize() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    assert_eq!(names, ["echo", "ask", "ask-forever"]);
+    assert_eq!(names, ["echo", "ask", "ask-forever", "empty-round"]);
     assert_eq!(list["resultType"], "complete");
     assert_eq!(list["cacheScope"], "public");
 }

@@ -36,7 +36,7 @@ fn modern_era_pinned_speaks_server_discover_and_stamps_every_request() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["echo", "ask", "ask-forever"]);
+    assert_eq!(names, ["echo", "ask", "ask-forever", "empty-round"]);
     assert!(run.sent("initialize").is_empty());
     for method in ["server/discover", "tools/list"] {
         let sent = run.sent(method);

@@ -249,7 +249,7 @@ async fn forget(app: &Arc<Inspector>, name: &str) -> Result<Value> {
     // until a view says otherwise).
     let mut event = view_of(&slot, None);
     event.stored = Some(None);
-    app.events.publish(Event::Auth(event));
+    app.events.publish(Event::Auth(Box::new(event)));
     let mut v = view_of(&slot, Some(&entry));
     v.stored = Some(None);
     let mut v = v.to_value();

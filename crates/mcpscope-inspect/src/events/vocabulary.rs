@@ -26,8 +26,9 @@ use ts_rs::TS;
 #[serde(tag = "event", content = "data", rename_all = "camelCase")]
 #[ts(rename = "WebEvent")]
 pub enum Event {
-    /// A server card changed (status, error, latency).
-    Status(ServerView),
+    /// A server card changed (status, error, latency). Boxed: a card carries its catalog entry
+    /// (roots, headers, …), several times the size of every other event.
+    Status(Box<ServerView>),
     /// A traffic frame (an outgoing modern HTTP frame comes twice, same `seq`: again when its
     /// response completes the header verdicts). Rendered once by the frame pipeline.
     Frame(#[ts(as = "FrameView")] RenderedFrame),
@@ -47,8 +48,9 @@ pub enum Event {
     Reset(ResetEvent),
     /// The catalog changed.
     Catalog(CatalogEvent),
-    /// A login started, ended, failed, or tokens were forgotten.
-    Auth(AuthView),
+    /// A login started, ended, failed, or tokens were forgotten (boxed: an auth view is larger
+    /// than the frequent events).
+    Auth(Box<AuthView>),
     /// Events were lost between a view's last id and the ring (sent without an id).
     Resync(ResyncEvent),
     /// A server's question is waiting for an answer (`interactions.rs`).
