@@ -496,10 +496,10 @@ async fn the_event_stream_replays_from_last_event_id() {
 
 /// The web UI's own policy (no test override): an elicitation waits for the view — listed, its
 /// call still running, its deadline the default interaction timeout — until the view answers;
-/// sampling waits too and the view's CreateMessageResult reaches the tool in both eras; roots,
-/// which have no dialog yet, are declined at once and visibly.
+/// sampling waits too and the view's CreateMessageResult reaches the tool in both eras; roots
+/// are answered at once from the configured list (empty here).
 #[tokio::test]
-async fn elicitation_and_sampling_wait_for_the_view_and_roots_are_answered_from_the_configured_list_in_both_eras() {
+async fn dialogs_wait_for_the_view_and_roots_come_from_the_configured_list_in_both_eras() {
     let dir = TempDir::new("declines");
     let d = demo().await;
     let b = start(dir.path(), both_eras(&d.url), Options::default()).await;

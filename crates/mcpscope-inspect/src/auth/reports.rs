@@ -93,7 +93,8 @@ impl AuthReports {
 
     /// Publish an `auth` event, reading `provider` live when given.
     fn publish(&self, provider: Option<&WebAuth>) {
-        self.events.publish(Event::Auth(Box::new(view(self, provider, None))));
+        self.events
+            .publish(Event::Auth(Box::new(view(self, provider, None))));
     }
 }
 
