@@ -95,10 +95,16 @@ pub fn decline(method: &str) -> Result<Value, RpcError> {
         Some(Method::RootsList) => Ok(json!({"roots": []})),
         Some(Method::SamplingCreateMessage) => Err(RpcError {
             code: -1,
-            message: "User rejected sampling request (mcpscope declines sampling unless --sampling-text is given)".into(),
+            // Every view's refusal (the CLI without --sampling-text, the web card's Reject, a
+            // Testing Profile's reject): no view's own vocabulary in what the server receives.
+            message: "User rejected sampling request".into(),
             data: None,
         }),
         Some(Method::Ping) => Ok(json!({})),
-        _ => Err(RpcError { code: -32601, message: format!("Method not found: {method}"), data: None }),
+        _ => Err(RpcError {
+            code: -32601,
+            message: format!("Method not found: {method}"),
+            data: None,
+        }),
     }
 }

@@ -144,7 +144,19 @@ impl Responder for CliResponder {
             timeout: DEFAULT_INTERACTION_TIMEOUT,
             sink: Arc::new(NoSink),
         };
-        through.ask(self, request)
+        // The shared refusal names no view's vocabulary; the CLI's says which flag answers it
+        // (the server gets it, and a modern round's refusal quotes it on stderr).
+        let hint = request.method == "sampling/createMessage" && self.sampling_text.is_none();
+        let answer = through.ask(self, request);
+        Box::pin(async move {
+            answer.await.map_err(|mut e| {
+                if hint {
+                    e.message
+                        .push_str(" (mcpscope declines sampling unless --sampling-text is given)");
+                }
+                e
+            })
+        })
     }
 }
 
