@@ -43,6 +43,7 @@ mod peers_support;
 mod peers_ts_sdk;
 // The TypeScript SDK v1 over all its transports; server-filesystem (roots) and server-memory.
 mod peers_npm_servers;
+mod peers_tool_lint;
 // server-filesystem answered from configured roots: --config, and the core following an edit.
 mod peers_filesystem_roots;
 mod peers_ts_sdk_v1;
