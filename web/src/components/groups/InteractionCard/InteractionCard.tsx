@@ -60,7 +60,8 @@ export function InteractionCard({ interaction: i, place, total, serverInfo, onAn
 
 /** The title, the method, the place badge, the header naming the server, its identity and the
  *  request, the round and the time left. */
-export function InteractionHeader({ interaction: i, serverInfo, place }: { interaction: Interaction; serverInfo: JsonObject | null; place: string }) {
+// `place` is the card's place in the pending queue ("2 of 5"); left out where it says nothing.
+export function InteractionHeader({ interaction: i, serverInfo, place }: { interaction: Interaction; serverInfo: JsonObject | null; place?: string }) {
   const now = useNow();
   const identity = serverIdentity(serverInfo);
   return (
@@ -74,9 +75,11 @@ export function InteractionHeader({ interaction: i, serverInfo, place }: { inter
             {shortText(i.method, 60)}
             {i.kind === 'elicitationForm' ? ' (form)' : i.kind === 'elicitationUrl' ? ' (url)' : ''}
           </Badge>
-          <Badge variant="outline" color="gray" tt="none" data-testid="interaction-place">
-            {place}
-          </Badge>
+          {place && (
+            <Badge variant="outline" color="gray" tt="none" title="its place in the pending queue" data-testid="interaction-place">
+              {place}
+            </Badge>
+          )}
         </Group>
       </Group>
       <Text size="sm" fw={600} data-testid="interaction-header">

@@ -62,7 +62,8 @@ export function RoundDialog({ items, keys, place, total, serverInfo, onAnswer, o
   return (
     <Card withBorder p="sm" data-testid="round-dialog" data-round={current.round ?? ''} data-keys={n} data-step={at + 1} data-server={current.server}>
       <Stack gap="xs">
-        <InteractionHeader interaction={current} serverInfo={serverInfo} place={`${place} of ${total}`} />
+        {/* "1 of 1" beside "key 3 of 3" read as a count of keys: the queue place only when there is a queue. */}
+        <InteractionHeader interaction={current} serverInfo={serverInfo} place={total > 1 ? `${place} of ${total}` : undefined} />
         <Group gap="xs" wrap="nowrap" data-testid="round-steps">
           <Badge color="orange" variant="light" tt="none" data-testid="round-step">
             key {at + 1} of {n}
