@@ -7,42 +7,10 @@
 
 use crate::peers_support::Peers;
 use mcpscope_inspect::profiles::{ActiveProfile, Profile, Strategy};
-use mcpscope_inspect::{Call, Catalog, CatalogEntry, Inspector, Options};
-use mcpscope_store::{HistoryStore, Retention};
+use mcpscope_inspect::{Call, Inspector};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-
-const EVERYTHING: &str = "@modelcontextprotocol/server-everything/dist/index.js";
-
-/// The inspector over server-everything (stdio, legacy), its files in a fresh directory.
-async fn inspector(peers: &Peers, dir: &Path) -> Arc<Inspector> {
-    let cmd = peers.node_stdio(EVERYTHING, &[], &["stdio"]);
-    let at = cmd.iter().position(|a| a == "--").expect("--") + 1;
-    let entry: CatalogEntry = serde_json::from_value(
-        json!({"command": cmd[at], "args": cmd[at + 1..], "protocolEra": "legacy"}),
-    )
-    .expect("entry");
-    let store =
-        HistoryStore::open(&dir.join("history.sqlite"), Retention::default()).expect("history");
-    let options = Options {
-        ping_interval: None,
-        secrets: Some(mcpscope_store::SecretStoreConfig::file(
-            dir.join("secrets.enc"),
-            None,
-        )),
-        ..Options::default()
-    };
-    let app = Inspector::new(
-        Catalog::in_memory(vec![("everything".into(), entry)]),
-        store,
-        options,
-    );
-    app.connect("everything", None)
-        .await
-        .expect("connect server-everything");
-    app
-}
 
 /// Make `strategy` the server's profile, answering without stopping.
 async fn answer_with(app: &Inspector, name: &str, strategy: Strategy) {
@@ -101,7 +69,7 @@ async fn server_everything_is_answered_by_testing_profiles() {
         .join(format!("peers-everything-profiles-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch");
-    let app = inspector(&peers, &dir).await;
+    let app = peers.everything_in_core(&dir).await;
 
     let fixed = Strategy::Fixed {
         text: "a mock answer".into(),

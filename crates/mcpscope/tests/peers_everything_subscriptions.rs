@@ -6,43 +6,11 @@
 
 use crate::peers_support::Peers;
 use mcpscope_inspect::subscriptions::TransitionKind;
-use mcpscope_inspect::{Call, Catalog, CatalogEntry, Inspector, Options};
-use mcpscope_store::{HistoryStore, Retention};
+use mcpscope_inspect::{Call, Inspector};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-const EVERYTHING: &str = "@modelcontextprotocol/server-everything/dist/index.js";
-
-/// The inspector over server-everything (stdio, legacy), its files in `dir`.
-async fn inspector(peers: &Peers, dir: &Path) -> Arc<Inspector> {
-    let cmd = peers.node_stdio(EVERYTHING, &[], &["stdio"]);
-    let at = cmd.iter().position(|a| a == "--").expect("--") + 1;
-    let entry: CatalogEntry = serde_json::from_value(
-        json!({"command": cmd[at], "args": cmd[at + 1..], "protocolEra": "legacy"}),
-    )
-    .expect("entry");
-    let store =
-        HistoryStore::open(&dir.join("history.sqlite"), Retention::default()).expect("history");
-    let options = Options {
-        ping_interval: None,
-        secrets: Some(mcpscope_store::SecretStoreConfig::file(
-            dir.join("secrets.enc"),
-            None,
-        )),
-        ..Options::default()
-    };
-    let app = Inspector::new(
-        Catalog::in_memory(vec![("everything".into(), entry)]),
-        store,
-        options,
-    );
-    app.connect("everything", None)
-        .await
-        .expect("connect server-everything");
-    app
-}
 
 async fn call(app: &Arc<Inspector>, method: &str, params: Value) -> Value {
     let c = Call {
@@ -63,7 +31,7 @@ async fn server_everything_subscribe_update_unsubscribe() {
         .join(format!("peers-everything-subs-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch");
-    let app = inspector(&peers, &dir).await;
+    let app = peers.everything_in_core(&dir).await;
 
     let listed = call(&app, "resources/list", json!({})).await;
     let uri = listed["resources"][0]["uri"]

@@ -9,6 +9,9 @@ use std::process::Stdio;
 use std::time::Duration;
 use tokio::io::AsyncBufReadExt as _;
 
+/// server-everything's entry point under the peers' `node_modules`.
+pub(crate) const EVERYTHING: &str = "@modelcontextprotocol/server-everything/dist/index.js";
+
 /// The repository root (the workspace holds `testenv/` and `.peers/`).
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -115,6 +118,38 @@ impl Peers {
         );
         all.extend(args.iter().map(|a| (*a).to_owned()));
         all
+    }
+
+    /// The inspector core over server-everything (stdio, legacy) as the web UI runs it (its
+    /// default policy), connected; its history and secrets in `dir`. The server is `everything`.
+    pub(crate) async fn everything_in_core(
+        &self,
+        dir: &Path,
+    ) -> std::sync::Arc<mcpscope_inspect::Inspector> {
+        use mcpscope_inspect::{Catalog, CatalogEntry, Inspector, Options};
+        let cmd = self.node_stdio(EVERYTHING, &[], &["stdio"]);
+        let at = cmd.iter().position(|a| a == "--").expect("--") + 1;
+        let entry: CatalogEntry = serde_json::from_value(serde_json::json!({
+            "command": cmd[at], "args": cmd[at + 1..], "protocolEra": "legacy"
+        }))
+        .expect("entry");
+        let retention = mcpscope_store::Retention::default();
+        let store = mcpscope_store::HistoryStore::open(&dir.join("history.sqlite"), retention)
+            .expect("history");
+        let options = Options {
+            ping_interval: None,
+            secrets: Some(mcpscope_store::SecretStoreConfig::file(
+                dir.join("secrets.enc"),
+                None,
+            )),
+            ..Options::default()
+        };
+        let catalog = Catalog::in_memory(vec![("everything".into(), entry)]);
+        let app = Inspector::new(catalog, store, options);
+        app.connect("everything", None)
+            .await
+            .expect("connect server-everything");
+        app
     }
 
     /// Starts `script mode 0` and waits for it to say where it listens.

@@ -5,12 +5,11 @@
 //! a red badge on a good server), and what it warns about is printed for the reader.
 
 use crate::demo_harness::cli;
-use crate::peers_support::Peers;
+use crate::peers_support::{EVERYTHING, Peers};
 use mcpscope_proto::era::Era;
 use mcpscope_proto::lint::Linter;
 use mcpscope_proto::tool_lint::{Severity, lint_list_result};
 
-const EVERYTHING: &str = "@modelcontextprotocol/server-everything/dist/index.js";
 const FILESYSTEM: &str = "@modelcontextprotocol/server-filesystem/dist/index.js";
 const MEMORY: &str = "@modelcontextprotocol/server-memory/dist/index.js";
 
