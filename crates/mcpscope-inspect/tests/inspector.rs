@@ -26,12 +26,32 @@ impl TempDir {
     }
 }
 
+impl TempDir {
+    /// Where it is.
+    pub(crate) fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
 /// An inspector over `servers` (catalog entries as JSON) with its history and tokens in `dir`,
 /// `window_frames` frames per server in memory and no pinger (its frames would come at any time).
 pub(crate) fn inspector_over(
     dir: &TempDir,
     servers: Vec<(&str, Value)>,
     window_frames: usize,
+) -> Arc<Inspector> {
+    let options = Options {
+        window_frames,
+        ..Options::default()
+    };
+    inspector_with(dir, servers, options)
+}
+
+/// [`inspector_over`] with `options` (no pinger and tokens in `dir` whatever they say).
+pub(crate) fn inspector_with(
+    dir: &TempDir,
+    servers: Vec<(&str, Value)>,
+    options: Options,
 ) -> Arc<Inspector> {
     let store = HistoryStore::open(&dir.0.join("history.sqlite"), Retention::default())
         .expect("history database");
@@ -44,15 +64,20 @@ pub(crate) fn inspector_over(
         .collect();
     let options = Options {
         ping_interval: None,
-        window_frames,
         // Tokens in the test's own directory, never in the user's keyring or home.
         secrets: Some(mcpscope_store::SecretStoreConfig::file(
             dir.0.join("secrets.enc"),
             None,
         )),
-        ..Options::default()
+        ..options
     };
     Inspector::new(Catalog::in_memory(entries), store, options)
+}
+
+/// The demo at `url` as `legacy` and `modern` (one catalog entry per era).
+pub(crate) fn demo_in_both_eras(url: &str) -> Vec<(&'static str, Value)> {
+    let entry = |era: &str| json!({"type": "http", "url": url, "protocolEra": era});
+    vec![("legacy", entry("legacy")), ("modern", entry("modern"))]
 }
 
 impl Drop for TempDir {
@@ -80,10 +105,8 @@ pub(crate) struct Setup {
 pub(crate) async fn setup(name: &str, window_frames: usize) -> Setup {
     let dir = TempDir::new(name);
     let demo = demo().await;
-    let entry = |era: &str| json!({"type": "http", "url": demo.url, "protocolEra": era});
-    let servers = vec![("legacy", entry("legacy")), ("modern", entry("modern"))];
     Setup {
-        inspector: inspector_over(&dir, servers, window_frames),
+        inspector: inspector_over(&dir, demo_in_both_eras(&demo.url), window_frames),
         _demo: demo,
         _dir: dir,
     }

@@ -6,58 +6,28 @@
 //! profile gives the server an error; with "without stopping" off the request waits for its card
 //! and the profile's answer is one call away; the profiles survive a restart in `profiles.json`.
 
+use crate::inspector::{TempDir, demo_in_both_eras, inspector_with};
 use mcpscope_inspect::profiles::{ActiveProfile, PROFILES_FILE, Profile, Strategy};
-use mcpscope_inspect::{Answer, Call, CallOutcome, Catalog, CatalogEntry, Inspector, Options};
-use mcpscope_store::{HistoryStore, Retention};
+use mcpscope_inspect::{Answer, Call, CallOutcome, Inspector, Options};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 struct Setup {
     app: Arc<Inspector>,
-    dir: PathBuf,
+    dir: TempDir,
     _demo: mcpscope_demo::LoopbackDemo,
 }
 
-impl Drop for Setup {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
 /// The web UI's inspector (default policy) over the demo in both eras, history in `dir`.
-async fn inspector(dir: &Path, url: &str) -> Arc<Inspector> {
-    let entry = |era: &str| -> CatalogEntry {
-        serde_json::from_value(json!({"type": "http", "url": url, "protocolEra": era}))
-            .expect("entry")
-    };
-    let catalog = Catalog::in_memory(vec![
-        ("legacy".into(), entry("legacy")),
-        ("modern".into(), entry("modern")),
-    ]);
-    let store = HistoryStore::open(&dir.join("history.sqlite"), Retention::default())
-        .expect("history database");
-    let options = Options {
-        ping_interval: None,
-        secrets: Some(mcpscope_store::SecretStoreConfig::file(
-            dir.join("secrets.enc"),
-            None,
-        )),
-        ..Options::default()
-    };
-    Inspector::new(catalog, store, options)
+fn inspector(dir: &TempDir, url: &str) -> Arc<Inspector> {
+    inspector_with(dir, demo_in_both_eras(url), Options::default())
 }
 
 async fn setup(name: &str) -> Setup {
-    let dir = std::env::temp_dir().join(format!(
-        "mcpscope-inspect-profiles-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = TempDir::new(&format!("profiles-{name}"));
     let demo = mcpscope_demo::on_loopback().await.expect("start the demo");
-    let app = inspector(&dir, &demo.url).await;
+    let app = inspector(&dir, &demo.url);
     for server in ["legacy", "modern"] {
         app.connect(server, None).await.expect("connect");
     }
@@ -272,10 +242,10 @@ async fn profiles_and_choices_survive_a_restart_in_the_data_directory() {
         text: "kept".into(),
     };
     choose(&s.app, profile("Kept", fixed), true).await;
-    let file = s.dir.join(PROFILES_FILE);
+    let file = s.dir.path().join(PROFILES_FILE);
     assert!(file.exists(), "written beside the history");
     s.app.shutdown().await;
-    let again = inspector(&s.dir, &s._demo.url).await;
+    let again = inspector(&s.dir, &s._demo.url);
     let view = again.profiles();
     assert_eq!(view.profiles.len(), 1);
     assert_eq!(view.profiles[0].name, "Kept");

@@ -6,57 +6,29 @@
 //! the engine's limit; history holds one row per question under the request, with its round;
 //! the entry keeps the caller's params, so a Replay asks again instead of resending old answers.
 
+use crate::inspector::{TempDir, demo_in_both_eras, inspector_with};
 use mcpscope_inspect::interactions::WaitForView;
-use mcpscope_inspect::{
-    Answer, Call, CallOutcome, Catalog, CatalogEntry, Inspector, Interaction, Options,
-};
-use mcpscope_store::{HistoryStore, Retention};
+use mcpscope_inspect::{Answer, Call, CallOutcome, Inspector, Interaction, Options};
 use serde_json::{Value, json};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 struct Setup {
     app: Arc<Inspector>,
-    dir: PathBuf,
+    _dir: TempDir,
     _demo: mcpscope_demo::LoopbackDemo,
-}
-
-impl Drop for Setup {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
 }
 
 /// An inspector whose views answer everything (no policy), over the demo in both eras.
 async fn setup(name: &str) -> Setup {
-    let dir = std::env::temp_dir().join(format!(
-        "mcpscope-inspect-rounds-{name}-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = TempDir::new(&format!("rounds-{name}"));
     let demo = mcpscope_demo::on_loopback().await.expect("start the demo");
-    let entry = |era: &str| -> CatalogEntry {
-        serde_json::from_value(json!({"type": "http", "url": demo.url, "protocolEra": era}))
-            .expect("entry")
-    };
-    let catalog = Catalog::in_memory(vec![
-        ("legacy".into(), entry("legacy")),
-        ("modern".into(), entry("modern")),
-    ]);
-    let store = HistoryStore::open(&dir.join("history.sqlite"), Retention::default())
-        .expect("history database");
     let options = Options {
-        ping_interval: None,
-        secrets: Some(mcpscope_store::SecretStoreConfig::file(
-            dir.join("secrets.enc"),
-            None,
-        )),
         interaction_policy: Arc::new(WaitForView),
         interaction_timeout: Duration::from_secs(60),
         ..Options::default()
     };
-    let app = Inspector::new(catalog, store, options);
+    let app = inspector_with(&dir, demo_in_both_eras(&demo.url), options);
     for server in ["legacy", "modern"] {
         app.connect(server, None)
             .await
@@ -64,7 +36,7 @@ async fn setup(name: &str) -> Setup {
     }
     Setup {
         app,
-        dir,
+        _dir: dir,
         _demo: demo,
     }
 }
