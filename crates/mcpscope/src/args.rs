@@ -15,8 +15,12 @@ use clap::{Parser, ValueEnum};
 #[command(name = "mcpscope", version, about, long_about = None, after_help = EXAMPLES)]
 pub struct Args {
     /// One-shot CLI mode: connect, run one method, print the result, disconnect.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "tui")]
     pub cli: bool,
+
+    /// Terminal UI: every server of the catalog (or the one TARGET) in this terminal.
+    #[arg(long)]
+    pub tui: bool,
 
     /// Use the built-in demo server (over stdio) as the target.
     #[arg(long)]

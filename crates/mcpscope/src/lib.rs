@@ -1,5 +1,5 @@
 //! The `mcpscope` binary's library: the web UI (the default), the one-shot CLI (`--cli`), the
-//! built-in demo server (`demo-server`), and — in a later version — the TUI (`--tui`).
+//! built-in demo server (`demo-server`), and the terminal UI (`--tui`).
 //! Kept as a library so integration tests and benchmarks can reach the pieces.
 
 pub mod args;
@@ -9,6 +9,7 @@ pub mod observer;
 pub mod resolve;
 pub mod responder;
 pub mod secret_store;
+pub mod tui;
 pub mod web;
 
 use clap::Parser;
@@ -17,7 +18,7 @@ use clap::Parser;
 enum Command {
     /// `mcpscope demo-server [--http PORT]`.
     Demo(args::DemoArgs),
-    /// The web UI (the default) or, with `--cli`, the one-shot CLI.
+    /// The web UI (the default), the one-shot CLI (`--cli`) or the terminal UI (`--tui`).
     Main(Box<args::Args>),
 }
 
@@ -64,6 +65,7 @@ pub fn run(argv: Vec<String>) -> i32 {
                 }
             }
             Command::Main(args) if args.cli => cli::run(*args).await,
+            Command::Main(args) if args.tui => tui::run(*args).await,
             Command::Main(args) => web::run(*args).await,
         }
     });

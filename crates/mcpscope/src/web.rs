@@ -46,7 +46,7 @@ pub fn is_loopback(host: &str) -> bool {
     h.eq_ignore_ascii_case("localhost") || h.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
-fn fail(message: impl std::fmt::Display) -> i32 {
+pub(crate) fn fail(message: impl std::fmt::Display) -> i32 {
     eprintln!("mcpscope: {message}");
     exit::USAGE
 }
@@ -191,7 +191,7 @@ fn allowed_origins() -> Option<Vec<String>> {
 
 /// The catalog file and whether it is read-only: `--config` (read-only), `--catalog`, else
 /// `mcp.json` in the data directory.
-fn catalog_path(args: &Args, data_dir: Option<&Path>) -> Result<(PathBuf, bool), i32> {
+pub(crate) fn catalog_path(args: &Args, data_dir: Option<&Path>) -> Result<(PathBuf, bool), i32> {
     match (&args.config, &args.catalog) {
         (Some(c), _) => Ok((PathBuf::from(c), true)),
         (None, Some(c)) => Ok((PathBuf::from(c), false)),
@@ -205,7 +205,7 @@ fn catalog_path(args: &Args, data_dir: Option<&Path>) -> Result<(PathBuf, bool),
 }
 
 /// Create a missing editable catalog with the built-in demo server in it.
-fn seed_catalog_file(catalog_path: &Path) -> Result<(), i32> {
+pub(crate) fn seed_catalog_file(catalog_path: &Path) -> Result<(), i32> {
     let seeded = seed_catalog().map_err(fail)?;
     let mut text = serde_json::to_string_pretty(&seeded).unwrap_or_default();
     text.push('\n');
@@ -223,7 +223,7 @@ fn seed_catalog_file(catalog_path: &Path) -> Result<(), i32> {
 }
 
 /// Open (creating it owner-only first) the history database, off the async threads.
-async fn open_history(history_path: PathBuf) -> Result<HistoryStore, i32> {
+pub(crate) async fn open_history(history_path: PathBuf) -> Result<HistoryStore, i32> {
     let opened = tokio::task::spawn_blocking(move || {
         mcpscope_server::precreate_private(&history_path).map_err(|e| {
             format!(
@@ -293,7 +293,10 @@ fn open_browser(url: String) {
 
 /// Make the data directory private (saying what was tightened) and lock the directory of the
 /// history for this process. `Err` is the exit code: 4 when another web UI holds it.
-fn lock_data_dir(data_dir: Option<&Path>, history_path: &Path) -> Result<DataDirLock, i32> {
+pub(crate) fn lock_data_dir(
+    data_dir: Option<&Path>,
+    history_path: &Path,
+) -> Result<DataDirLock, i32> {
     if let Some(d) = data_dir {
         match mcpscope_server::make_private(d) {
             Ok(tightened) if !tightened.is_empty() => eprintln!(

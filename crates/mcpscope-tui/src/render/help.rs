@@ -1,0 +1,68 @@
+//! The `?` screen (the app's keys, then the open tab's) and the quit question.
+
+use crate::keymap::HELP;
+use crate::state::AppState;
+use crate::strings;
+use crate::widgets::style::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+/// Draw the key help from line `top`.
+pub(super) fn render(s: &AppState, top: usize, f: &mut Frame, area: Rect, theme: Theme) {
+    f.render_widget(Clear, area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Line::styled(" Keys ", theme.title()))
+        .title_bottom(Line::styled(" ↑↓ scroll · Esc close ", theme.dim()));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let mut lines = vec![Line::styled("Everywhere", theme.title())];
+    for b in HELP {
+        lines.push(binding(b.keys, b.what, theme));
+    }
+    if let Some(tabs) = s.current().and_then(|r| s.tabs.get(&r.name)) {
+        let keys = tabs.get(s.tab).bindings();
+        if !keys.is_empty() {
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(format!("In {}", s.tab.title()), theme.title()));
+            for b in keys {
+                lines.push(binding(b.keys, b.what, theme));
+            }
+        }
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(strings::MOUSE_HELP, theme.dim()));
+    let shown: Vec<Line> = lines.into_iter().skip(top).collect();
+    f.render_widget(Paragraph::new(shown), inner);
+}
+
+fn binding(keys: &str, what: &str, theme: Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!("  {keys:<14}"), theme.key()),
+        Span::raw(what.to_string()),
+    ])
+}
+
+/// Draw "quit?".
+pub(super) fn quit(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
+    let h = 5.min(area.height);
+    let area = Rect::new(area.x, area.y + area.height / 2 - h / 2, area.width, h);
+    f.render_widget(Clear, area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Line::styled(" Quit? ", theme.title()));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let text = vec![
+        Line::raw(strings::quit_question(s.running)),
+        Line::from(vec![
+            Span::styled("y", theme.key()),
+            Span::raw(" quit   "),
+            Span::styled("any other key", theme.key()),
+            Span::raw(" stay"),
+        ]),
+    ];
+    f.render_widget(Paragraph::new(text), inner);
+}

@@ -1,0 +1,240 @@
+//! Drawing: pure functions of `&AppState` into a frame. The screen is a header line (the selected
+//! server, its status and era, questions waiting), the tab bar, the server list beside the open
+//! tab, and a footer (keys, or the last toast). [`layout`] is shared with the reducer, which
+//! needs it to place mouse clicks.
+
+mod help;
+mod servers;
+
+use crate::modals::Modal;
+use crate::state::{AppState, Focus};
+use crate::tabs::{Ctx, TabId};
+use crate::widgets::style::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+/// Where each part of the screen goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Areas {
+    /// The header line.
+    pub header: Rect,
+    /// The tab bar.
+    pub tabs: Rect,
+    /// The server list (with its border).
+    pub servers: Rect,
+    /// The open tab (inside its border).
+    pub body: Rect,
+    /// The footer line.
+    pub footer: Rect,
+    /// Where a modal is drawn.
+    pub modal: Rect,
+}
+
+/// The areas of a screen of `size` (columns, rows).
+pub fn layout(size: (u16, u16)) -> Areas {
+    let (w, h) = (size.0.max(20), size.1.max(8));
+    let list_w = if w >= 140 {
+        32
+    } else if w >= 100 {
+        26
+    } else {
+        20
+    };
+    let middle_h = h.saturating_sub(3);
+    let body_outer = Rect::new(list_w, 2, w - list_w, middle_h);
+    let mw = (w * 9 / 10).max(20).min(w);
+    let mh = (h * 8 / 10).max(6).min(h);
+    Areas {
+        header: Rect::new(0, 0, w, 1),
+        tabs: Rect::new(0, 1, w, 1),
+        servers: Rect::new(0, 2, list_w, middle_h),
+        body: Rect::new(
+            body_outer.x + 1,
+            body_outer.y + 1,
+            body_outer.width.saturating_sub(2),
+            body_outer.height.saturating_sub(2),
+        ),
+        footer: Rect::new(0, h - 1, w, 1),
+        modal: Rect::new((w - mw) / 2, (h - mh) / 2, mw, mh),
+    }
+}
+
+/// The tab bar's titles for a screen `width` wide: whole words when they fit, else short ones.
+pub fn tab_titles(width: u16) -> Vec<(TabId, String)> {
+    let long: Vec<(TabId, String)> = TabId::ALL
+        .iter()
+        .map(|t| (*t, t.title().to_string()))
+        .collect();
+    let need: usize = long.iter().map(|(_, t)| t.len() + 2).sum();
+    if need < width as usize {
+        return long;
+    }
+    TabId::ALL
+        .iter()
+        .map(|t| {
+            let short = match t {
+                TabId::Resources => "Res",
+                TabId::Subscriptions => "Subs",
+                TabId::Protocol => "Proto",
+                TabId::Network => "Net",
+                TabId::Console => "Cons",
+                TabId::History => "Hist",
+                TabId::Prompts => "Prom",
+                other => other.title(),
+            };
+            (*t, short.to_string())
+        })
+        .collect()
+}
+
+/// Where each tab's title sits on the tab bar (start column, width), for clicks.
+pub fn tab_spans(width: u16) -> Vec<(TabId, u16, u16)> {
+    let mut x = 1u16;
+    tab_titles(width)
+        .into_iter()
+        .map(|(t, title)| {
+            let w = title.chars().count() as u16 + 2;
+            let out = (t, x, w);
+            x += w;
+            out
+        })
+        .collect()
+}
+
+/// Draw the whole screen.
+pub fn render(s: &AppState, f: &mut Frame) {
+    let areas = layout(s.size);
+    let theme = Theme::new(s.color);
+    header(s, f, areas.header, theme);
+    tab_bar(s, f, areas.tabs, theme);
+    servers::render(s, f, areas.servers, theme);
+    body(s, f, areas, theme);
+    footer(s, f, areas.footer, theme);
+    match &s.modal {
+        None => {}
+        Some(Modal::Help { top }) => help::render(s, *top, f, areas.modal, theme),
+        Some(Modal::Quit) => help::quit(s, f, areas.modal, theme),
+        Some(Modal::Pager(p)) => p.render_modal(f, areas.modal, theme),
+        Some(Modal::Interaction(d)) => d.render(f, areas.modal, theme),
+    }
+}
+
+fn header(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
+    let mut spans = vec![Span::styled(" mcpscope ", theme.title())];
+    if let Some(row) = s.current() {
+        spans.push(Span::raw(format!("│ {} ", row.name)));
+        spans.push(servers::status_span(row, theme));
+        if let Some(era) = &row.era {
+            spans.push(Span::raw(format!(" {era}")));
+        }
+        spans.push(Span::styled(
+            format!(" (era: {})", row.era_choice),
+            theme.dim(),
+        ));
+        if let Some(ms) = row.latency_ms {
+            spans.push(Span::styled(format!(" · {ms} ms"), theme.dim()));
+        }
+    }
+    if !s.interactions.is_empty() {
+        spans.push(Span::styled(
+            format!(
+                "  ! {} question{} waiting",
+                s.interactions.len(),
+                if s.interactions.len() == 1 { "" } else { "s" }
+            ),
+            theme.warn(),
+        ));
+    }
+    if s.running > 0 {
+        spans.push(Span::styled(
+            format!("  ⟳ {} running", s.running),
+            theme.dim(),
+        ));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn tab_bar(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
+    let mut spans = vec![Span::raw(" ")];
+    for (t, title) in tab_titles(area.width) {
+        let style = if t == s.tab {
+            theme.selected()
+        } else {
+            theme.plain()
+        };
+        let mut chars = title.chars();
+        let first = chars.next().map(String::from).unwrap_or_default();
+        // The key letter is underlined where it is the title's first letter; else shown before.
+        if first.to_ascii_lowercase() == t.key().to_string() {
+            spans.push(Span::styled(" ", style));
+            spans.push(Span::styled(
+                first,
+                style
+                    .patch(theme.key())
+                    .add_modifier(ratatui::style::Modifier::UNDERLINED),
+            ));
+            spans.push(Span::styled(format!("{} ", chars.as_str()), style));
+        } else {
+            spans.push(Span::styled(format!(" {title} "), style));
+        }
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+fn body(s: &AppState, f: &mut Frame, areas: Areas, theme: Theme) {
+    let outer = Rect::new(
+        areas.body.x - 1,
+        areas.body.y - 1,
+        areas.body.width + 2,
+        areas.body.height + 2,
+    );
+    let focused = s.focus == Focus::Tab && s.modal.is_none();
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused { theme.title() } else { theme.dim() })
+        .title(Line::styled(format!(" {} ", s.tab.title()), theme.title()));
+    f.render_widget(block, outer);
+    let (Some(row), Some(tabs)) = (s.current(), s.current().and_then(|r| s.tabs.get(&r.name)))
+    else {
+        f.render_widget(
+            Paragraph::new(crate::strings::NO_SERVERS).style(theme.dim()),
+            areas.body,
+        );
+        return;
+    };
+    let ctx = Ctx {
+        server: row,
+        now_us: s.now_us,
+        color: s.color,
+        focused,
+    };
+    tabs.get(s.tab).render(&ctx, f, areas.body);
+}
+
+fn footer(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
+    if let Some(t) = &s.toast {
+        let style = if t.error { theme.error() } else { theme.ok() };
+        f.render_widget(
+            Paragraph::new(Line::styled(format!(" {}", t.text), style)),
+            area,
+        );
+        return;
+    }
+    let mut spans = vec![Span::raw(" ")];
+    let tab_keys = match (s.focus, s.current().and_then(|r| s.tabs.get(&r.name))) {
+        (Focus::Tab, Some(t)) => t.get(s.tab).bindings(),
+        _ => &[],
+    };
+    let app_keys: &[(&str, &str)] = &[("c", "connect"), ("?", "help"), ("q", "quit")];
+    for b in tab_keys.iter().take(5) {
+        spans.push(Span::styled(b.keys, theme.key()));
+        spans.push(Span::raw(format!(" {}  ", b.what)));
+    }
+    for (k, w) in app_keys {
+        spans.push(Span::styled(*k, theme.key()));
+        spans.push(Span::raw(format!(" {w}  ")));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), area);
+}

@@ -1,0 +1,67 @@
+//! The server list: a status dot, the name, and under the selected one its transport and target.
+
+use crate::state::{AppState, Focus, ServerRow};
+use crate::widgets::style::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+/// The status as a coloured word (`● connected`); `NO_COLOR` keeps the word.
+pub(super) fn status_span(row: &ServerRow, theme: Theme) -> Span<'static> {
+    let (dot, style) = match row.status.as_str() {
+        "connected" => ("●", theme.ok()),
+        "connecting" => ("◌", theme.warn()),
+        "failed" => ("✗", theme.error()),
+        _ => ("○", theme.dim()),
+    };
+    Span::styled(format!("{dot} {}", row.status), style)
+}
+
+/// Draw the list into `area` (its border included).
+pub(super) fn render(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
+    let focused = s.focus == Focus::Servers && s.modal.is_none();
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(if focused { theme.title() } else { theme.dim() })
+        .title(Line::styled(
+            format!(" Servers ({}) ", s.servers.len()),
+            theme.title(),
+        ));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let width = inner.width as usize;
+    let mut lines = Vec::new();
+    for (i, row) in s.servers.iter().enumerate() {
+        let selected = i == s.selected;
+        let dot = status_span(row, theme);
+        let dot_char: String = dot.content.chars().take(1).collect();
+        let name: String = row.name.chars().take(width.saturating_sub(2)).collect();
+        let style = if selected {
+            theme.selected()
+        } else {
+            theme.plain()
+        };
+        lines.push(Line::from(vec![
+            Span::styled(dot_char, dot.style),
+            Span::styled(format!(" {name:<w$}", w = width.saturating_sub(2)), style),
+        ]));
+        if selected {
+            let detail = format!("  {} {}", row.transport, row.target);
+            lines.push(Line::styled(
+                detail.chars().take(width).collect::<String>(),
+                theme.dim(),
+            ));
+            if let Some(e) = &row.error {
+                lines.push(Line::styled(
+                    format!("  {}", e.chars().take(width * 3).collect::<String>()),
+                    theme.error(),
+                ));
+            }
+        }
+    }
+    f.render_widget(
+        Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
+        inner,
+    );
+}

@@ -1,0 +1,21 @@
+//! The words of the terminal UI that are not a tab's own: one place to read and change them.
+
+/// Shown when the catalog is empty.
+pub const NO_SERVERS: &str = "No servers. Add one to the catalog (mcp.json in the data directory, or --config FILE), or run `mcpscope --tui COMMAND` for one server.";
+
+/// The last line of the help.
+pub const MOUSE_HELP: &str = "The mouse works too: click a server or a tab, scroll a list.";
+
+/// Shown in a tab of a server that is not connected.
+pub const NOT_CONNECTED: &str = "Not connected. Press c to connect.";
+
+/// The quit question while `running` calls are in flight.
+pub fn quit_question(running: usize) -> String {
+    format!(
+        "{running} call{} still running. Quit anyway? (they are cancelled)",
+        if running == 1 { " is" } else { "s are" }
+    )
+}
+
+/// `!` with no question waiting.
+pub const NO_QUESTIONS: &str = "No server is waiting for an answer.";

@@ -1,0 +1,387 @@
+//! The reducer: `update(state, msg) → effects`. The only place the state changes. It never does
+//! I/O: what it wants done comes back as [`Effect`]s for the loop.
+
+use crate::keymap::{self, Global};
+use crate::modals::{self, Modal, Outcome, interaction::Dialog};
+use crate::msg::{CoreEvent, Done, Effect, Msg, Route};
+use crate::render::{layout, tab_spans};
+use crate::state::{AppState, Focus};
+use crate::tabs::{Ctx, Handled, TabId};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use serde_json::Value;
+
+/// The eras the era key cycles through, in order.
+pub const ERAS: [&str; 3] = ["auto", "2026-07-28", "2025-11-25"];
+
+/// Apply `msg` at time `now_us`; returns what to do.
+pub fn update(s: &mut AppState, msg: Msg, now_us: u64) -> Vec<Effect> {
+    s.now_us = now_us;
+    if s.toast.as_ref().is_some_and(|t| t.until_us <= now_us) {
+        s.toast = None;
+    }
+    let effects = match msg {
+        Msg::Tick => Vec::new(),
+        Msg::Resize(w, h) => {
+            s.size = (w, h);
+            Vec::new()
+        }
+        Msg::Key(k) => key(s, k),
+        Msg::Mouse(m) => mouse(s, m),
+        Msg::Core(e) => core(s, e),
+        Msg::Done(d) => done(s, d),
+    };
+    s.running += effects
+        .iter()
+        .filter(|e| matches!(e, Effect::Call { .. }))
+        .count();
+    effects
+}
+
+/// Run `f` on the selected server's open tab with its context.
+fn with_tab<R>(
+    s: &mut AppState,
+    f: impl FnOnce(&mut dyn crate::tabs::Tab, &Ctx) -> R,
+) -> Option<R> {
+    let row = s.servers.get(s.selected)?.clone();
+    let ctx = Ctx {
+        server: &row,
+        now_us: s.now_us,
+        color: s.color,
+        focused: s.focus == Focus::Tab,
+    };
+    let tab = s.tab;
+    let tabs = s.tabs.get_mut(&row.name)?;
+    Some(f(tabs.get_mut(tab), &ctx))
+}
+
+fn key(s: &mut AppState, k: KeyEvent) -> Vec<Effect> {
+    if k.kind == crossterm::event::KeyEventKind::Release {
+        return Vec::new();
+    }
+    let ctrl_c = k.code == KeyCode::Char('c') && k.modifiers.contains(KeyModifiers::CONTROL);
+    if ctrl_c {
+        return vec![Effect::Quit];
+    }
+    if let Some(m) = s.modal.as_mut() {
+        let height = layout(s.size).modal.height.saturating_sub(2) as usize;
+        return match modals::key(m, k, height) {
+            Outcome::Stay(e) => e,
+            Outcome::Close(e) => {
+                s.modal = None;
+                open_next_question(s);
+                e
+            }
+        };
+    }
+    if s.focus == Focus::Tab {
+        match with_tab(s, |t, ctx| t.key(ctx, k)) {
+            Some(Handled::Yes(e)) => return e,
+            Some(Handled::No) | None => {}
+        }
+        let capturing = with_tab(s, |t, _| t.captures()).unwrap_or(false);
+        if capturing {
+            return Vec::new();
+        }
+        if k.code == KeyCode::Esc || k.code == KeyCode::Left && k.modifiers.is_empty() {
+            s.focus = Focus::Servers;
+            return Vec::new();
+        }
+    }
+    match keymap::global(k, s.focus == Focus::Servers) {
+        Some(g) => global(s, g),
+        None => Vec::new(),
+    }
+}
+
+fn global(s: &mut AppState, g: Global) -> Vec<Effect> {
+    let Some(row) = s.current().cloned() else {
+        return match g {
+            Global::Quit | Global::QuitNow => vec![Effect::Quit],
+            Global::Help => {
+                s.modal = Some(Modal::Help { top: 0 });
+                Vec::new()
+            }
+            _ => Vec::new(),
+        };
+    };
+    match g {
+        Global::QuitNow => vec![Effect::Quit],
+        Global::Quit if s.running > 0 => {
+            s.modal = Some(Modal::Quit);
+            Vec::new()
+        }
+        Global::Quit => vec![Effect::Quit],
+        Global::Help => {
+            s.modal = Some(Modal::Help { top: 0 });
+            Vec::new()
+        }
+        Global::Connect => connect_toggle(&row.name, &row.status),
+        Global::Tab(t) => open_tab(s, t),
+        Global::NextTab | Global::PrevTab => {
+            let i = TabId::ALL.iter().position(|t| *t == s.tab).unwrap_or(0);
+            let n = TabId::ALL.len();
+            let next = if g == Global::NextTab {
+                (i + 1) % n
+            } else {
+                (i + n - 1) % n
+            };
+            open_tab(s, TabId::ALL[next])
+        }
+        Global::SwitchFocus => {
+            s.focus = match s.focus {
+                Focus::Servers => Focus::Tab,
+                Focus::Tab => Focus::Servers,
+            };
+            Vec::new()
+        }
+        Global::CycleEra => {
+            let i = ERAS.iter().position(|e| *e == row.era_choice).unwrap_or(0);
+            let era = ERAS[(i + 1) % ERAS.len()].to_string();
+            s.toast(format!("{}: era {era} (reconnecting)", row.name), false);
+            vec![Effect::SetEra {
+                route: Route::app(&row.name, "era"),
+                era,
+            }]
+        }
+        Global::Interactions => {
+            open_next_question(s);
+            if s.modal.is_none() {
+                s.toast(crate::strings::NO_QUESTIONS, false);
+            }
+            Vec::new()
+        }
+        Global::Up => {
+            s.selected = s.selected.saturating_sub(1);
+            Vec::new()
+        }
+        Global::Down => {
+            s.selected = (s.selected + 1).min(s.servers.len().saturating_sub(1));
+            Vec::new()
+        }
+        Global::Enter => {
+            s.focus = Focus::Tab;
+            let mut e = Vec::new();
+            if row.status == "disconnected" || row.status == "failed" {
+                e = connect_toggle(&row.name, &row.status);
+            }
+            e.extend(with_tab(s, |t, ctx| t.entered(ctx)).unwrap_or_default());
+            e
+        }
+    }
+}
+
+fn connect_toggle(name: &str, status: &str) -> Vec<Effect> {
+    match status {
+        "connected" | "connecting" => vec![Effect::Disconnect {
+            route: Route::app(name, "disconnect"),
+        }],
+        _ => vec![Effect::Connect {
+            route: Route::app(name, "connect"),
+            era: None,
+        }],
+    }
+}
+
+fn open_tab(s: &mut AppState, t: TabId) -> Vec<Effect> {
+    s.tab = t;
+    s.focus = Focus::Tab;
+    with_tab(s, |t, ctx| t.entered(ctx)).unwrap_or_default()
+}
+
+/// Open the oldest waiting question when nothing else is on top.
+fn open_next_question(s: &mut AppState) {
+    if s.modal.is_none()
+        && let Some(i) = s.interactions.first()
+    {
+        s.modal = Some(Modal::Interaction(Box::new(Dialog::new(i.clone()))));
+    }
+}
+
+fn mouse(s: &mut AppState, m: MouseEvent) -> Vec<Effect> {
+    let a = layout(s.size);
+    let inside = |r: ratatui::layout::Rect| {
+        m.column >= r.x && m.column < r.x + r.width && m.row >= r.y && m.row < r.y + r.height
+    };
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) if s.modal.is_none() => {
+            if inside(a.tabs) {
+                for (t, x, w) in tab_spans(a.tabs.width) {
+                    if m.column >= x && m.column < x + w {
+                        return open_tab(s, t);
+                    }
+                }
+            } else if inside(a.servers) {
+                s.focus = Focus::Servers;
+                let i = s.servers_row_at(m.row.saturating_sub(a.servers.y + 1));
+                if let Some(i) = i {
+                    s.selected = i;
+                }
+            } else if inside(a.body) {
+                s.focus = Focus::Tab;
+                let row = m.row - a.body.y;
+                return with_tab(s, |t, ctx| t.click(ctx, row)).unwrap_or_default();
+            }
+            Vec::new()
+        }
+        MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+            let down = m.kind == MouseEventKind::ScrollDown;
+            if let Some(Modal::Pager(p)) = s.modal.as_mut() {
+                let code = if down { KeyCode::Down } else { KeyCode::Up };
+                p.key(
+                    KeyEvent::new(code, KeyModifiers::NONE),
+                    a.modal.height as usize,
+                );
+            } else if inside(a.servers) {
+                return global(s, if down { Global::Down } else { Global::Up });
+            } else if inside(a.body) {
+                with_tab(s, |t, ctx| t.scroll(ctx, down));
+            }
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn core(s: &mut AppState, e: CoreEvent) -> Vec<Effect> {
+    match e.name.as_str() {
+        "catalog" => {
+            if let Some(list) = e.data.get("servers").and_then(Value::as_array) {
+                s.set_servers(list);
+            }
+            Vec::new()
+        }
+        "status" => status(s, &e.data),
+        "interactionOpened" => {
+            s.interactions.push(e.data);
+            open_next_question(s);
+            Vec::new()
+        }
+        "interactionClosed" => {
+            let id = e.data.get("id").and_then(Value::as_u64);
+            s.interactions
+                .retain(|i| i.get("id").and_then(Value::as_u64) != id);
+            if let Some(Modal::Interaction(d)) = &s.modal
+                && Some(d.id()) == id
+            {
+                s.modal = None;
+                let outcome = crate::tabs::text(&e.data, "outcome");
+                if outcome == "timedOut" || outcome == "abandoned" {
+                    let reason = crate::tabs::text(&e.data, "reason");
+                    s.toast(format!("question closed ({outcome}): {reason}"), true);
+                }
+                open_next_question(s);
+            }
+            to_tabs(s, &e)
+        }
+        "reset" => {
+            let server = crate::tabs::text(&e.data, "server").to_string();
+            if let Some(tabs) = s.tabs.get_mut(&server) {
+                for t in TabId::ALL {
+                    tabs.get_mut(t).reset();
+                }
+            }
+            Vec::new()
+        }
+        _ => to_tabs(s, &e),
+    }
+}
+
+/// A server card changed: update its row; on connecting, reload the open tab.
+fn status(s: &mut AppState, v: &Value) -> Vec<Effect> {
+    let fresh = crate::state::ServerRow::from_view(v);
+    let name = fresh.name.clone();
+    let Some(row) = s.row_mut(&name) else {
+        return Vec::new();
+    };
+    let was = std::mem::replace(row, fresh.clone()).status;
+    let mut effects = Vec::new();
+    if was != "connected" && fresh.connected() {
+        if let Some(tabs) = s.tabs.get_mut(&name) {
+            for t in TabId::ALL {
+                tabs.get_mut(t).reset();
+            }
+        }
+        if s.current().is_some_and(|r| r.name == name) {
+            effects.extend(with_tab(s, |t, ctx| t.entered(ctx)).unwrap_or_default());
+        }
+    }
+    if fresh.status == "failed" && was != "failed" {
+        s.toast(
+            format!(
+                "{name}: connection failed: {}",
+                fresh.error.as_deref().unwrap_or("no reason given")
+            ),
+            true,
+        );
+    }
+    effects
+}
+
+/// Hand an event to every tab of the server it names.
+fn to_tabs(s: &mut AppState, e: &CoreEvent) -> Vec<Effect> {
+    let server = crate::tabs::text(&e.data, "server").to_string();
+    let Some(row) = s.servers.iter().find(|r| r.name == server).cloned() else {
+        return Vec::new();
+    };
+    let ctx = Ctx {
+        server: &row,
+        now_us: s.now_us,
+        color: s.color,
+        focused: false,
+    };
+    let Some(tabs) = s.tabs.get_mut(&server) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for t in TabId::ALL {
+        out.extend(tabs.get_mut(t).core(&ctx, e));
+    }
+    out
+}
+
+fn done(s: &mut AppState, d: Done) -> Vec<Effect> {
+    if d.was_call {
+        s.running = s.running.saturating_sub(1);
+    }
+    let Some(tab) = d.route.tab else {
+        if let Err(f) = &d.result {
+            s.toast(
+                format!("{}: {}: {}", d.route.server, d.route.tag, f.message),
+                true,
+            );
+        }
+        return Vec::new();
+    };
+    let Some(row) = s.servers.iter().find(|r| r.name == d.route.server).cloned() else {
+        return Vec::new();
+    };
+    let ctx = Ctx {
+        server: &row,
+        now_us: s.now_us,
+        color: s.color,
+        focused: s.focus == Focus::Tab,
+    };
+    match s.tabs.get_mut(&row.name) {
+        Some(tabs) => tabs.get_mut(tab).done(&ctx, d),
+        None => Vec::new(),
+    }
+}
+
+impl AppState {
+    /// The server at line `line` of the list's inside (the selected one takes extra lines).
+    fn servers_row_at(&self, line: u16) -> Option<usize> {
+        let mut y = 0u16;
+        for (i, row) in self.servers.iter().enumerate() {
+            let h = if i == self.selected {
+                2 + row.error.is_some() as u16
+            } else {
+                1
+            };
+            if line < y + h {
+                return Some(i);
+            }
+            y += h;
+        }
+        None
+    }
+}

@@ -1,0 +1,7 @@
+//! Pieces the tabs and modals share: a one-line text input, a scrollable text pager, a list
+//! cursor, and the styles (with `NO_COLOR`).
+
+pub mod input;
+pub mod list;
+pub mod pager;
+pub mod style;

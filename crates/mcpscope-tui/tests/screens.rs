@@ -1,0 +1,81 @@
+//! The frame around the tabs: the server list, header, tab bar, footer, the `?` help and the
+//! quit question, at both sizes.
+
+use crate::support::*;
+use crossterm::event::KeyCode;
+use mcpscope_tui::modals::Modal;
+use mcpscope_tui::msg::Effect;
+
+fn two_servers(size: (u16, u16)) -> mcpscope_tui::state::AppState {
+    state(
+        &[
+            card("demo", "connected", Some("modern")),
+            card("everything", "disconnected", None),
+        ],
+        size,
+    )
+}
+
+#[test]
+fn server_list() {
+    for size in SIZES {
+        let s = two_servers(size);
+        insta::assert_snapshot!(format!("server_list_{}x{}", size.0, size.1), draw(&s));
+    }
+}
+
+#[test]
+fn help_lists_the_app_keys() {
+    for size in SIZES {
+        let mut s = two_servers(size);
+        press(&mut s, KeyCode::Char('?'));
+        assert!(matches!(s.modal, Some(Modal::Help { .. })));
+        insta::assert_snapshot!(format!("help_{}x{}", size.0, size.1), draw(&s));
+        press(&mut s, KeyCode::Esc);
+        assert!(s.modal.is_none());
+    }
+}
+
+#[test]
+fn quit_asks_first_only_while_a_call_runs() {
+    let mut s = two_servers((80, 24));
+    assert!(matches!(
+        press(&mut s, KeyCode::Char('q'))[..],
+        [Effect::Quit]
+    ));
+    s.running = 1;
+    assert!(press(&mut s, KeyCode::Char('q')).is_empty());
+    insta::assert_snapshot!("quit_80x24", draw(&s));
+    assert!(matches!(
+        press(&mut s, KeyCode::Char('y'))[..],
+        [Effect::Quit]
+    ));
+}
+
+#[test]
+fn c_connects_and_disconnects_the_selected_server() {
+    let mut s = two_servers((80, 24));
+    assert!(matches!(
+        press(&mut s, KeyCode::Char('c'))[..],
+        [Effect::Disconnect { .. }]
+    ));
+    press(&mut s, KeyCode::Down);
+    assert_eq!(s.current().map(|r| r.name.as_str()), Some("everything"));
+    assert!(matches!(
+        press(&mut s, KeyCode::Char('c'))[..],
+        [Effect::Connect { .. }]
+    ));
+}
+
+#[test]
+fn a_status_event_moves_the_dot() {
+    let mut s = two_servers((80, 24));
+    core(&mut s, "status", card("everything", "connecting", None));
+    assert_eq!(s.servers[1].status, "connecting");
+    core(
+        &mut s,
+        "status",
+        card("everything", "connected", Some("legacy")),
+    );
+    assert!(s.servers[1].connected());
+}

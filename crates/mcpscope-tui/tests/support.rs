@@ -1,0 +1,86 @@
+//! What the tests share: server cards as the core sends them, a state built from them by the
+//! real reducer, and a state drawn into a `TestBackend` as plain lines (styles dropped, so a
+//! snapshot reads like the terminal).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use mcpscope_tui::msg::{CoreEvent, Effect, Msg};
+use mcpscope_tui::state::AppState;
+use mcpscope_tui::update::update;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::{Value, json};
+
+/// A fixed clock: snapshots must not move.
+pub(crate) const NOW_US: u64 = 1_780_000_000_000_000;
+
+/// The two sizes every screen is drawn at.
+pub(crate) const SIZES: [(u16, u16); 2] = [(80, 24), (160, 45)];
+
+/// A server card (`ServerView`) as the core publishes it.
+pub(crate) fn card(name: &str, status: &str, era: Option<&str>) -> Value {
+    json!({
+        "name": name,
+        "entry": {"command": "mcpscope", "args": ["demo-server"]},
+        "transport": "stdio",
+        "target": "mcpscope demo-server",
+        "status": status,
+        "error": null,
+        "latencyMs": if status == "connected" { json!(3) } else { Value::Null },
+        "era": era,
+        "protocolVersion": era.map(|e| if e == "modern" { "2026-07-28" } else { "2025-11-25" }),
+    })
+}
+
+/// A state over `cards` at `size`, colours off (snapshots are text).
+pub(crate) fn state(cards: &[Value], size: (u16, u16)) -> AppState {
+    let mut s = AppState::new(cards, size, false);
+    s.now_us = NOW_US;
+    s
+}
+
+/// Apply `msg` through the real reducer.
+pub(crate) fn send(s: &mut AppState, msg: Msg) -> Vec<Effect> {
+    update(s, msg, NOW_US)
+}
+
+/// Press `code`.
+pub(crate) fn press(s: &mut AppState, code: KeyCode) -> Vec<Effect> {
+    send(s, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+}
+
+/// Type each character of `text`.
+pub(crate) fn type_text(s: &mut AppState, text: &str) {
+    for c in text.chars() {
+        press(s, KeyCode::Char(c));
+    }
+}
+
+/// A core event.
+pub(crate) fn core(s: &mut AppState, name: &str, data: Value) -> Vec<Effect> {
+    send(
+        s,
+        Msg::Core(CoreEvent {
+            name: name.into(),
+            data,
+        }),
+    )
+}
+
+/// The screen as text, one line per row, trailing spaces cut.
+pub(crate) fn draw(s: &AppState) -> String {
+    let backend = TestBackend::new(s.size.0, s.size.1);
+    let mut t = Terminal::new(backend).expect("test terminal");
+    t.draw(|f| mcpscope_tui::render::render(s, f))
+        .expect("draw");
+    let buf = t.backend().buffer().clone();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut line = String::new();
+        for x in 0..buf.area.width {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}

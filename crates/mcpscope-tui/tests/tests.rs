@@ -1,0 +1,9 @@
+//! The terminal UI's one test binary. Each module is one area; snapshots (insta) of the drawn
+//! screens live in `snapshots/`, at 80×24 and 160×45.
+
+/// Builders of states and the drawing of a state into a `TestBackend` as text.
+#[allow(dead_code)] // each module uses what it needs of it
+mod support;
+
+/// The frame around every tab: header, tab bar, server list, footer, help, quit.
+mod screens;
