@@ -25,7 +25,12 @@ pub fn perform(inspector: &Arc<Inspector>, effect: Effect, tx: &UnboundedSender<
         Effect::AnswerWithProfile { id } => {
             let _ = i.answer_with_profile(id);
         }
-        Effect::Copy(_) | Effect::OpenUrl(_) | Effect::Quit => {}
+        Effect::Copy(_)
+        | Effect::OpenUrl(_)
+        | Effect::Quit
+        | Effect::Goto { .. }
+        | Effect::Toast { .. }
+        | Effect::ShowPager(_) => {}
         other => {
             tokio::spawn(async move {
                 let (route, was_call, result) = run(&i, other).await;
@@ -138,7 +143,10 @@ async fn run(i: &Arc<Inspector>, effect: Effect) -> (Route, bool, mcpscope_inspe
         | Effect::AnswerWithProfile { .. }
         | Effect::Copy(_)
         | Effect::OpenUrl(_)
-        | Effect::Quit => unreachable_effect(),
+        | Effect::Quit
+        | Effect::Goto { .. }
+        | Effect::Toast { .. }
+        | Effect::ShowPager(_) => unreachable_effect(),
     }
 }
 

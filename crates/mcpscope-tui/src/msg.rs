@@ -191,4 +191,11 @@ pub enum Effect {
     },
     /// Leave: disconnect everything and restore the terminal.
     Quit,
+    /// Open `tab` of the current server on `item` (a resource URI, a history id, a tool
+    /// name): the reducer keeps this one and calls the tab's `goto`.
+    Goto { tab: TabId, item: String },
+    /// Say something in the footer (the reducer keeps this one).
+    Toast { text: String, error: bool },
+    /// Show text in the pager modal (the reducer keeps this one).
+    ShowPager(crate::widgets::pager::Pager),
 }

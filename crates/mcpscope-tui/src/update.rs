@@ -30,6 +30,7 @@ pub fn update(s: &mut AppState, msg: Msg, now_us: u64) -> Vec<Effect> {
         Msg::Core(e) => core(s, e),
         Msg::Done(d) => done(s, d),
     };
+    let effects = keep_app_effects(s, effects);
     s.running += effects
         .iter()
         .filter(|e| matches!(e, Effect::Call { .. }))
@@ -168,6 +169,26 @@ fn global(s: &mut AppState, g: Global) -> Vec<Effect> {
             e
         }
     }
+}
+
+/// Take out the effects that change the app itself (`Goto`, `Toast`, `ShowPager`), applying
+/// them; the rest go to the loop. A `Goto` may bring more.
+fn keep_app_effects(s: &mut AppState, effects: Vec<Effect>) -> Vec<Effect> {
+    let mut out = Vec::new();
+    for e in effects {
+        match e {
+            Effect::Goto { tab, item } => {
+                let more = open_tab(s, tab);
+                let more2 = with_tab(s, |t, ctx| t.goto(ctx, &item)).unwrap_or_default();
+                out.extend(keep_app_effects(s, more));
+                out.extend(keep_app_effects(s, more2));
+            }
+            Effect::Toast { text, error } => s.toast(text, error),
+            Effect::ShowPager(p) => s.modal = Some(Modal::Pager(p)),
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn connect_toggle(name: &str, status: &str) -> Vec<Effect> {

@@ -180,6 +180,10 @@ pub trait Tab {
     fn done(&mut self, _ctx: &Ctx, _done: Done) -> Vec<Effect> {
         Vec::new()
     }
+    /// Another tab sent the user here, to `item` (a resource URI, a history id, …).
+    fn goto(&mut self, _ctx: &Ctx, _item: &str) -> Vec<Effect> {
+        Vec::new()
+    }
     /// The server's era changed or it disconnected: forget its lists (not its logs).
     fn reset(&mut self) {}
     /// Its keys, for `?` and the footer.
