@@ -47,11 +47,12 @@ impl ServerRow {
             }),
             latency_ms: v.get("latencyMs").and_then(Value::as_u64),
             era: s("era"),
-            era_choice: v
-                .pointer("/entry/protocolEra")
-                .and_then(Value::as_str)
-                .unwrap_or("auto")
-                .to_string(),
+            era_choice: match v.pointer("/entry/protocolEra").and_then(Value::as_str) {
+                Some("modern" | "2026-07-28") => "2026-07-28",
+                Some("legacy" | "2025-11-25") => "2025-11-25",
+                _ => "auto",
+            }
+            .to_string(),
             protocol_version: s("protocolVersion"),
         }
     }

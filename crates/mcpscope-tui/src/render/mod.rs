@@ -126,8 +126,8 @@ fn header(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
     if let Some(row) = s.current() {
         spans.push(Span::raw(format!("│ {} ", row.name)));
         spans.push(servers::status_span(row, theme));
-        if let Some(era) = &row.era {
-            spans.push(Span::raw(format!(" {era}")));
+        if let Some(v) = row.protocol_version.as_ref().or(row.era.as_ref()) {
+            spans.push(Span::raw(format!(" {v}")));
         }
         spans.push(Span::styled(
             format!(" (era: {})", row.era_choice),
