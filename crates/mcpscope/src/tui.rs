@@ -6,6 +6,10 @@
 //! connected at once. The history is the web UI's `history.sqlite`, so the TUI holds the same
 //! data-directory lock (`mcpscope.lock`): one of the two at a time per directory, the loser
 //! told which process has it. OAuth's redirect comes back to the CLI's loopback callback.
+//!
+//! While the screen is drawn, mcpscope's own stderr (the core's rare complaints: a history write
+//! that failed, …) goes to `tui.log` in the data directory instead of over the picture; after
+//! the TUI ends, a non-empty log is named on the real stderr.
 
 use crate::args::Args;
 use crate::cli::exit;
@@ -49,6 +53,7 @@ async fn run_steps(args: &Args) -> Result<(), i32> {
         }
     };
     let lock = lock_data_dir(data_dir.as_deref(), &history_path)?;
+    let log_dir = history_path.parent().map(std::path::Path::to_path_buf);
     let store = open_history(history_path).await?;
     let connect = shown.is_none().then(|| catalog.servers()[0].0.clone());
     let options = Options {
@@ -57,6 +62,8 @@ async fn run_steps(args: &Args) -> Result<(), i32> {
         ..Options::default()
     };
     let inspector = mcpscope_inspect::Inspector::new(catalog, store, options);
+    let log = log_dir.map(|d| d.join("tui.log"));
+    let redirected = log.as_deref().and_then(StderrToFile::start);
     let r = mcpscope_tui::run(
         inspector,
         mcpscope_tui::TuiOptions {
@@ -65,6 +72,15 @@ async fn run_steps(args: &Args) -> Result<(), i32> {
         },
     )
     .await;
+    drop(redirected);
+    if let Some(log) = &log
+        && std::fs::metadata(log).is_ok_and(|m| m.len() > 0)
+    {
+        eprintln!(
+            "mcpscope: messages written while the terminal UI ran are in {}",
+            log.display()
+        );
+    }
     drop(lock);
     r.map_err(|e| {
         eprintln!("mcpscope: the terminal UI stopped: {e}");
@@ -141,4 +157,31 @@ fn pairs(items: &[String], sep: char) -> Result<Map<String, Value>, i32> {
         m.insert(k.trim().to_string(), Value::String(v.trim().to_string()));
     }
     Ok(m)
+}
+
+/// Our stderr pointed at a file until dropped (then back at the terminal).
+struct StderrToFile {
+    saved: std::os::fd::OwnedFd,
+}
+
+impl StderrToFile {
+    /// Point stderr at `path` (created owner-only, truncated); `None` when it cannot be, and
+    /// stderr is left as it was.
+    fn start(path: &std::path::Path) -> Option<StderrToFile> {
+        let _ = mcpscope_server::precreate_private(path);
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(path)
+            .ok()?;
+        let saved = nix::unistd::dup(std::io::stderr()).ok()?;
+        nix::unistd::dup2_stderr(&file).ok()?;
+        Some(StderrToFile { saved })
+    }
+}
+
+impl Drop for StderrToFile {
+    fn drop(&mut self) {
+        let _ = nix::unistd::dup2_stderr(&self.saved);
+    }
 }
