@@ -1,0 +1,692 @@
+//! A form over a JSON Schema: the tool arguments of the Tools tab and the elicitation forms of
+//! the question dialogs. The fields come from the core's schema → form model
+//! (`mcpscope_proto::form::form_model`, the one the web UI draws), the value is checked with
+//! `mcpscope_proto::form::validate` after every change and each error is drawn under its field.
+//!
+//! The value (one JSON value) is the truth; the rows are a view of the model beside it. A JSON
+//! mode (`Ctrl-T`) edits that same value as text, and going back parses the text into the fields,
+//! so nothing typed is lost either way. A schema the model cannot draw as fields opens in JSON
+//! mode and stays there.
+//!
+//! Keys (when the form has the keyboard): ↑↓ / Tab / Shift-Tab move; Enter edits a text or
+//! number (Enter or ↑↓ again keeps it, Esc drops the edit), opens an enum's choices or adds an
+//! array item; Space toggles a boolean or steps an enum; ←→ step an enum or a boolean; `+` adds
+//! and `-` removes array items; Delete unsets an optional field; Ctrl-N sets a nullable field to
+//! null. Esc on a form that is not editing is the owner's (to close it).
+
+mod draw;
+mod rows;
+
+use crate::widgets::input::{Edit, Input};
+use crate::widgets::json_editor::JsonEditor;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use mcpscope_proto::form::{Field, FieldError, FieldKind, form_model, initial_value, validate};
+use rows::{Row, Seg, field_at, set_at, value_at};
+use serde_json::{Map, Value, json};
+
+/// Validation errors kept (a hostile value may fail a million ways).
+const MAX_ERRORS: usize = 200;
+
+/// What a key did to a form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FormEvent {
+    /// Not the form's key: the owner may use it (Esc, Ctrl-R, …).
+    Ignored,
+    /// Taken; the value is unchanged (a move, an edit begun).
+    Consumed,
+    /// Taken; the value changed (and was validated again).
+    Changed,
+}
+
+/// A text or number field being typed into.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Editing {
+    input: Input,
+    /// Why the text cannot be kept yet ("not a number").
+    error: Option<String>,
+}
+
+/// An enum's choices, open under its row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Picker {
+    /// The highlighted choice.
+    at: usize,
+}
+
+/// A choice of an enum row: its options, and "not set" / null where the field allows them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Choice {
+    /// Leave the field out.
+    Unset,
+    /// `null`.
+    Null,
+    /// The option's value.
+    Value(Value, String),
+}
+
+/// A form: the model, the value, where the cursor is, what is being edited, the errors.
+#[derive(Debug, Clone)]
+pub struct Form {
+    schema: Value,
+    model: Field,
+    value: Value,
+    rows: Vec<Row>,
+    cursor: usize,
+    /// The first line drawn (kept in view of the cursor when drawn).
+    top: usize,
+    editing: Option<Editing>,
+    picker: Option<Picker>,
+    /// Some in JSON mode.
+    json: Option<JsonEditor>,
+    /// Why the JSON text is not a value (or cannot go back to the fields).
+    json_error: Option<String>,
+    errors: Vec<FieldError>,
+    /// Why the schema cannot validate (the server still will).
+    unusable: Option<String>,
+}
+
+impl Form {
+    /// The form for `schema`, filled with its defaults.
+    pub fn new(schema: &Value) -> Form {
+        let model = form_model(schema);
+        let value = initial_value(&model).unwrap_or_else(|| json!({}));
+        Form::build(schema, model, value)
+    }
+
+    /// The form for `schema` filled with `value` (a replay, a saved request).
+    pub fn with_value(schema: &Value, value: Value) -> Form {
+        Form::build(schema, form_model(schema), value)
+    }
+
+    fn build(schema: &Value, model: Field, value: Value) -> Form {
+        let drawable = matches!(model.kind, FieldKind::Object { .. });
+        let mut f = Form {
+            schema: schema.clone(),
+            model,
+            value,
+            rows: Vec::new(),
+            cursor: 0,
+            top: 0,
+            editing: None,
+            picker: None,
+            json: None,
+            json_error: None,
+            errors: Vec::new(),
+            unusable: None,
+        };
+        if !drawable {
+            f.json = Some(JsonEditor::of_value(&f.value));
+        }
+        f.changed();
+        f
+    }
+
+    /// The value as it stands (in JSON mode: the text's last value that parsed).
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
+    /// The errors `validate` found in the value (pointer and message).
+    pub fn errors(&self) -> &[FieldError] {
+        &self.errors
+    }
+
+    /// Why the schema could not be used to validate, if so.
+    pub fn unusable(&self) -> Option<&str> {
+        self.unusable.as_deref()
+    }
+
+    /// True in JSON mode.
+    pub fn is_json(&self) -> bool {
+        self.json.is_some()
+    }
+
+    /// True when the schema has fields to draw (not only JSON).
+    pub fn drawable(&self) -> bool {
+        matches!(self.model.kind, FieldKind::Object { .. })
+    }
+
+    /// The root's fields (empty: the schema takes no arguments).
+    pub fn field_count(&self) -> usize {
+        match &self.model.kind {
+            FieldKind::Object { fields, .. } => fields.len(),
+            _ => 1,
+        }
+    }
+
+    /// True while typing goes into the form (a field is edited, or JSON mode): the app's
+    /// letter keys are typed then.
+    pub fn captures(&self) -> bool {
+        self.editing.is_some() || self.json.is_some()
+    }
+
+    /// Keep what is being typed and give the value to send, or why it cannot be sent yet (an
+    /// edit that does not parse, JSON text that is not JSON). Validation errors do not stop it:
+    /// the server is the judge, and an inspector must be able to send a wrong call.
+    pub fn finish(&mut self) -> Result<Value, String> {
+        if self.editing.is_some() {
+            self.commit();
+            if let Some(e) = self.editing.as_ref().and_then(|e| e.error.clone()) {
+                return Err(e);
+            }
+        }
+        if let Some(j) = &self.json {
+            return j.parse();
+        }
+        Ok(self.value.clone())
+    }
+
+    /// Apply a key.
+    pub fn key(&mut self, key: KeyEvent) -> FormEvent {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && key.code == KeyCode::Char('t') {
+            return self.switch_mode();
+        }
+        if self.json.is_some() {
+            return self.json_key(key);
+        }
+        if self.editing.is_some() {
+            return self.edit_key(key);
+        }
+        if self.picker.is_some() {
+            return self.picker_key(key);
+        }
+        match key.code {
+            KeyCode::Up | KeyCode::BackTab => self.go(-1),
+            KeyCode::Down | KeyCode::Tab => self.go(1),
+            KeyCode::PageUp => self.go(-10),
+            KeyCode::PageDown => self.go(10),
+            KeyCode::Home => self.go(-(self.rows.len() as isize)),
+            KeyCode::End => self.go(self.rows.len() as isize),
+            KeyCode::Enter => self.activate(),
+            KeyCode::Char(' ') => self.step(1, true),
+            KeyCode::Left => self.step(-1, false),
+            KeyCode::Right => self.step(1, false),
+            KeyCode::Char('+') | KeyCode::Insert => self.add_item(),
+            KeyCode::Char('-') => self.remove_item(),
+            KeyCode::Delete | KeyCode::Backspace => self.unset(),
+            KeyCode::Char('n') if ctrl => self.set_null(),
+            _ => FormEvent::Ignored,
+        }
+    }
+
+    /// After the value changed: the rows again, the cursor kept in them, validation again.
+    fn changed(&mut self) {
+        self.rows = rows::build(&self.model, &self.value);
+        self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
+        match validate(&self.schema, &self.value) {
+            Ok(mut e) => {
+                e.truncate(MAX_ERRORS);
+                self.errors = e;
+                self.unusable = None;
+            }
+            Err(why) => {
+                self.errors.clear();
+                self.unusable = Some(why);
+            }
+        }
+    }
+
+    fn row(&self) -> Option<&Row> {
+        self.rows.get(self.cursor)
+    }
+
+    /// The field of the cursor's row (an array item: the item field).
+    fn field(&self) -> Option<&Field> {
+        let r = self.row()?;
+        if r.more.is_some() {
+            return None;
+        }
+        field_at(&self.model, &r.steps)
+    }
+
+    fn current(&self) -> Option<&Value> {
+        value_at(&self.value, &self.row()?.path)
+    }
+
+    fn set(&mut self, v: Option<Value>) -> FormEvent {
+        let Some(path) = self.row().map(|r| r.path.clone()) else {
+            return FormEvent::Ignored;
+        };
+        set_at(&mut self.value, &path, v);
+        self.changed();
+        FormEvent::Changed
+    }
+
+    fn go(&mut self, by: isize) -> FormEvent {
+        let last = self.rows.len().saturating_sub(1) as isize;
+        self.cursor = (self.cursor as isize + by).clamp(0, last.max(0)) as usize;
+        if self.cursor < self.top {
+            self.top = self.cursor;
+        }
+        FormEvent::Consumed
+    }
+
+    fn activate(&mut self) -> FormEvent {
+        let Some(f) = self.field() else {
+            return FormEvent::Ignored;
+        };
+        match &f.kind {
+            FieldKind::String { .. } | FieldKind::Number { .. } | FieldKind::Json { .. } => {
+                let text = match (&f.kind, self.current()) {
+                    (_, None) => String::new(),
+                    (FieldKind::String { .. }, Some(Value::String(s))) => s.clone(),
+                    (_, Some(v)) => v.to_string(),
+                };
+                self.editing = Some(Editing {
+                    input: Input::new(text),
+                    error: None,
+                });
+                FormEvent::Consumed
+            }
+            FieldKind::Enum { .. } => {
+                let at = self.choice_index().unwrap_or(0);
+                self.picker = Some(Picker { at });
+                FormEvent::Consumed
+            }
+            FieldKind::Boolean => self.step(1, true),
+            FieldKind::Array { .. } => self.add_item(),
+            FieldKind::Object { .. } => FormEvent::Ignored,
+        }
+    }
+
+    fn edit_key(&mut self, key: KeyEvent) -> FormEvent {
+        let Some(e) = self.editing.as_mut() else {
+            return FormEvent::Ignored;
+        };
+        match key.code {
+            KeyCode::Esc => {
+                self.editing = None;
+                FormEvent::Consumed
+            }
+            KeyCode::Enter | KeyCode::Up | KeyCode::Down | KeyCode::Tab | KeyCode::BackTab => {
+                let ev = self.commit();
+                if self.editing.is_none() {
+                    match key.code {
+                        KeyCode::Up | KeyCode::BackTab => {
+                            self.go(-1);
+                        }
+                        KeyCode::Down | KeyCode::Tab => {
+                            self.go(1);
+                        }
+                        _ => {}
+                    }
+                }
+                ev
+            }
+            _ => {
+                if e.input.key(key) == Edit::Changed {
+                    e.error = None;
+                }
+                FormEvent::Consumed
+            }
+        }
+    }
+
+    /// Keep the edited text as the field's value, if it parses; else say why and stay.
+    fn commit(&mut self) -> FormEvent {
+        let (Some(e), Some(f), Some(row)) = (&self.editing, self.field(), self.row()) else {
+            self.editing = None;
+            return FormEvent::Consumed;
+        };
+        let text = e.input.text().to_string();
+        let in_array = row.item.is_some();
+        let parsed = parse_text(&f.kind, &text, in_array || f.required && is_string(&f.kind));
+        match parsed {
+            Ok(v) => {
+                self.editing = None;
+                let v = if in_array {
+                    Some(v.unwrap_or(Value::Null))
+                } else {
+                    v
+                };
+                self.set(v)
+            }
+            Err(why) => {
+                if let Some(e) = self.editing.as_mut() {
+                    e.error = Some(why);
+                }
+                FormEvent::Consumed
+            }
+        }
+    }
+
+    /// The enum row's choices: "not set" (optional, not an array item), the options, null.
+    pub(crate) fn choices(&self) -> Vec<Choice> {
+        let (Some(f), Some(row)) = (self.field(), self.row()) else {
+            return Vec::new();
+        };
+        choices_of(f, row.item.is_some())
+    }
+
+    fn choice_index(&self) -> Option<usize> {
+        let cur = self.current();
+        self.choices().iter().position(|c| match (c, cur) {
+            (Choice::Unset, None) => true,
+            (Choice::Null, Some(Value::Null)) => true,
+            (Choice::Value(v, _), Some(x)) => v == x,
+            _ => false,
+        })
+    }
+
+    fn choose(&mut self, c: Choice) -> FormEvent {
+        let multi = matches!(
+            self.field().map(|f| &f.kind),
+            Some(FieldKind::Enum { multi: true, .. })
+        );
+        if multi {
+            let Choice::Value(v, _) = c else {
+                return self.set(None);
+            };
+            let mut list = match self.current() {
+                Some(Value::Array(a)) => a.clone(),
+                _ => Vec::new(),
+            };
+            match list.iter().position(|x| *x == v) {
+                Some(i) => {
+                    list.remove(i);
+                }
+                None => list.push(v),
+            }
+            return self.set(Some(Value::Array(list)));
+        }
+        self.set(match c {
+            Choice::Unset => None,
+            Choice::Null => Some(Value::Null),
+            Choice::Value(v, _) => Some(v),
+        })
+    }
+
+    /// Space / ←→: a boolean toggles (an optional one cycles "not set" → true → false); an enum
+    /// steps to its next choice (Space opens a multi-select's choices).
+    fn step(&mut self, by: isize, space: bool) -> FormEvent {
+        let Some(f) = self.field() else {
+            return FormEvent::Ignored;
+        };
+        let required = f.required || self.row().is_some_and(|r| r.item.is_some());
+        match &f.kind {
+            FieldKind::Boolean => {
+                let next = match (self.current(), required) {
+                    (Some(Value::Bool(true)), true) => Some(json!(false)),
+                    (_, true) => Some(json!(true)),
+                    (None, false) => Some(json!(by > 0)),
+                    (Some(Value::Bool(b)), false) if *b == (by > 0) => Some(json!(!b)),
+                    (Some(_), false) => None,
+                };
+                self.set(next)
+            }
+            FieldKind::Enum { multi: true, .. } if space => {
+                self.picker = Some(Picker { at: 0 });
+                FormEvent::Consumed
+            }
+            FieldKind::Enum { multi: false, .. } => {
+                let choices = self.choices();
+                if choices.is_empty() {
+                    return FormEvent::Consumed;
+                }
+                let n = choices.len() as isize;
+                let at = match self.choice_index() {
+                    Some(i) => (i as isize + by).rem_euclid(n),
+                    None if by > 0 => 0,
+                    None => n - 1,
+                };
+                self.choose(choices[at as usize].clone())
+            }
+            _ if space => FormEvent::Ignored,
+            // ←→ on a row without choices: not the form's (the app may move focus).
+            _ => FormEvent::Ignored,
+        }
+    }
+
+    fn picker_key(&mut self, key: KeyEvent) -> FormEvent {
+        let choices = self.choices();
+        let multi = matches!(
+            self.field().map(|f| &f.kind),
+            Some(FieldKind::Enum { multi: true, .. })
+        );
+        let Some(p) = self.picker.as_mut() else {
+            return FormEvent::Ignored;
+        };
+        let last = choices.len().saturating_sub(1);
+        match key.code {
+            KeyCode::Up => p.at = p.at.saturating_sub(1),
+            KeyCode::Down => p.at = (p.at + 1).min(last),
+            KeyCode::Home => p.at = 0,
+            KeyCode::End => p.at = last,
+            KeyCode::Esc => self.picker = None,
+            KeyCode::Char(' ') if multi => {
+                let at = p.at;
+                return choices
+                    .get(at)
+                    .cloned()
+                    .map_or(FormEvent::Consumed, |c| self.choose(c));
+            }
+            KeyCode::Enter if multi => self.picker = None,
+            KeyCode::Enter => {
+                let at = p.at;
+                self.picker = None;
+                return choices
+                    .get(at)
+                    .cloned()
+                    .map_or(FormEvent::Consumed, |c| self.choose(c));
+            }
+            _ => {}
+        }
+        FormEvent::Consumed
+    }
+
+    fn array_row(&self) -> Option<(Vec<Seg>, Field)> {
+        let r = self.row()?;
+        let steps = if r.item.is_some() || r.more.is_some() {
+            &r.steps[..r.steps.len().saturating_sub(1)]
+        } else {
+            &r.steps[..]
+        };
+        let path = if r.item.is_some() {
+            r.path[..r.path.len() - 1].to_vec()
+        } else {
+            r.path.clone()
+        };
+        match &field_at(&self.model, steps)?.kind {
+            FieldKind::Array { items, .. } => Some((path, (**items).clone())),
+            _ => None,
+        }
+    }
+
+    fn add_item(&mut self) -> FormEvent {
+        let Some((path, item)) = self.array_row() else {
+            return FormEvent::Ignored;
+        };
+        let mut list = match value_at(&self.value, &path) {
+            Some(Value::Array(a)) => a.clone(),
+            _ => Vec::new(),
+        };
+        list.push(empty_item(&item));
+        let n = list.len();
+        set_at(&mut self.value, &path, Some(Value::Array(list)));
+        self.changed();
+        // The cursor onto the new item.
+        let p = [&path[..], &[Seg::Index(n - 1)]].concat();
+        if let Some(i) = self.rows.iter().position(|r| r.path == p) {
+            self.cursor = i;
+        }
+        FormEvent::Changed
+    }
+
+    fn remove_item(&mut self) -> FormEvent {
+        let Some(r) = self.row() else {
+            return FormEvent::Ignored;
+        };
+        let (Some(i), Some((path, _))) = (r.item, self.array_row()) else {
+            return FormEvent::Ignored;
+        };
+        if let Some(Value::Array(a)) = value_at(&self.value, &path) {
+            let mut a = a.clone();
+            if i < a.len() {
+                a.remove(i);
+            }
+            set_at(&mut self.value, &path, Some(Value::Array(a)));
+            self.changed();
+        }
+        FormEvent::Changed
+    }
+
+    fn unset(&mut self) -> FormEvent {
+        match self.row() {
+            Some(r) if r.item.is_some() => self.remove_item(),
+            Some(r) if r.more.is_none() && self.current().is_some() => self.set(None),
+            Some(_) => FormEvent::Consumed,
+            None => FormEvent::Ignored,
+        }
+    }
+
+    fn set_null(&mut self) -> FormEvent {
+        match self.field() {
+            Some(f) if f.nullable => {
+                let was_null = self.current() == Some(&Value::Null);
+                self.set((!was_null).then_some(Value::Null))
+            }
+            _ => FormEvent::Consumed,
+        }
+    }
+
+    /// Ctrl-T: form → JSON (the value as text), JSON → form (the text parsed into the fields).
+    fn switch_mode(&mut self) -> FormEvent {
+        if let Some(j) = &self.json {
+            if !self.drawable() {
+                self.json_error = Some(format!("{}: only JSON here", self.json_reason()));
+                return FormEvent::Consumed;
+            }
+            match j.parse() {
+                Ok(v) => {
+                    self.value = v;
+                    self.json = None;
+                    self.json_error = None;
+                    self.changed();
+                    FormEvent::Changed
+                }
+                Err(e) => {
+                    self.json_error = Some(format!("not JSON, so it stays here: {e}"));
+                    FormEvent::Consumed
+                }
+            }
+        } else {
+            if self.editing.is_some() {
+                self.commit();
+                self.editing = None;
+            }
+            self.picker = None;
+            self.json = Some(JsonEditor::of_value(&self.value));
+            FormEvent::Consumed
+        }
+    }
+
+    fn json_reason(&self) -> String {
+        match &self.model.kind {
+            FieldKind::Json { reason } => reason.clone(),
+            _ => "this schema is not an object".into(),
+        }
+    }
+
+    fn json_key(&mut self, key: KeyEvent) -> FormEvent {
+        let Some(j) = self.json.as_mut() else {
+            return FormEvent::Ignored;
+        };
+        match j.key(key) {
+            Edit::Ignored => FormEvent::Ignored,
+            Edit::Moved => FormEvent::Consumed,
+            Edit::Changed => {
+                match j.parse() {
+                    Ok(v) => {
+                        self.value = v;
+                        self.json_error = None;
+                        self.changed();
+                    }
+                    Err(e) => self.json_error = Some(e),
+                }
+                FormEvent::Changed
+            }
+        }
+    }
+}
+
+fn is_string(k: &FieldKind) -> bool {
+    matches!(k, FieldKind::String { .. })
+}
+
+/// The choices of an enum field.
+pub(crate) fn choices_of(f: &Field, in_array: bool) -> Vec<Choice> {
+    let FieldKind::Enum { options, multi } = &f.kind else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if !f.required && !in_array && !multi {
+        out.push(Choice::Unset);
+    }
+    out.extend(
+        options
+            .iter()
+            .map(|o| Choice::Value(o.value.clone(), o.label.clone())),
+    );
+    if f.nullable && !multi {
+        out.push(Choice::Null);
+    }
+    out
+}
+
+/// An edited text as a value of kind `k`: `None` for an empty text (the field is left out)
+/// unless `keep_empty` (a required string, an array item's string keep "").
+fn parse_text(k: &FieldKind, text: &str, keep_empty: bool) -> Result<Option<Value>, String> {
+    match k {
+        FieldKind::String { .. } if text.is_empty() && !keep_empty => Ok(None),
+        FieldKind::String { .. } => Ok(Some(Value::String(text.to_string()))),
+        _ if text.trim().is_empty() => Ok(None),
+        FieldKind::Number { integer, .. } => parse_number(text.trim(), *integer).map(Some),
+        _ => serde_json::from_str(text)
+            .map(Some)
+            .map_err(|e| format!("not JSON: {e}")),
+    }
+}
+
+fn parse_number(t: &str, integer: bool) -> Result<Value, String> {
+    let n: f64 = t.parse().map_err(|_| "not a number".to_string())?;
+    if !n.is_finite() {
+        return Err("not a number".into());
+    }
+    if integer {
+        if n.fract() != 0.0 {
+            return Err("must be an integer".into());
+        }
+        if let Ok(i) = t.parse::<i64>() {
+            return Ok(json!(i));
+        }
+        if n.abs() < 9.0e15 {
+            return Ok(json!(n as i64));
+        }
+    }
+    Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+}
+
+/// The value of a new array item: its default, else an empty one of its kind.
+fn empty_item(item: &Field) -> Value {
+    let mut f = item.clone();
+    f.required = true;
+    if let Some(v) = initial_value(&f) {
+        return v;
+    }
+    match &item.kind {
+        FieldKind::String { .. } => json!(""),
+        FieldKind::Boolean => json!(false),
+        FieldKind::Number { .. } => json!(0),
+        FieldKind::Array { .. } => json!([]),
+        FieldKind::Object { .. } => Value::Object(Map::new()),
+        FieldKind::Enum { options, multi } => {
+            if *multi {
+                json!([])
+            } else {
+                options.first().map_or(Value::Null, |o| o.value.clone())
+            }
+        }
+        FieldKind::Json { .. } => Value::Null,
+    }
+}
