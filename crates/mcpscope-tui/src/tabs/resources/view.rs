@@ -1,0 +1,304 @@
+//! Drawing the Resources tab: the list (Resources, then Templates, each row with its
+//! subscribed `●` and updated `↻` marks) beside the detail (the template form, the read, or
+//! what the selected row is); on a narrow screen one half at a time.
+
+use super::form::{clock, window};
+use super::{Item, Pane, Resources};
+use crate::tabs::Ctx;
+use crate::widgets::style::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+/// Below this width the list and the detail take turns.
+pub(super) const SPLIT_WIDTH: u16 = 90;
+
+/// Draw the tab into `area`.
+pub(super) fn render(t: &Resources, ctx: &Ctx, f: &mut Frame, area: Rect) {
+    let theme = Theme::new(ctx.color);
+    if !ctx.server.connected() && t.resources.is_none() {
+        let l = Line::styled(crate::strings::NOT_CONNECTED, theme.dim());
+        f.render_widget(Paragraph::new(l), area);
+        return;
+    }
+    if area.width < SPLIT_WIDTH {
+        match t.pane {
+            Pane::List => list(t, ctx, f, area, theme),
+            Pane::Detail => detail(t, ctx, f, area, theme),
+        }
+        return;
+    }
+    let lw = (area.width * 2 / 5).max(30);
+    list(t, ctx, f, Rect { width: lw, ..area }, theme);
+    let right = Rect {
+        x: area.x + lw,
+        width: area.width - lw,
+        ..area
+    };
+    let block = Block::default()
+        .borders(Borders::LEFT)
+        .border_style(theme.dim());
+    let inner = block.inner(right);
+    f.render_widget(block, right);
+    detail(t, ctx, f, inner, theme);
+}
+
+/// The marks of `uri`: subscribed, updated (with its time).
+fn marks(t: &Resources, uri: &str) -> (bool, Option<u64>) {
+    (t.subscribed.contains(uri), t.updated.get(uri).copied())
+}
+
+fn list(t: &Resources, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
+    let w = area.width as usize;
+    let mut head: Vec<Line> = Vec::new();
+    head.extend(t.search.line(theme, w));
+    if t.list_changed {
+        head.push(Line::styled("The list changed: f reloads", theme.warn()));
+    }
+    for e in &t.list_errors {
+        head.push(Line::styled(super::clean(e, w.max(8) * 2), theme.error()));
+    }
+    let items = t.items();
+    let selected = items.get(t.cursor.selected).copied();
+    let active = ctx.focused && t.pane == Pane::List && !t.search.typing;
+    let mut lines: Vec<Line> = Vec::new();
+    let mut at = 0;
+    let count = |n: Option<usize>, shown: usize| match n {
+        None => " (loading…)".to_string(),
+        Some(n) if n == shown => format!(" ({n})"),
+        Some(n) => format!(" ({shown} of {n})"),
+    };
+    let shown_r = items
+        .iter()
+        .filter(|i| matches!(i, Item::Resource(_)))
+        .count();
+    let n_r = t.resources.as_ref().map(Vec::len);
+    lines.push(Line::styled(
+        format!("Resources{}", count(n_r, shown_r)),
+        theme.title(),
+    ));
+    let templates_header = |lines: &mut Vec<Line>| {
+        let n_t = t.templates.as_ref().map(Vec::len);
+        let header = format!("Templates{}", count(n_t, items.len() - shown_r));
+        lines.push(Line::styled(header, theme.title()));
+    };
+    for (n, item) in items.iter().enumerate() {
+        if n == shown_r {
+            templates_header(&mut lines);
+        }
+        if Some(*item) == selected {
+            at = lines.len();
+        }
+        lines.push(row(t, *item, Some(*item) == selected, active, w, theme));
+    }
+    if shown_r == items.len() {
+        templates_header(&mut lines);
+    }
+    let hh = (head.len() as u16).min(area.height);
+    f.render_widget(Paragraph::new(head), Rect { height: hh, ..area });
+    let h = (area.height - hh) as usize;
+    let top = window(at, lines.len(), h);
+    let shown: Vec<Line> = lines.into_iter().skip(top).take(h).collect();
+    let rest = Rect {
+        y: area.y + hh,
+        height: area.height - hh,
+        ..area
+    };
+    f.render_widget(Paragraph::new(shown), rest);
+}
+
+fn row(
+    t: &Resources,
+    item: Item,
+    sel: bool,
+    active: bool,
+    w: usize,
+    theme: Theme,
+) -> Line<'static> {
+    let (mark, name, rest) = match item {
+        Item::Resource(i) => {
+            let r = &t.resources.as_ref().expect("listed")[i];
+            let (sub, upd) = marks(t, &r.uri);
+            let mark = match (sub, upd) {
+                (_, Some(_)) => "↻",
+                (true, None) => "●",
+                _ => " ",
+            };
+            let name = if r.title.is_empty() {
+                &r.name
+            } else {
+                &r.title
+            };
+            (mark, name.clone(), r.uri.clone())
+        }
+        Item::Template(i) => {
+            let tp = &t.templates.as_ref().expect("listed")[i];
+            (" ", tp.template.clone(), tp.name.clone())
+        }
+    };
+    let style = if sel && active {
+        theme.selected()
+    } else if sel {
+        theme.title()
+    } else {
+        theme.plain()
+    };
+    let name: String = name.chars().take(w.saturating_sub(3)).collect();
+    let room = w.saturating_sub(name.chars().count() + 4);
+    let rest: String = rest.chars().take(room).collect();
+    Line::from(vec![
+        Span::styled(format!("{mark} "), theme.ok()),
+        Span::styled(name, style),
+        Span::raw("  "),
+        Span::styled(rest, theme.dim()),
+    ])
+}
+
+fn detail(t: &Resources, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
+    let w = area.width as usize;
+    let mut lines: Vec<Line> = Vec::new();
+    let mut at = 0;
+    let focused = ctx.focused && t.pane == Pane::Detail;
+    if let Some((template, form)) = &t.form {
+        lines.push(Line::styled(format!("Template {template}"), theme.title()));
+        let (fl, cursor) = form.lines(theme, w, focused && t.editing);
+        at = lines.len() + cursor;
+        lines.extend(fl);
+        lines.push(Line::from(vec![
+            Span::styled("URI: ", theme.dim()),
+            Span::raw(t.expanded().unwrap_or_default()),
+        ]));
+        let hint = if t.editing {
+            "Enter read · Tab/↓ suggestions · Esc back"
+        } else {
+            "Enter edit the form · Esc back to it"
+        };
+        lines.push(Line::styled(hint, theme.dim()));
+        lines.push(Line::raw(""));
+    } else if t.read.is_none() && t.reading.is_none() {
+        lines.extend(about_selected(t, theme));
+    }
+    if let Some(uri) = &t.reading {
+        lines.push(Line::styled(format!("Reading {uri}…"), theme.dim()));
+    }
+    if let Some(r) = &t.read {
+        lines.push(Line::styled(r.uri.clone(), theme.title()));
+        lines.extend(sub_line(t, &r.uri, theme));
+        if let Some(e) = &r.error {
+            lines.push(Line::styled(format!("error: {e}"), theme.error()));
+        }
+        for h in &r.heads {
+            lines.push(Line::styled(h.clone(), theme.dim()));
+        }
+    }
+    if let Some(e) = &t.sub_error {
+        lines.push(Line::styled(format!("subscription: {e}"), theme.error()));
+    }
+    if let Some(input) = &t.save {
+        let mut spans = vec![Span::styled("Save to: ", theme.key())];
+        spans.extend(input.spans(true, w.saturating_sub(30)).spans);
+        spans.push(Span::styled("  Enter save · Esc cancel", theme.dim()));
+        lines.push(Line::from(spans));
+    }
+    draw_detail(t, f, area, lines, at, theme);
+}
+
+/// The head lines, then the read's pager in what is left (at least a few lines).
+fn draw_detail(
+    t: &Resources,
+    f: &mut Frame,
+    area: Rect,
+    lines: Vec<Line>,
+    at: usize,
+    theme: Theme,
+) {
+    let pager = t
+        .read
+        .as_ref()
+        .filter(|r| r.error.is_none())
+        .map(|r| &r.pager);
+    let room = if pager.is_some() {
+        area.height.saturating_sub(4)
+    } else {
+        area.height
+    };
+    let hh = (lines.len() as u16).min(room);
+    let top = window(at, lines.len(), hh as usize);
+    let head: Vec<Line> = lines.into_iter().skip(top).take(hh as usize).collect();
+    f.render_widget(Paragraph::new(head), Rect { height: hh, ..area });
+    if let Some(p) = pager {
+        let rest = Rect {
+            y: area.y + hh,
+            height: area.height - hh,
+            ..area
+        };
+        p.render_lines(f, rest, theme);
+    }
+}
+
+/// "● subscribed · ↻ updated 12:00:01", when either.
+fn sub_line(t: &Resources, uri: &str, theme: Theme) -> Option<Line<'static>> {
+    let (sub, upd) = marks(t, uri);
+    let mut spans = Vec::new();
+    if sub {
+        spans.push(Span::styled("● subscribed (u unsubscribes)", theme.ok()));
+    }
+    if let Some(us) = upd {
+        if !spans.is_empty() {
+            spans.push(Span::raw(" · "));
+        }
+        spans.push(Span::styled(
+            format!("↻ updated {}", clock(us)),
+            theme.warn(),
+        ));
+    }
+    (!spans.is_empty()).then(|| Line::from(spans))
+}
+
+fn about_selected(t: &Resources, theme: Theme) -> Vec<Line<'static>> {
+    let field = |k: &str, v: &str| {
+        Line::from(vec![
+            Span::styled(format!("{k:<12}"), theme.title()),
+            Span::raw(v.to_string()),
+        ])
+    };
+    let mut out = Vec::new();
+    match t.selected() {
+        Some(Item::Resource(i)) => {
+            let r = &t.resources.as_ref().expect("listed")[i];
+            out.push(field("Name", &r.name));
+            if !r.title.is_empty() {
+                out.push(field("Title", &r.title));
+            }
+            out.push(field("URI", &r.uri));
+            out.push(field("MIME type", &r.mime));
+            if !r.annotations.is_empty() {
+                out.push(field("Annotations", &r.annotations));
+            }
+            if !r.description.is_empty() {
+                out.push(Line::raw(r.description.clone()));
+            }
+            out.extend(sub_line(t, &r.uri, theme));
+            out.push(Line::styled(
+                "Enter read · b subscribe · u unsubscribe",
+                theme.dim(),
+            ));
+        }
+        Some(Item::Template(i)) => {
+            let tp = &t.templates.as_ref().expect("listed")[i];
+            out.push(field("Template", &tp.template));
+            out.push(field("Name", &tp.name));
+            out.push(field("MIME type", &tp.mime));
+            if !tp.description.is_empty() {
+                out.push(Line::raw(tp.description.clone()));
+            }
+            out.push(Line::styled(
+                "Enter fill in its variables and read",
+                theme.dim(),
+            ));
+        }
+        None => out.push(Line::styled("Pick a resource or a template.", theme.dim())),
+    }
+    out
+}
