@@ -61,3 +61,7 @@ mod trace;
 mod catalog_dialects;
 // --config honours the entry's roots (both eras, stdio and HTTP); --root wins; a bad root refused.
 mod config_roots;
+// `mcpscope --tui` in a real terminal (tmux): the journeys asserted on captured screens; the
+// harness (own tmux server, fixed size, own data dir, wait-for-screen) first.
+mod tui_tmux_support;
+mod tui_tmux;
