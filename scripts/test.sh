@@ -3,8 +3,9 @@
 # (Node 22, server-everything, the TypeScript SDK server, the conformance suite) into .peers/,
 # checks the SPA (typecheck, unit tests, reproducible build), formatting and lints, runs the Rust
 # tests (unit, integration against the demo server, the misbehaving-server testkit, the real peers,
-# the web backend), the spec's conformance suite against our CLI (core and auth scenarios), and
-# the web UI's Playwright journeys in Debian's chromium. Exits non-zero on the first failure.
+# the web backend, the terminal UI in tmux), the spec's conformance suite against our CLI (core and
+# auth scenarios), and the web UI's Playwright journeys in Debian's chromium. Exits non-zero on the
+# first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n=== %s (%s)\n' "$1" "$(date +%H:%M:%S)"; }
@@ -12,6 +13,16 @@ SECONDS=0
 
 step "install the test peers (testenv/install.sh)"
 bash testenv/install.sh
+
+step "tmux for the terminal UI's end-to-end tests (installed when missing, as root)"
+if ! command -v tmux >/dev/null; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux
+  else
+    echo "tmux is missing (apt-get install tmux): the tests tui_tmux:: need it"; exit 1
+  fi
+fi
+tmux -V
 
 step "web: npm ci, typecheck, unit tests, rebuild = committed build (web/check.sh)"
 bash web/check.sh
