@@ -1,0 +1,327 @@
+//! A server's question as a modal over the current tab: what it asks, which server asks and for
+//! which request (origin, history entry, round), the time left before the core declines it, how
+//! many more wait, and the answers its kind allows. Each kind has its own body: the elicitation
+//! form (`elicit.rs`), URL elicitation (`url.rs`), sampling (`sampling.rs`), roots and anything
+//! else (`roots.rs`). Every body can be declined or cancelled.
+//!
+//! Everything drawn here was sent by a server: it goes through [`clean`] first (control
+//! characters made visible, never written to the terminal) and is bounded in length and lines.
+
+mod editor;
+mod elicit;
+mod roots;
+mod sampling;
+mod url;
+
+use crate::modals::Outcome;
+use crate::msg::{Done, Effect};
+use crate::widgets::style::Theme;
+use crossterm::event::KeyEvent;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use serde_json::Value;
+
+/// The route tag of the answers that come back to the open dialog (`route.tab` none, `key` the
+/// interaction's id): the reducer hands them to [`Dialog::done`].
+pub const ROUTE_TAG: &str = "interaction";
+
+/// Characters kept of one server string shown on one line (a name, a method, an origin).
+pub const MAX_SHORT: usize = 200;
+
+/// The dialog of one interaction.
+#[derive(Debug, Clone)]
+pub struct Dialog {
+    /// The `Interaction` body (`id`, `server`, `kind`, `method`, `payload`, …).
+    pub interaction: Value,
+    /// What it asks, by kind.
+    body: Body,
+}
+
+/// The part of a dialog that depends on its kind.
+#[derive(Debug, Clone)]
+enum Body {
+    Form(Box<elicit::FormBody>),
+    Url(url::UrlBody),
+    Sampling(Box<sampling::SamplingBody>),
+    Raw(roots::RawBody),
+}
+
+/// A key shown in the dialog's bottom line and what it does.
+pub(crate) type Hint = (&'static str, &'static str);
+
+impl Dialog {
+    /// The dialog for `interaction`.
+    pub fn new(interaction: Value) -> Dialog {
+        let payload = interaction.get("payload").cloned().unwrap_or(Value::Null);
+        let body = match crate::tabs::text(&interaction, "kind") {
+            "elicitationForm" => Body::Form(Box::new(elicit::FormBody::new(&payload))),
+            "elicitationUrl" => Body::Url(url::UrlBody::new(&payload)),
+            "sampling" => Body::Sampling(Box::new(sampling::SamplingBody::new(&payload))),
+            "roots" => Body::Raw(roots::RawBody::roots(&payload)),
+            _ => Body::Raw(roots::RawBody::other(&payload)),
+        };
+        Dialog { interaction, body }
+    }
+
+    /// Its interaction's id.
+    pub fn id(&self) -> u64 {
+        self.interaction
+            .get("id")
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+    }
+
+    /// The server that asks.
+    pub fn server(&self) -> &str {
+        crate::tabs::text(&self.interaction, "server")
+    }
+
+    /// A key: the dialog stays (with effects: a copy, a browser) or closes with the answer.
+    pub fn key(&mut self, key: KeyEvent) -> Outcome {
+        let id = self.id();
+        let server = self.server().to_string();
+        match &mut self.body {
+            Body::Form(b) => b.key(id, key),
+            Body::Url(b) => b.key(id, key),
+            Body::Sampling(b) => b.key(id, &server, key),
+            Body::Raw(b) => b.key(id, key),
+        }
+    }
+
+    /// The answer to an effect the dialog asked for (the Testing Profile's answer, to pre-fill
+    /// the sampling editor); `done.route.key` is the interaction's id.
+    pub fn done(&mut self, done: Done) -> Vec<Effect> {
+        if let Body::Sampling(b) = &mut self.body {
+            match &done.result {
+                Ok(v) => b.prefill(v),
+                Err(e) => b.profile_failed(&e.message),
+            }
+        }
+        Vec::new()
+    }
+
+    /// Draw it over `area` (no clock: the interaction's own opening time).
+    pub fn render(&self, f: &mut Frame, area: Rect, theme: Theme) {
+        let opened = self.interaction.get("openedAtUs").and_then(Value::as_u64);
+        self.render_at(f, area, theme, opened.unwrap_or(0), 0);
+    }
+
+    /// Draw it over `area`: at `now_us` (the deadline counts down), with `waiting` more
+    /// questions queued behind it.
+    pub fn render_at(&self, f: &mut Frame, area: Rect, theme: Theme, now_us: u64, waiting: usize) {
+        f.render_widget(Clear, area);
+        let i = &self.interaction;
+        let mut bottom = vec![Span::raw(" ")];
+        for (k, what) in self.hints() {
+            bottom.push(Span::styled(*k, theme.key()));
+            bottom.push(Span::raw(format!(" {what}  ")));
+        }
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme.title())
+            .title(Line::styled(format!(" {} ", title(i)), theme.title()))
+            .title_bottom(Line::from(bottom));
+        let inner = block.inner(area);
+        f.render_widget(block, area);
+        let head = header_lines(i, theme, now_us, waiting);
+        let h = (head.len() as u16).min(inner.height);
+        f.render_widget(Paragraph::new(head), Rect { height: h, ..inner });
+        let rest = Rect {
+            y: inner.y + h,
+            height: inner.height.saturating_sub(h),
+            ..inner
+        };
+        match &self.body {
+            Body::Form(b) => b.render(f, rest, theme),
+            Body::Url(b) => b.render(f, rest, theme),
+            Body::Sampling(b) => b.render(f, rest, theme),
+            Body::Raw(b) => b.render(f, rest, theme),
+        }
+    }
+
+    fn hints(&self) -> &'static [Hint] {
+        match &self.body {
+            Body::Form(b) => b.hints(),
+            Body::Url(b) => b.hints(),
+            Body::Sampling(_) => sampling::HINTS,
+            Body::Raw(b) => b.hints(),
+        }
+    }
+}
+
+/// 000's dialog titles: "Elicitation Request" for a legacy request, "Operation Needs Input" for
+/// an `input_required` round.
+fn title(i: &Value) -> &'static str {
+    let round = i.get("round").is_some_and(|r| !r.is_null());
+    match crate::tabs::text(i, "kind") {
+        "elicitationForm" | "elicitationUrl" if round => "Operation Needs Input",
+        "elicitationForm" | "elicitationUrl" => "Elicitation Request",
+        "sampling" => "Sampling Request",
+        "roots" => "Roots Request",
+        _ => "Server Request",
+    }
+}
+
+/// Who asks, for which request, the round, the time left and the queue behind (one line each,
+/// cut at the modal's width rather than wrapped).
+fn header_lines(i: &Value, theme: Theme, now_us: u64, waiting: usize) -> Vec<Line<'static>> {
+    let s = |k: &str| clean_line(crate::tabs::text(i, k), MAX_SHORT);
+    let mut who = vec![
+        Span::styled(s("server"), theme.title()),
+        Span::raw(" asks "),
+        Span::styled(s("method"), theme.key()),
+        Span::styled(format!(" · {}", s("origin")), theme.dim()),
+    ];
+    if let Some(h) = i.get("historyId").and_then(Value::as_i64) {
+        who.push(Span::styled(format!(" · history #{h}"), theme.dim()));
+    }
+    let mut out = vec![Line::from(who)];
+    if let Some(round) = i.get("round").and_then(Value::as_u64) {
+        out.push(Line::styled(round_text(i, round), theme.warn()));
+    }
+    let mut when = vec![Span::styled(
+        format!(
+            "Declined automatically in {} if not answered",
+            time_left(i, now_us)
+        ),
+        theme.dim(),
+    )];
+    if waiting > 0 {
+        when.push(Span::styled(
+            format!(" · {waiting} more waiting"),
+            theme.warn(),
+        ));
+    }
+    out.push(Line::from(when));
+    out
+}
+
+/// "Round 2 of at most 8 · key "team" · 3 keys in this round".
+fn round_text(i: &Value, round: u64) -> String {
+    let mut t = format!("Round {round}");
+    if let Some(m) = i.get("maxRounds").and_then(Value::as_u64) {
+        t.push_str(&format!(" of at most {m}"));
+    }
+    let key = crate::tabs::text(i, "key");
+    if !key.is_empty() {
+        t.push_str(&format!(" · key {:?}", clean_line(key, 80)));
+    }
+    if let Some(n) = i.get("roundKeys").and_then(Value::as_u64) {
+        t.push_str(&format!(
+            " · {n} key{} in this round (answered one at a time)",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    t
+}
+
+/// "4:59" until the deadline (then the core declines it as timed out).
+pub fn time_left(i: &Value, now_us: u64) -> String {
+    let deadline = i.get("deadlineUs").and_then(Value::as_u64).unwrap_or(0);
+    let s = deadline.saturating_sub(now_us).div_ceil(1_000_000);
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+/// `s` made safe to draw and bounded: at most `max` characters (a mark says when cut), every
+/// control character but newline shown as its visible picture (`␛` for ESC) so a server cannot
+/// move the cursor, clear the screen or retitle the terminal; tabs become spaces; C1 controls
+/// and bidirectional overrides (which could make a URL read as another) become `�`.
+pub fn clean(s: &str, max: usize) -> String {
+    let mut out = String::with_capacity(s.len().min(max * 4 + 4));
+    for (n, c) in s.chars().enumerate() {
+        if n >= max {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' => out.push('\n'),
+            '\t' => out.push_str("    "),
+            '\r' => {}
+            c if (c as u32) < 0x20 => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?')),
+            '\u{7f}' => out.push('␡'),
+            '\u{80}'..='\u{9f}'
+            | '\u{200e}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// [`clean`] on one line: newlines shown as `⏎`.
+pub fn clean_line(s: &str, max: usize) -> String {
+    clean(s, max).replace('\n', "⏎")
+}
+
+/// `text` as cleaned lines, at most `max_lines` (a last line says how many more), each at most
+/// `max_chars` characters.
+pub(crate) fn clean_lines(text: &str, max_lines: usize, max_chars: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut lines = text.lines();
+    for l in lines.by_ref().take(max_lines) {
+        out.push(clean_line(l, max_chars));
+    }
+    let more = lines.count();
+    if more > 0 {
+        out.push(format!("… {more} more lines not shown"));
+    }
+    out
+}
+
+/// The payload's `message` (what the server says it wants), if any.
+pub(crate) fn message_of(payload: &Value) -> Option<&str> {
+    payload
+        .get("message")
+        .and_then(Value::as_str)
+        .filter(|m| !m.is_empty())
+}
+
+/// One `key  what` hint line for a body (the keys of an answer row).
+pub(crate) fn hint_line(hints: &[Hint], theme: Theme) -> Line<'static> {
+    let mut spans = Vec::new();
+    for (k, what) in hints {
+        spans.push(Span::styled(format!("[{k}]"), theme.key()));
+        spans.push(Span::raw(format!(" {what}   ")));
+    }
+    Line::from(spans)
+}
+
+/// The answer `id` closes with.
+pub(crate) fn answer(id: u64, answer: mcpscope_inspect::Answer) -> Outcome {
+    Outcome::Close(vec![Effect::Answer { id, answer }])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        let s = clean("a\x1b[2Jb\x07c\td\u{9b}e\u{202e}f\r\ng", 100);
+        assert_eq!(s, "a␛[2Jb␇c    d�e�f\ng");
+        assert!(!s.chars().any(|c| c.is_control() && c != '\n'));
+        assert_eq!(clean_line("x\ny", 10), "x⏎y");
+        assert_eq!(clean(&"z".repeat(50), 10), format!("{}…", "z".repeat(10)));
+    }
+
+    #[test]
+    fn the_time_left_counts_down_to_zero() {
+        let i = json!({"deadlineUs": 300_000_000u64});
+        assert_eq!(time_left(&i, 0), "5:00");
+        assert_eq!(time_left(&i, 1), "5:00");
+        assert_eq!(time_left(&i, 1_000_001), "4:59");
+        assert_eq!(time_left(&i, 400_000_000), "0:00");
+    }
+
+    #[test]
+    fn lines_are_bounded() {
+        let text = "l\n".repeat(50);
+        let lines = clean_lines(&text, 10, 5);
+        assert_eq!(lines.len(), 11);
+        assert_eq!(lines[10], "… 40 more lines not shown");
+    }
+}

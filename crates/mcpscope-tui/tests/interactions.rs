@@ -1,0 +1,410 @@
+//! Answering the server: the interaction modals of each kind drawn at both sizes (a form with a
+//! validation error, a URL, sampling with its editor, roots, an unknown method), the exact
+//! answer each key produces, the queue behind the open question, a hostile payload's control
+//! characters, and the answers reaching the real demo server.
+
+use crate::support::*;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use mcpscope_inspect::Answer;
+use mcpscope_tui::modals::Modal;
+use mcpscope_tui::msg::Effect;
+use mcpscope_tui::state::AppState;
+use serde_json::{Value, json};
+
+/// An `Interaction` as the core publishes it (`interactionOpened`), due in 4:59.
+fn interaction(id: u64, kind: &str, method: &str, payload: Value) -> Value {
+    json!({
+        "id": id,
+        "server": "demo",
+        "historyId": 12,
+        "kind": kind,
+        "method": method,
+        "payload": payload,
+        "origin": "server request 5",
+        "round": null,
+        "key": null,
+        "roundKeys": null,
+        "maxRounds": null,
+        "openedAtUs": NOW_US - 1_000_000,
+        "deadlineUs": NOW_US + 299_000_000,
+    })
+}
+
+/// The demo's form (`elicit-form`): every field type elicitation allows.
+fn form_payload() -> Value {
+    json!({
+        "message": "Please fill in the demo form (every field type elicitation supports).",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "title": "Full name", "description": "As it should appear on the badge",
+                         "minLength": 2, "maxLength": 50, "default": "Ada Lovelace"},
+                "email": {"type": "string", "title": "Email", "format": "email"},
+                "guests": {"type": "integer", "title": "Guests", "minimum": 1, "maximum": 10, "default": 2},
+                "subscribe": {"type": "boolean", "title": "Subscribe to news", "default": true},
+                "size": {"type": "string", "title": "T-shirt size", "enum": ["S", "M", "L", "XL"], "default": "M"},
+                "toppings": {"type": "array", "title": "Toppings", "minItems": 1, "maxItems": 3,
+                             "items": {"type": "string", "enum": ["cheese", "olives", "mushrooms"]},
+                             "default": ["cheese"]},
+                "code": {"type": "string", "title": "Code", "pattern": "^[A-Z]{3}$"}
+            },
+            "required": ["name", "email"]
+        }
+    })
+}
+
+fn sampling_payload() -> Value {
+    json!({
+        "messages": [
+            {"role": "user", "content": {"type": "text", "text": "What is the capital of France?"}},
+            {"role": "assistant", "content": {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="}},
+        ],
+        "systemPrompt": "You are terse.",
+        "maxTokens": 200,
+        "modelPreferences": {"hints": [{"name": "claude"}], "speedPriority": 0.5},
+    })
+}
+
+fn open(size: (u16, u16), questions: &[Value]) -> AppState {
+    let mut s = state(&[card("demo", "connected", Some("legacy"))], size);
+    for q in questions {
+        core(&mut s, "interactionOpened", q.clone());
+    }
+    assert!(matches!(s.modal, Some(Modal::Interaction(_))));
+    s
+}
+
+fn ctrl(s: &mut AppState, c: char) -> Vec<Effect> {
+    send(
+        s,
+        mcpscope_tui::msg::Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)),
+    )
+}
+
+/// The one answer among `effects`.
+fn answer_of(effects: &[Effect]) -> Option<(u64, Answer)> {
+    effects.iter().find_map(|e| match e {
+        Effect::Answer { id, answer } => Some((*id, answer.clone())),
+        _ => None,
+    })
+}
+
+#[test]
+fn form_shows_its_errors_and_sends_nothing_until_they_are_fixed() {
+    for size in SIZES {
+        let q = interaction(1, "elicitationForm", "elicitation/create", form_payload());
+        let mut s = open(size, &[q]);
+        let e = press(&mut s, KeyCode::Enter);
+        assert!(answer_of(&e).is_none(), "an invalid form sends nothing");
+        assert!(s.modal.is_some());
+        let screen = draw(&s);
+        assert!(screen.contains("✗ required"), "{screen}");
+        insta::assert_snapshot!(format!("interaction_form_{}x{}", size.0, size.1), screen);
+    }
+}
+
+#[test]
+fn form_accepts_the_values_the_web_would_send() {
+    let q = interaction(7, "elicitationForm", "elicitation/create", form_payload());
+    let mut s = open((80, 24), &[q]);
+    press(&mut s, KeyCode::Down);
+    type_text(&mut s, "ada@");
+    press(&mut s, KeyCode::Enter);
+    assert!(draw(&s).contains("must be an email address"));
+    type_text(&mut s, "example.com");
+    // The code's pattern is checked too.
+    for _ in 0..5 {
+        press(&mut s, KeyCode::Down);
+    }
+    type_text(&mut s, "abc");
+    assert!(answer_of(&press(&mut s, KeyCode::Enter)).is_none());
+    assert!(draw(&s).contains("must match the pattern"));
+    for _ in 0..3 {
+        press(&mut s, KeyCode::Backspace);
+    }
+    type_text(&mut s, "ABC");
+    // Toppings: tick olives too; size: one on (M → L); subscribe: off.
+    press(&mut s, KeyCode::Up);
+    press(&mut s, KeyCode::Right);
+    press(&mut s, KeyCode::Char(' '));
+    press(&mut s, KeyCode::Up);
+    press(&mut s, KeyCode::Right);
+    press(&mut s, KeyCode::Up);
+    press(&mut s, KeyCode::Char(' '));
+    let e = press(&mut s, KeyCode::Enter);
+    assert_eq!(
+        answer_of(&e),
+        Some((
+            7,
+            Answer::Accept(json!({
+                "name": "Ada Lovelace", "email": "ada@example.com", "guests": 2,
+                "subscribe": false, "size": "L", "toppings": ["cheese", "olives"], "code": "ABC"
+            }))
+        ))
+    );
+    assert!(s.modal.is_none());
+}
+
+#[test]
+fn form_declines_and_cancels_without_checking() {
+    let q = interaction(3, "elicitationForm", "elicitation/create", form_payload());
+    let mut s = open((80, 24), std::slice::from_ref(&q));
+    assert_eq!(answer_of(&ctrl(&mut s, 'd')), Some((3, Answer::Decline)));
+    let mut s = open((80, 24), &[q]);
+    assert_eq!(
+        answer_of(&press(&mut s, KeyCode::Esc)),
+        Some((3, Answer::Cancel))
+    );
+}
+
+#[test]
+fn a_schema_outside_the_subset_is_answered_as_json() {
+    let payload = json!({"message": "raw", "requestedSchema": [1, 2]});
+    let mut s = open(
+        (80, 24),
+        &[interaction(
+            4,
+            "elicitationForm",
+            "elicitation/create",
+            payload,
+        )],
+    );
+    assert!(draw(&s).contains("Answered as JSON: the requested schema is not an object"));
+    // The editor starts with `{}`: a field typed in before the closing brace.
+    press(&mut s, KeyCode::Left);
+    type_text(&mut s, "\"a\": 1");
+    let e = ctrl(&mut s, 's');
+    assert_eq!(answer_of(&e), Some((4, Answer::Accept(json!({"a": 1})))));
+}
+
+fn url_question(url: &str) -> Value {
+    interaction(
+        5,
+        "elicitationUrl",
+        "elicitation/create",
+        json!({"mode": "url", "message": "Please consent.", "url": url, "elicitationId": "e-1"}),
+    )
+}
+
+#[test]
+fn url_shows_the_host_and_its_keys() {
+    for size in SIZES {
+        let url = "https://user@auth.example.com/authorize?client=mcpscope&state=xyz";
+        let s = open(size, &[url_question(url)]);
+        let screen = draw(&s);
+        assert!(screen.contains("Host: auth.example.com"), "{screen}");
+        insta::assert_snapshot!(format!("interaction_url_{}x{}", size.0, size.1), screen);
+    }
+}
+
+#[test]
+fn url_keys_open_copy_accept_decline_cancel() {
+    let url = "https://auth.example.com/authorize";
+    let mut s = open((80, 24), &[url_question(url)]);
+    let e = press(&mut s, KeyCode::Char('y'));
+    assert!(matches!(&e[..], [Effect::Copy(u)] if u == url));
+    assert!(s.modal.is_some(), "copying keeps the dialog open");
+    let e = press(&mut s, KeyCode::Char('o'));
+    assert!(matches!(&e[0], Effect::OpenUrl(u) if u == url));
+    assert_eq!(answer_of(&e), Some((5, Answer::Accept(Value::Null))));
+    for (key, want) in [
+        (KeyCode::Char('a'), Answer::Accept(Value::Null)),
+        (KeyCode::Char('d'), Answer::Decline),
+        (KeyCode::Esc, Answer::Cancel),
+    ] {
+        let mut s = open((80, 24), &[url_question(url)]);
+        assert_eq!(answer_of(&press(&mut s, key)), Some((5, want)));
+    }
+}
+
+#[test]
+fn a_script_url_is_never_opened_or_accepted() {
+    let mut s = open((80, 24), &[url_question("javascript:alert(1)")]);
+    assert!(press(&mut s, KeyCode::Char('o')).is_empty());
+    assert!(press(&mut s, KeyCode::Char('a')).is_empty());
+    assert!(draw(&s).contains("Only http and https URLs are opened from here"));
+    assert_eq!(
+        answer_of(&press(&mut s, KeyCode::Char('d'))),
+        Some((5, Answer::Decline))
+    );
+}
+
+fn sampling_question() -> Value {
+    interaction(6, "sampling", "sampling/createMessage", sampling_payload())
+}
+
+#[test]
+fn sampling_with_its_editor() {
+    for size in SIZES {
+        let mut s = open(size, &[sampling_question()]);
+        type_text(&mut s, "Paris.");
+        press(&mut s, KeyCode::Enter);
+        type_text(&mut s, "Second line");
+        let screen = draw(&s);
+        assert!(screen.contains("Max tokens: 200"), "{screen}");
+        insta::assert_snapshot!(
+            format!("interaction_sampling_{}x{}", size.0, size.1),
+            screen
+        );
+    }
+}
+
+#[test]
+fn sampling_sends_a_create_message_result() {
+    let mut s = open((80, 24), &[sampling_question()]);
+    type_text(&mut s, "Paris.");
+    press(&mut s, KeyCode::Enter);
+    type_text(&mut s, "Bye");
+    press(&mut s, KeyCode::Tab);
+    for _ in 0.."mcpscope-manual".len() {
+        press(&mut s, KeyCode::Backspace);
+    }
+    type_text(&mut s, "gpt-test");
+    press(&mut s, KeyCode::Tab);
+    press(&mut s, KeyCode::Down);
+    let e = ctrl(&mut s, 's');
+    assert_eq!(
+        answer_of(&e),
+        Some((
+            6,
+            Answer::Accept(json!({
+                "role": "assistant",
+                "content": {"type": "text", "text": "Paris.\nBye"},
+                "model": "gpt-test",
+                "stopReason": "stopSequence"
+            }))
+        ))
+    );
+}
+
+#[test]
+fn sampling_rejects_cancels_and_asks_the_testing_profile() {
+    let mut s = open((80, 24), &[sampling_question()]);
+    assert_eq!(answer_of(&ctrl(&mut s, 'd')), Some((6, Answer::Decline)));
+    let mut s = open((80, 24), &[sampling_question()]);
+    let e = ctrl(&mut s, 'p');
+    assert!(matches!(&e[..], [Effect::AnswerWithProfile { id: 6 }]));
+    let mut s = open((80, 24), &[sampling_question()]);
+    let e = ctrl(&mut s, 'f');
+    assert!(
+        matches!(&e[..], [Effect::Run { route, .. }] if route.tag == "interaction" && route.key == "6" && route.tab.is_none())
+    );
+    assert!(
+        s.modal.is_some(),
+        "asking the profile keeps the dialog open"
+    );
+    // Its answer fills the editor.
+    let profile = json!({
+        "profile": {"name": "canned"}, "active": {"profile": "canned"},
+        "answer": {"action": "accept", "content": {"role": "assistant",
+            "content": {"type": "text", "text": "From the profile"}, "model": "canned-model", "stopReason": "endTurn"}},
+        "refused": null, "delayMs": 0
+    });
+    send(
+        &mut s,
+        mcpscope_tui::msg::Msg::Done(mcpscope_tui::msg::Done {
+            route: mcpscope_tui::msg::Route {
+                server: "demo".into(),
+                tab: None,
+                tag: "interaction",
+                key: "6".into(),
+            },
+            result: Ok(profile),
+            was_call: false,
+        }),
+    );
+    let screen = draw(&s);
+    assert!(screen.contains("From the profile"), "{screen}");
+    assert!(
+        screen.contains("filled from Testing Profile «canned»"),
+        "{screen}"
+    );
+    let (_, a) = answer_of(&ctrl(&mut s, 's')).expect("sent");
+    let Answer::Accept(v) = a else {
+        panic!("{a:?}")
+    };
+    assert_eq!(v["model"], "canned-model");
+    assert_eq!(v["content"]["text"], "From the profile");
+}
+
+#[test]
+fn roots_and_other_methods() {
+    for size in SIZES {
+        let q = interaction(8, "other", "x/custom", json!({"anything": [1, 2, 3]}));
+        let s = open(size, &[q]);
+        insta::assert_snapshot!(format!("interaction_other_{}x{}", size.0, size.1), draw(&s));
+    }
+    let q = interaction(8, "other", "x/custom", json!({}));
+    let mut s = open((80, 24), std::slice::from_ref(&q));
+    assert!(
+        press(&mut s, KeyCode::Char('a')).is_empty(),
+        "no accept for an unknown method"
+    );
+    assert_eq!(
+        answer_of(&press(&mut s, KeyCode::Char('d'))),
+        Some((8, Answer::Decline))
+    );
+    let mut s = open((80, 24), &[q]);
+    assert_eq!(
+        answer_of(&press(&mut s, KeyCode::Esc)),
+        Some((8, Answer::Cancel))
+    );
+    let q = interaction(9, "roots", "roots/list", json!({}));
+    let mut s = open((80, 24), &[q]);
+    assert!(draw(&s).contains("Roots Request"));
+    assert_eq!(
+        answer_of(&press(&mut s, KeyCode::Char('a'))),
+        Some((9, Answer::Accept(json!([]))))
+    );
+}
+
+#[test]
+fn the_queue_behind_is_counted_and_opens_next() {
+    let mut s = open(
+        (80, 24),
+        &[url_question("https://a.example/"), sampling_question()],
+    );
+    assert!(draw(&s).contains("1 more waiting"));
+    press(&mut s, KeyCode::Char('d'));
+    // The answer closes the dialog; the core's closed event takes it out of the queue.
+    core(
+        &mut s,
+        "interactionClosed",
+        json!({"id": 5, "server": "demo", "outcome": "declined"}),
+    );
+    let screen = draw(&s);
+    assert!(screen.contains("Sampling Request"), "{screen}");
+    assert!(!screen.contains("more waiting"));
+}
+
+#[test]
+fn a_round_says_where_it_is() {
+    let mut q = interaction(10, "elicitationForm", "elicitation/create", form_payload());
+    q["round"] = json!(2);
+    q["maxRounds"] = json!(8);
+    q["key"] = json!("team");
+    q["roundKeys"] = json!(3);
+    q["origin"] = json!("input_required round 2 of tools/call, key \"team\"");
+    let s = open((160, 45), &[q]);
+    let screen = draw(&s);
+    assert!(screen.contains("Operation Needs Input"), "{screen}");
+    assert!(screen.contains("Round 2 of at most 8 · key \"team\" · 3 keys in this round"));
+}
+
+#[test]
+fn control_characters_a_server_sends_never_reach_the_terminal() {
+    let evil = "Hi\x1b[2J\x1b]0;pwned\x07 there\u{202e}";
+    let payload = json!({"message": evil, "requestedSchema": {"type": "object", "properties": {
+        "x\x1b[31m": {"type": "string", "title": "T\x1b[2Jitle", "description": "d\x1b[2J"}}}});
+    let mut q = interaction(11, "elicitationForm", "elicitation/create", payload);
+    q["server"] = json!("demo");
+    q["origin"] = json!("server request \x1b[2J9");
+    let s = open((80, 24), &[q]);
+    let screen = draw(&s);
+    assert!(!screen.contains('\x1b'), "{screen:?}");
+    assert!(!screen.contains('\x07'));
+    assert!(screen.contains("Hi␛[2J␛]0;pwned␇ there"), "{screen}");
+    let url = url_question("https://ok.example/\x1b[2J");
+    let s = open((80, 24), &[url]);
+    assert!(!draw(&s).contains('\x1b'));
+}
