@@ -7,3 +7,7 @@ mod support;
 
 /// The frame around every tab: header, tab bar, server list, footer, help, quit.
 mod screens;
+
+/// Answering the server: the interaction modals (elicitation form and URL, sampling, roots,
+/// other), their answers, and the demo server getting them.
+mod interactions;
