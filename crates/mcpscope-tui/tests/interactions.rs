@@ -408,3 +408,162 @@ fn control_characters_a_server_sends_never_reach_the_terminal() {
     let s = open((80, 24), &[url]);
     assert!(!draw(&s).contains('\x1b'));
 }
+
+/// The real demo server (`mcpscope demo-server` over stdio, built by `cargo build -p mcpscope`)
+/// in both eras: its `elicit-form` and `sample` tools answered through the dialog's keys, the
+/// effects performed on the core as the loop performs them, the tools' results saying what the
+/// dialog sent.
+mod demo {
+    use super::*;
+    use mcpscope_inspect::{Call, Catalog, CatalogEntry, Inspector, Interaction, Options};
+    use mcpscope_tui::effects;
+    use mcpscope_tui::modals::Outcome;
+    use mcpscope_tui::modals::interaction::Dialog;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    fn binary() -> std::path::PathBuf {
+        let p =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/mcpscope");
+        assert!(
+            p.exists(),
+            "build the demo first: cargo build -p mcpscope ({})",
+            p.display()
+        );
+        p
+    }
+
+    fn inspector(dir: &std::path::Path) -> Arc<Inspector> {
+        let bin = binary().display().to_string();
+        let entries = ["legacy", "modern"]
+            .into_iter()
+            .map(|era| {
+                let e: CatalogEntry = serde_json::from_value(
+                    json!({"command": bin, "args": ["demo-server"], "protocolEra": era}),
+                )
+                .expect("entry");
+                (era.to_string(), e.normalized())
+            })
+            .collect();
+        let store = mcpscope_store::HistoryStore::open(
+            &dir.join("history.sqlite"),
+            mcpscope_store::Retention::default(),
+        )
+        .expect("history");
+        let options = Options {
+            ping_interval: None,
+            secrets: Some(mcpscope_store::SecretStoreConfig::file(
+                dir.join("secrets.enc"),
+                None,
+            )),
+            ..Options::default()
+        };
+        Inspector::new(Catalog::in_memory(entries), store, options)
+    }
+
+    /// The first question `server` asks, once it is waiting.
+    async fn question(i: &Arc<Inspector>, server: &str) -> Interaction {
+        for _ in 0..300 {
+            if let Some(q) = i.interactions().into_iter().find(|q| q.server == server) {
+                return q;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("{server} asked nothing within 30 s");
+    }
+
+    /// Call `tool` with `args`, answer its question with `keys` pressed in its dialog, and give
+    /// the tool's text.
+    async fn answered(
+        i: &Arc<Inspector>,
+        server: &str,
+        tool: &str,
+        args: Value,
+        keys: &[KeyEvent],
+    ) -> String {
+        let call = {
+            let i = i.clone();
+            let server = server.to_string();
+            let c = Call {
+                method: "tools/call".into(),
+                params: Some(json!({"name": tool, "arguments": args})),
+                ..Call::default()
+            };
+            tokio::spawn(async move { i.call(&server, c).await })
+        };
+        let q = question(i, server).await;
+        let mut d = Dialog::new(serde_json::to_value(&q).expect("interaction"));
+        let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut closed = false;
+        for k in keys {
+            let e = match d.key(*k) {
+                Outcome::Stay(e) => e,
+                Outcome::Close(e) => {
+                    closed = true;
+                    e
+                }
+            };
+            for e in e {
+                effects::perform(i, e, &tx);
+            }
+        }
+        assert!(closed, "the keys answered {server}'s {tool} question");
+        let out = tokio::time::timeout(Duration::from_secs(30), call)
+            .await
+            .expect("the call ends")
+            .expect("the task")
+            .expect("the call");
+        let r = out.result.expect("a result");
+        r.pointer("/content/0/text")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn k(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn typed(text: &str) -> Vec<KeyEvent> {
+        text.chars().map(|c| k(KeyCode::Char(c))).collect()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_demo_server_gets_the_dialogs_answers_in_both_eras() {
+        let dir = std::env::temp_dir().join(format!("mcpscope-tui-dialogs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let i = inspector(&dir);
+        for era in ["legacy", "modern"] {
+            i.connect(era, None).await.expect("connect");
+            // The form: its defaults, the required email typed in, Enter.
+            let mut keys = vec![k(KeyCode::Down)];
+            keys.extend(typed("ada@example.com"));
+            keys.push(k(KeyCode::Enter));
+            let text = answered(&i, era, "elicit-form", json!({}), &keys).await;
+            assert!(text.contains("action: accept"), "{era}: {text}");
+            assert!(
+                text.contains("\"email\":\"ada@example.com\""),
+                "{era}: {text}"
+            );
+            assert!(text.contains("\"name\":\"Ada Lovelace\""), "{era}: {text}");
+            // Sampling: the response typed, Ctrl-S.
+            let mut keys = typed("Paris, said the terminal.");
+            keys.push(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+            let text = answered(
+                &i,
+                era,
+                "sample",
+                json!({"prompt": "Capital of France?"}),
+                &keys,
+            )
+            .await;
+            assert_eq!(text, "Paris, said the terminal.", "{era}");
+            // Declined: the tool hears the decline.
+            let keys = [KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)];
+            let text = answered(&i, era, "elicit-form", json!({}), &keys).await;
+            assert!(text.contains("action: decline"), "{era}: {text}");
+        }
+        i.shutdown().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
