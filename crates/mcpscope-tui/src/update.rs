@@ -49,6 +49,7 @@ fn with_tab<R>(
         now_us: s.now_us,
         color: s.color,
         focused: s.focus == Focus::Tab,
+        area: layout(s.size).body,
     };
     let tab = s.tab;
     let tabs = s.tabs.get_mut(&row.name)?;
@@ -349,6 +350,7 @@ fn to_tabs(s: &mut AppState, e: &CoreEvent) -> Vec<Effect> {
         now_us: s.now_us,
         color: s.color,
         focused: false,
+        area: layout(s.size).body,
     };
     let Some(tabs) = s.tabs.get_mut(&server) else {
         return Vec::new();
@@ -381,6 +383,7 @@ fn done(s: &mut AppState, d: Done) -> Vec<Effect> {
         now_us: s.now_us,
         color: s.color,
         focused: s.focus == Focus::Tab,
+        area: layout(s.size).body,
     };
     match s.tabs.get_mut(&row.name) {
         Some(tabs) => tabs.get_mut(tab).done(&ctx, d),

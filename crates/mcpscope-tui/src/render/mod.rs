@@ -209,6 +209,7 @@ fn body(s: &AppState, f: &mut Frame, areas: Areas, theme: Theme) {
         now_us: s.now_us,
         color: s.color,
         focused,
+        area: areas.body,
     };
     tabs.get(s.tab).render(&ctx, f, areas.body);
 }

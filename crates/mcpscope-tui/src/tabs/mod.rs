@@ -122,6 +122,9 @@ pub struct Ctx<'a> {
     pub color: bool,
     /// True when the tab has the keyboard (not the server list).
     pub focused: bool,
+    /// Where the tab is drawn (the body of the last layout): a list sizes its page and keeps
+    /// its scroll stable by it, in `key` as in `render`.
+    pub area: Rect,
 }
 
 /// What a tab made of a key.
