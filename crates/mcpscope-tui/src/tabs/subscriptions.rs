@@ -187,16 +187,23 @@ impl Subscriptions {
             kinds(&s["requested"])
         )));
         if let Some(n) = s["notHonoured"].as_array().filter(|n| !n.is_empty()) {
-            let n: Vec<String> = n.iter().take(20).map(|x| cut(&x.to_string(), 80)).collect();
+            let n: Vec<String> = n
+                .iter()
+                .take(20)
+                .map(|x| cut(x.as_str().unwrap_or("?"), 80))
+                .collect();
             out.push(Line::styled(
                 format!("  not honoured: {}", n.join(", ")),
                 theme.warn(),
             ));
         }
         if !text(s, "closeReason").is_empty() {
+            let at = s["closedUs"]
+                .as_u64()
+                .map(|t| format!(" {}", clock(t)))
+                .unwrap_or_default();
             out.push(Line::raw(format!(
-                "  closed {}: {}",
-                clock(s["closedUs"].as_u64().unwrap_or(0)),
+                "  closed{at}: {}",
                 cut(text(s, "closeReason"), TEXT_CHARS)
             )));
         }

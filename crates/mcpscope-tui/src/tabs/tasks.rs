@@ -493,8 +493,8 @@ impl Tab for Tasks {
         });
         lines.push(Line::styled(
             format!(
-                "{:<15} {:<24} {:<16} {:<9} {:<8} {:<8} {}",
-                "status", "task", "tool", "progress", "created", "updated", "polling"
+                "{:<11} {:<12} {:<9} {:<8} {:<14} {:<8} {}",
+                "status", "task", "progress", "updated", "tool", "created", "polling"
             ),
             theme.dim(),
         ));
@@ -527,12 +527,12 @@ impl Tasks {
             theme.plain()
         };
         let mut rest = format!(
-            " {:<24} {:<16} {:<9} {:<8} {:<8} {}",
-            cut(&r.id, 24),
-            cut(&r.tool, 16),
+            " {:<12} {:<9} {:<8} {:<14} {:<8} {}",
+            cut(&r.id, 12),
             progress,
-            short_time(&r.created),
             short_time(&r.updated),
+            cut(&r.tool, 14),
+            short_time(&r.created),
             r.polling
         );
         if r.stale {
@@ -546,7 +546,7 @@ impl Tasks {
         }
         Line::from(vec![
             Span::styled(
-                format!("{:<15}", cut(&r.status, 15)),
+                format!("{:<11}", cut(&r.status, 11)),
                 if selected { base } else { style },
             ),
             Span::styled(rest, base),

@@ -1,0 +1,134 @@
+//! The Tasks tab: the core's tasks drawn with status, progress, created and updated; one in
+//! detail; cancel, tasks/get, tasks/list; re-read on `tasks` events.
+
+use crate::support::*;
+use crossterm::event::KeyCode;
+use mcpscope_tui::msg::{Done, Effect, Msg, Route};
+use mcpscope_tui::state::AppState;
+use serde_json::{Value, json};
+
+fn task(id: &str, status: &str, tool: &str, history: i64) -> Value {
+    json!({
+        "taskId": id, "status": status, "knownStatus": true,
+        "terminal": (["completed", "failed", "cancelled"].contains(&status)),
+        "statusMessage": if status == "working" { json!("step 2 of 5") } else { Value::Null },
+        "createdAt": "2026-05-28T20:26:30Z", "lastUpdatedAt": "2026-05-28T20:26:38Z",
+        "ttlMs": 60000, "pollIntervalMs": 500,
+        "polling": {"state": if status == "working" { "polling" } else { "done" },
+            "everyMs": if status == "working" { json!(500) } else { Value::Null }, "reason": null, "polls": 4},
+        "source": "created", "tool": tool, "historyId": history, "requestId": "r-1",
+        "hasResult": status == "completed", "hasError": status == "failed", "resultBytes": 40,
+        "inputRequests": [], "updatedUs": NOW_US, "stale": false, "problems": [],
+    })
+}
+
+fn page() -> Value {
+    json!({
+        "server": "demo",
+        "support": {"era": "legacy", "tasks": true, "list": true, "cancel": true, "toolCall": true, "ttl": true},
+        "version": 3, "unchanged": false, "delta": false, "omitted": 0, "minPollMs": 100, "maxPollMs": 30000,
+        "tasks": [task("t-1", "completed", "slow", 10), task("t-2", "working", "research", 11)],
+    })
+}
+
+fn route_of(e: &[Effect]) -> Route {
+    match e {
+        [Effect::Run { route, .. }, ..] => route.clone(),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn answer(s: &mut AppState, route: Route, v: Value) -> Vec<Effect> {
+    send(
+        s,
+        Msg::Done(Done {
+            route,
+            result: Ok(v),
+            was_call: false,
+        }),
+    )
+}
+
+fn opened(size: (u16, u16)) -> AppState {
+    let mut s = state(&[card("demo", "connected", Some("legacy"))], size);
+    let e = press(&mut s, KeyCode::Char('k'));
+    let r = route_of(&e);
+    assert_eq!(r.tag, "page");
+    answer(&mut s, r, page());
+    core(
+        &mut s,
+        "progress",
+        json!({"server": "demo", "requestId": "r-1", "historyId": 11,
+        "method": "tools/call", "progress": 2, "total": 5, "message": null}),
+    );
+    s
+}
+
+#[test]
+fn the_list_with_progress() {
+    for size in SIZES {
+        let s = opened(size);
+        assert_eq!(s.tabs["demo"].tasks.rows().len(), 2);
+        insta::assert_snapshot!(format!("tasks_list_{}x{}", size.0, size.1), draw(&s));
+    }
+}
+
+#[test]
+fn a_task_in_detail_and_cancelled() {
+    for size in SIZES {
+        let mut s = opened(size);
+        press(&mut s, KeyCode::Down);
+        let e = press(&mut s, KeyCode::Enter);
+        let r = route_of(&e);
+        assert_eq!((r.tag, r.key.as_str()), ("detail", "t-2"));
+        let raw = task("t-2", "working", "research", 11);
+        answer(
+            &mut s,
+            r,
+            json!({"task": raw, "raw": {"taskId": "t-2", "status": "working"},
+            "result": null, "resultPreview": null, "error": null}),
+        );
+        insta::assert_snapshot!(format!("tasks_detail_{}x{}", size.0, size.1), draw(&s));
+        let e = press(&mut s, KeyCode::Char('x'));
+        let r = route_of(&e);
+        assert_eq!((r.tag, r.key.as_str()), ("cancel", "t-2"));
+        let mut cancelled = task("t-2", "cancelled", "research", 11);
+        cancelled["statusMessage"] = json!("cancelled by the user");
+        let e = answer(
+            &mut s,
+            r,
+            json!({"task": cancelled, "raw": {}, "result": null,
+            "resultPreview": null, "error": null}),
+        );
+        assert_eq!(route_of(&e).tag, "page", "the list is read again");
+        assert!(
+            s.toast
+                .as_ref()
+                .is_some_and(|t| t.text.contains("cancelled"))
+        );
+        press(&mut s, KeyCode::Esc);
+        assert!(draw(&s).contains("Tasks of demo"));
+    }
+}
+
+#[test]
+fn a_tasks_event_reads_again_and_u_asks_the_server() {
+    let mut s = opened((80, 24));
+    let e = core(&mut s, "tasks", json!({"server": "demo", "version": 4}));
+    assert_eq!(route_of(&e).tag, "page");
+    let e = press(&mut s, KeyCode::Char('u'));
+    assert_eq!(route_of(&e).tag, "list");
+    let e = press(&mut s, KeyCode::Char('w'));
+    assert_eq!(route_of(&e).tag, "get");
+}
+
+#[test]
+fn no_tasks_says_how_to_make_one() {
+    let mut s = state(&[card("demo", "connected", Some("modern"))], (80, 24));
+    let e = press(&mut s, KeyCode::Char('k'));
+    let mut p = page();
+    p["tasks"] = json!([]);
+    p["support"] = json!({"era": "modern", "tasks": false, "list": false, "cancel": true, "toolCall": false, "ttl": false});
+    answer(&mut s, route_of(&e), p);
+    insta::assert_snapshot!("tasks_empty_80x24", draw(&s));
+}
