@@ -283,7 +283,10 @@ fn sampling_rejects_cancels_and_asks_the_testing_profile() {
     assert_eq!(answer_of(&ctrl(&mut s, 'd')), Some((6, Answer::Decline)));
     let mut s = open((80, 24), &[sampling_question()]);
     let e = ctrl(&mut s, 'p');
-    assert!(matches!(&e[..], [Effect::AnswerWithProfile { id: 6 }]));
+    assert!(
+        matches!(&e[..], [Effect::Run { route, .. }] if route.tag == "interaction" && route.key == "6:answer")
+    );
+    assert!(s.modal.is_some(), "the core's closed event closes it");
     let mut s = open((80, 24), &[sampling_question()]);
     let e = ctrl(&mut s, 'f');
     assert!(

@@ -333,8 +333,13 @@ fn control_line(f: &FieldRow, on: bool, theme: Theme, width: usize) -> Line<'sta
     let mut spans = vec![Span::raw("    ")];
     match &f.control {
         Control::Text(i) | Control::Number(i) | Control::Json(i) => {
+            // A box of a fixed width, so an empty field still reads as one to type into.
+            let box_w = width.saturating_sub(8).min(40);
+            let text = i.spans(on, box_w).spans;
+            let used: usize = text.iter().map(|s| s.content.chars().count()).sum();
             spans.push(Span::styled("[", theme.dim()));
-            spans.extend(i.spans(on, width.saturating_sub(8).min(60)).spans);
+            spans.extend(text);
+            spans.push(Span::raw(" ".repeat(box_w.saturating_sub(used))));
             spans.push(Span::styled("]", theme.dim()));
             spans.push(Span::styled(format!(" {}", hint_of(f)), theme.dim()));
         }

@@ -90,6 +90,13 @@ impl Dialog {
         }
     }
 
+    /// True when `route` brings the answer to an effect this dialog asked for.
+    pub fn answers(&self, route: &crate::msg::Route) -> bool {
+        route.tab.is_none()
+            && route.tag == ROUTE_TAG
+            && route.key.split(':').next() == Some(self.id().to_string().as_str())
+    }
+
     /// The answer to an effect the dialog asked for (the Testing Profile's answer, to pre-fill
     /// the sampling editor); `done.route.key` is the interaction's id.
     pub fn done(&mut self, done: Done) -> Vec<Effect> {
@@ -102,15 +109,9 @@ impl Dialog {
         Vec::new()
     }
 
-    /// Draw it over `area` (no clock: the interaction's own opening time).
-    pub fn render(&self, f: &mut Frame, area: Rect, theme: Theme) {
-        let opened = self.interaction.get("openedAtUs").and_then(Value::as_u64);
-        self.render_at(f, area, theme, opened.unwrap_or(0), 0);
-    }
-
     /// Draw it over `area`: at `now_us` (the deadline counts down), with `waiting` more
     /// questions queued behind it.
-    pub fn render_at(&self, f: &mut Frame, area: Rect, theme: Theme, now_us: u64, waiting: usize) {
+    pub fn render(&self, f: &mut Frame, area: Rect, theme: Theme, now_us: u64, waiting: usize) {
         f.render_widget(Clear, area);
         let i = &self.interaction;
         let mut bottom = vec![Span::raw(" ")];

@@ -111,8 +111,10 @@ impl SamplingBody {
         match key.code {
             KeyCode::Char('s') if ctrl => answer(id, Answer::Accept(self.result())),
             KeyCode::Char('d') if ctrl => answer(id, Answer::Decline),
-            KeyCode::Char('p') if ctrl => Outcome::Close(vec![Effect::AnswerWithProfile { id }]),
-            KeyCode::Char('f') if ctrl => Outcome::Stay(vec![ask_profile(server, id)]),
+            // Stays open: the core's closed event closes it; when no profile is active, the
+            // dialog says so instead of vanishing and coming back.
+            KeyCode::Char('p') if ctrl => Outcome::Stay(vec![profile_job(server, id, true)]),
+            KeyCode::Char('f') if ctrl => Outcome::Stay(vec![profile_job(server, id, false)]),
             KeyCode::Esc => answer(id, Answer::Cancel),
             KeyCode::Tab => {
                 self.focus = match self.focus {
@@ -173,6 +175,10 @@ impl SamplingBody {
 
     /// The Testing Profile's answer (`ProfileAnswer`) fills the editor when it is text.
     pub(crate) fn prefill(&mut self, v: &Value) {
+        if v.get("answered").is_some() {
+            // Answered by the profile: the closed event takes the dialog away.
+            return;
+        }
         let name = clean_line(
             v.pointer("/profile/name")
                 .and_then(Value::as_str)
@@ -214,7 +220,7 @@ impl SamplingBody {
 
     /// Draw it into `area`.
     pub(crate) fn render(&self, f: &mut Frame, area: Rect, theme: Theme) {
-        let edit_h: u16 = if area.height >= 28 { 8 } else { 3 };
+        let edit_h: u16 = (area.height / 4).clamp(3, 10);
         let below = edit_h + 3 + self.profile_note.is_some() as u16;
         let req_h = area.height.saturating_sub(below).max(1);
         let req: Vec<Line<'static>> = self
@@ -291,19 +297,29 @@ fn tone_style(t: Tone, theme: Theme) -> Style {
     }
 }
 
-/// Ask the core what the server's Testing Profile would answer (the answer comes back to the
-/// open dialog: route tag `interaction`, key the interaction's id).
-fn ask_profile(server: &str, id: u64) -> Effect {
+/// Ask the core what the server's Testing Profile would answer (`answer`: answer with it now,
+/// `Inspector::answer_with_profile`, as `Effect::AnswerWithProfile` does, but with its failure
+/// told). The answer comes back to the open dialog: route tag `interaction`, key the id.
+fn profile_job(server: &str, id: u64, answer: bool) -> Effect {
     Effect::Run {
         route: Route {
             server: server.to_string(),
             tab: None,
             tag: super::ROUTE_TAG,
-            key: id.to_string(),
+            key: if answer {
+                format!("{id}:answer")
+            } else {
+                id.to_string()
+            },
         },
         job: Job::new(move |i| async move {
-            i.profile_answer(id)
-                .map(|a| serde_json::to_value(a).unwrap_or(Value::Null))
+            if answer {
+                i.answer_with_profile(id)
+                    .map(|c| json!({"answered": serde_json::to_value(c).unwrap_or(Value::Null)}))
+            } else {
+                i.profile_answer(id)
+                    .map(|a| serde_json::to_value(a).unwrap_or(Value::Null))
+            }
         }),
     }
 }
