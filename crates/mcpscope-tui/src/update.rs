@@ -69,6 +69,12 @@ fn key(s: &mut AppState, k: KeyEvent) -> Vec<Effect> {
         return match modals::key(m, k, height) {
             Outcome::Stay(e) => e,
             Outcome::Close(e) => {
+                // An answered question must not open again before the core's closed event.
+                if let Some(Modal::Interaction(d)) = &s.modal {
+                    let id = d.id();
+                    s.interactions
+                        .retain(|i| i.get("id").and_then(Value::as_u64) != Some(id));
+                }
                 s.modal = None;
                 open_next_question(s);
                 e
@@ -367,6 +373,12 @@ fn done(s: &mut AppState, d: Done) -> Vec<Effect> {
         s.running = s.running.saturating_sub(1);
     }
     let Some(tab) = d.route.tab else {
+        // The open question's own asks (its Testing Profile's answer) go back to its dialog.
+        if let Some(Modal::Interaction(dlg)) = s.modal.as_mut()
+            && dlg.answers(&d.route)
+        {
+            return dlg.done(d);
+        }
         if let Err(f) = &d.result {
             s.toast(
                 format!("{}: {}: {}", d.route.server, d.route.tag, f.message),
