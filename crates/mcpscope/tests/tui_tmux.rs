@@ -156,3 +156,173 @@ fn everything_connects_and_quits() {
     t.wait_for(&["everything", "Capabilities", "legacy"]);
     t.quit();
 }
+
+/// The tool list's footer (the Tools tab's list has the keyboard).
+const TOOL_LIST: &str = "Enter open the tool's form";
+/// The form's footer.
+const TOOL_FORM: &str = "Ctrl-R run the tool";
+
+/// From the Tools tab's list: search `name` with `/`, open the first match's form.
+fn open_tool(t: &Tui, name: &str) {
+    t.wait_for(&[TOOL_LIST]);
+    t.keys(&["/"]);
+    t.keys(&["C-u"]);
+    t.type_text(name);
+    t.wait_for(&[&format!("/{name}"), " shown"]);
+    t.keys(&["Enter"]);
+    t.wait_for(&[TOOL_LIST]);
+    t.keys(&["Enter"]);
+    t.wait(&format!("the form of {name}"), |s| {
+        s.contains(TOOL_FORM)
+            && s.lines()
+                .any(|l| l.contains(&format!("│{name} ")) && l.contains("Ctrl-R run"))
+    });
+}
+
+/// In a form whose field `field` has the cursor: type `value` into it (replacing what is there).
+fn fill(t: &Tui, field: &str, value: &str) {
+    t.wait_for(&[&format!("› {field}")]);
+    t.keys(&["Enter"]);
+    t.keys(&["BSpace"; 12]);
+    t.type_text(value);
+    t.keys(&["Enter"]);
+    t.wait_for(&[&format!("{field}"), value]);
+}
+
+/// From a tool's outcome back to the list (Esc: the form; Esc: the list).
+fn back_to_tools(t: &Tui) {
+    t.keys(&["Escape"]);
+    t.wait_for(&[TOOL_FORM]);
+    t.keys(&["Escape"]);
+    t.wait_for(&[TOOL_LIST]);
+}
+
+/// The issue's journey against the demo in `era`: search and call a tool through its form, see
+/// progress and cancel, answer an elicitation and a sampling request, read a resource through
+/// a template (completion offered), get a prompt, find the call in History, quit.
+fn demo_journey(test: &str, era: &str, size: (u16, u16)) {
+    let how = Start::new(&["--demo", "--protocol-era", era]).size(size.0, size.1);
+    let Some(t) = Tui::start(test, how) else {
+        return;
+    };
+    let version = if era == "modern" {
+        "2026-07-28"
+    } else {
+        "2025-11-25"
+    };
+    t.wait_for(&["● connected", version]);
+    t.keys(&["t"]);
+    t.wait_for(&["Tools (24)"]);
+
+    // A tool through its form: the required field flagged until filled, then the answer.
+    open_tool(&t, "echo");
+    t.wait_for(&["message *", "required"]);
+    fill(&t, "message *", "hello from tmux");
+    t.wait_for(&["✓ valid"]);
+    t.keys(&["C-r"]);
+    t.wait_for(&["✓ success", "Echo: hello from tmux"]);
+    back_to_tools(&t);
+
+    // Progress, then cancel: 30 steps over 30 s.
+    open_tool(&t, "slow");
+    fill(&t, "durationMs", "30000");
+    t.keys(&["Down"]);
+    fill(&t, "steps", "30");
+    t.keys(&["C-r"]);
+    t.wait("a progress step of the slow tool", |s| {
+        s.contains("running…") && (1..30).any(|n| s.contains(&format!(" {n}/30")))
+    });
+    t.keys(&["x"]);
+    t.wait_for(&["Cancelled after"]);
+    back_to_tools(&t);
+
+    // An elicitation: the form over the tab, the required email typed, accepted.
+    open_tool(&t, "elicit-form");
+    t.keys(&["C-r"]);
+    t.wait_for(&["Full name *", "Email *", "accept"]);
+    t.keys(&["Tab"]);
+    t.type_text("ada@example.com");
+    t.keys(&["Enter"]);
+    t.wait_for(&["action: accept", "ada@example.com"]);
+    back_to_tools(&t);
+
+    // A sampling request: the server's message shown, a response typed and sent.
+    open_tool(&t, "sample");
+    fill(&t, "prompt *", "a haiku about terminals");
+    t.keys(&["C-r"]);
+    t.wait_for(&["a haiku about terminals", "^S send"]);
+    t.type_text("Green text on black");
+    t.keys(&["C-s"]);
+    t.wait_for(&["✓ success", "Green text on black"]);
+
+    // A resource through a template: completion offers Grace for "Gr"; read it.
+    t.keys(&["r"]);
+    t.wait_for(&["Templates (2)", "demo://greeting/{name}"]);
+    select(&t, "▸", "demo://greeting/{name}");
+    t.keys(&["Enter"]);
+    t.wait_for(&["name * [", "URI: demo://greeting/"]);
+    t.type_text("Gr");
+    t.wait_for(&["URI: demo://greeting/Gr", "Grace"]);
+    t.type_text("ace");
+    t.keys(&["Enter"]);
+    t.wait_for(&["Hello, Grace!"]);
+
+    // A prompt with an argument: its messages.
+    t.keys(&["m"]);
+    t.wait_for(&["Prompts (4)", "Greet someone"]);
+    select(&t, "▸", "Greet someone");
+    t.keys(&["Enter"]);
+    t.wait_for(&["Who to greet"]);
+    t.type_text("Grace");
+    t.keys(&["Enter"]);
+    t.wait_for(&["Say hello to Grace"]);
+
+    // Every request of the journey is in History.
+    t.keys(&["h"]);
+    t.wait_for(&[
+        "tools/call echo",
+        "tools/call slow",
+        "tools/call sample",
+        "resources/read",
+        "prompts/get",
+    ]);
+    t.quit();
+}
+
+/// The line of `screen` that holds the cursor `marker` (`›`, `▸`), if any.
+fn selected(screen: &str, marker: &str) -> Option<String> {
+    screen
+        .lines()
+        .find(|l| l.contains(marker))
+        .map(str::to_string)
+}
+
+/// Move the cursor down (at most 20 lines) until its line holds `text`.
+fn select(t: &Tui, marker: &str, text: &str) {
+    for _ in 0..20 {
+        let now = selected(&t.screen(), marker);
+        if now.as_deref().is_some_and(|l| l.contains(text)) {
+            return;
+        }
+        t.keys(&["Down"]);
+        t.wait(&format!("the cursor moved from {now:?}"), |s| {
+            selected(s, marker) != now
+        });
+    }
+    panic!(
+        "the cursor never reached {text:?}:\n{}",
+        framed(&t.screen())
+    );
+}
+
+/// The journey in the modern era (input_required rounds answer the questions).
+#[test]
+fn demo_journey_modern() {
+    demo_journey("demo_journey_modern", "modern", (120, 35));
+}
+
+/// The journey in the legacy era (server-to-client requests), at 160×45.
+#[test]
+fn demo_journey_legacy() {
+    demo_journey("demo_journey_legacy", "legacy", (160, 45));
+}
