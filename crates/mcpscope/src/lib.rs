@@ -10,6 +10,7 @@ pub mod resolve;
 pub mod responder;
 pub mod secret_store;
 pub mod tui;
+pub mod tui_callback;
 pub mod web;
 
 use clap::Parser;
