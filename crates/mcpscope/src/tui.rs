@@ -5,7 +5,8 @@
 //! `mcpscope --tui COMMAND [ARGS] [-- SERVER_ARGS]` or `mcpscope --tui URL` one ad-hoc server,
 //! connected at once. The history is the web UI's `history.sqlite`, so the TUI holds the same
 //! data-directory lock (`mcpscope.lock`): one of the two at a time per directory, the loser
-//! told which process has it. OAuth's redirect comes back to the CLI's loopback callback.
+//! told which process has it. OAuth's redirect comes back to the loopback callback
+//! (`--callback-url`), listened on while a login waits (`tui_callback.rs`).
 //!
 //! While the screen is drawn, mcpscope's own stderr (the core's rare complaints: a history write
 //! that failed, …) goes to `tui.log` in the data directory instead of over the picture; after
@@ -62,6 +63,8 @@ async fn run_steps(args: &Args) -> Result<(), i32> {
         ..Options::default()
     };
     let inspector = mcpscope_inspect::Inspector::new(catalog, store, options);
+    // Logins come back to the loopback callback, listened on while one waits.
+    let callback = crate::tui_callback::follow(inspector.clone(), args.callback_url.clone());
     let log = log_dir.map(|d| d.join("tui.log"));
     let redirected = log.as_deref().and_then(StderrToFile::start);
     let r = mcpscope_tui::run(
@@ -72,6 +75,7 @@ async fn run_steps(args: &Args) -> Result<(), i32> {
         },
     )
     .await;
+    callback.abort();
     drop(redirected);
     if let Some(log) = &log
         && std::fs::metadata(log).is_ok_and(|m| m.len() > 0)
