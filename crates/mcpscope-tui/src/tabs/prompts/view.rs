@@ -85,7 +85,8 @@ fn list(t: &Prompts, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
                 n => format!("  {n} arguments"),
             };
             Line::from(vec![
-                Span::styled(format!(" {name}"), style),
+                Span::styled(if sel { "▸" } else { " " }, style),
+                Span::styled(name, style),
                 Span::styled(args, theme.dim()),
             ])
         })
@@ -131,10 +132,10 @@ fn detail(t: &Prompts, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
         let (fl, cursor) = form.lines(theme, w, focused && t.editing);
         at = lines.len() + cursor;
         lines.extend(fl);
-        let hint = if t.editing {
-            "Enter get · Tab/↓ suggestions · Esc back"
-        } else {
-            "Enter / Esc edit the arguments again"
+        let hint = match (t.editing, form.fields.is_empty()) {
+            (true, _) => "Enter get · Tab/↓ suggestions · Esc back",
+            (false, true) => "Enter get it again · Esc back",
+            (false, false) => "Enter / Esc edit the arguments again",
         };
         lines.push(Line::styled(hint, theme.dim()));
     } else if shown.is_some() {

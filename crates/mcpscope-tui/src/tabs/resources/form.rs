@@ -250,6 +250,7 @@ impl Form {
         match f.input.key(key) {
             Edit::Changed => {
                 self.pick = None;
+                self.error = None;
                 self.ask()
                     .map_or(FormOut::Nothing, |c| FormOut::Ask(Box::new(c)))
             }
@@ -319,8 +320,9 @@ impl Form {
                 } else {
                     theme.warn()
                 };
+                let mark = if self.pick == Some(j) { "›" } else { " " };
                 Line::from(vec![
-                    Span::raw(format!("  {:indent$}  ", "")),
+                    Span::raw(format!("  {:indent$} {mark}", "")),
                     Span::styled(format!(" {s} "), style),
                 ])
             })

@@ -68,8 +68,9 @@ impl ReadView {
             .map(Vec::as_slice)
             .unwrap_or(&[]);
         let mut text = String::new();
+        let many = contents.len() > 1;
         for (i, c) in contents.iter().take(MAX_CONTENTS).enumerate() {
-            v.content(i, c, &mut text);
+            v.content(i, many, c, &mut text);
         }
         if contents.len() > MAX_CONTENTS {
             v.heads
@@ -82,7 +83,7 @@ impl ReadView {
         v
     }
 
-    fn content(&mut self, i: usize, c: &Value, text: &mut String) {
+    fn content(&mut self, i: usize, many: bool, c: &Value, text: &mut String) {
         let uri = super::form::field_text(c, "uri");
         let mime = match super::form::field_text(c, "mimeType") {
             m if m.is_empty() => "no MIME type".to_string(),
@@ -96,7 +97,9 @@ impl ReadView {
                 "{mime} · text, {} chars · {uri}",
                 t.chars().count()
             ));
-            text.push_str(&format!("── {mime} · {uri}\n"));
+            if many {
+                text.push_str(&format!("── {mime} · {uri}\n"));
+            }
             text.push_str(&clean_lines(kept));
             if kept.len() < t.len() {
                 text.push_str(&format!(
@@ -116,9 +119,10 @@ impl ReadView {
                 .flatten();
             let n = bytes.as_ref().map_or(size, Vec::len);
             let what = format!("{mime} · blob, {n} bytes · {uri}");
-            text.push_str(&format!(
-                "── {what}\n[binary: {n} bytes; w saves it to a file]\n\n"
-            ));
+            if many {
+                text.push_str(&format!("── {what}\n"));
+            }
+            text.push_str(&format!("[binary: {n} bytes; w saves it to a file]\n\n"));
             self.heads.push(what);
             if i == 0 {
                 self.save = Some((name, bytes));

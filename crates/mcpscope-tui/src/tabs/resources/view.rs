@@ -121,9 +121,10 @@ fn row(
             let r = &t.resources.as_ref().expect("listed")[i];
             let (sub, upd) = marks(t, &r.uri);
             let mark = match (sub, upd) {
-                (_, Some(_)) => "↻",
-                (true, None) => "●",
-                _ => " ",
+                (true, Some(_)) => "●↻",
+                (false, Some(_)) => " ↻",
+                (true, None) => "● ",
+                _ => "  ",
             };
             let name = if r.title.is_empty() {
                 &r.name
@@ -134,7 +135,7 @@ fn row(
         }
         Item::Template(i) => {
             let tp = &t.templates.as_ref().expect("listed")[i];
-            (" ", tp.template.clone(), tp.name.clone())
+            ("  ", tp.template.clone(), tp.name.clone())
         }
     };
     let style = if sel && active {
@@ -144,10 +145,11 @@ fn row(
     } else {
         theme.plain()
     };
-    let name: String = name.chars().take(w.saturating_sub(3)).collect();
-    let room = w.saturating_sub(name.chars().count() + 4);
+    let name: String = name.chars().take(w.saturating_sub(4)).collect();
+    let room = w.saturating_sub(name.chars().count() + 6);
     let rest: String = rest.chars().take(room).collect();
     Line::from(vec![
+        Span::styled(if sel { "▸" } else { " " }, style),
         Span::styled(format!("{mark} "), theme.ok()),
         Span::styled(name, style),
         Span::raw("  "),
