@@ -570,3 +570,60 @@ mod demo {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+#[test]
+fn a_server_without_a_testing_profile_is_told_in_the_dialog() {
+    let mut s = open((80, 24), &[sampling_question()]);
+    let e = ctrl(&mut s, 'p');
+    let Some(Effect::Run { route, .. }) = e.into_iter().next() else {
+        panic!("a job")
+    };
+    send(
+        &mut s,
+        mcpscope_tui::msg::Msg::Done(mcpscope_tui::msg::Done {
+            route,
+            result: Err(mcpscope_tui::msg::Failure {
+                code: "not_found".into(),
+                message: "server \"demo\" has no active Testing Profile".into(),
+                body: Value::Null,
+            }),
+            was_call: false,
+        }),
+    );
+    assert!(s.modal.is_some());
+    assert!(draw(&s).contains("has no active Testing Profile"));
+    // The answer of another question's job is not this dialog's.
+    assert!(s.toast.is_none());
+}
+
+#[test]
+fn the_focused_field_stays_in_view_at_80x24() {
+    let q = interaction(12, "elicitationForm", "elicitation/create", form_payload());
+    let mut s = open((80, 24), &[q]);
+    for _ in 0..6 {
+        press(&mut s, KeyCode::Down);
+    }
+    let screen = draw(&s);
+    assert!(screen.contains("▸ Code"), "{screen}");
+}
+
+#[test]
+fn a_flood_of_messages_is_bounded() {
+    let big = "x".repeat(5 << 20);
+    let many: Vec<Value> = (0..10_000)
+        .map(|_| json!({"role": "user", "content": {"type": "text", "text": big.clone()}}))
+        .take(3)
+        .chain((0..10_000).map(|i| json!({"role": "user", "content": {"type": "text", "text": format!("m{i}\n").repeat(100)}})))
+        .collect();
+    let q = interaction(
+        13,
+        "sampling",
+        "sampling/createMessage",
+        json!({"messages": many}),
+    );
+    let started = std::time::Instant::now();
+    let s = open((160, 45), &[q]);
+    let screen = draw(&s);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    assert!(screen.contains("Sampling Request"));
+}
