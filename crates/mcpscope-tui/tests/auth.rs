@@ -126,3 +126,29 @@ fn oauth_does_not_apply_to_stdio() {
     let (s, _) = opened((80, 24), v);
     insta::assert_snapshot!("auth_not_applies_80x24", draw(&s));
 }
+
+#[test]
+fn a_callback_that_cannot_listen_is_said() {
+    let (mut s, _) = opened((80, 24), pending());
+    let e = core(
+        &mut s,
+        "warning",
+        json!({"server": "remote", "frameSeq": null,
+            "message": "login callback: cannot listen on 127.0.0.1:6276 (address in use)"}),
+    );
+    assert!(e.is_empty(), "the toast is the reducer's");
+    assert!(
+        s.toast
+            .as_ref()
+            .is_some_and(|t| t.error && t.text.contains("6276"))
+    );
+    assert!(draw(&s).contains("cannot listen"));
+    assert!(
+        core(
+            &mut s,
+            "warning",
+            json!({"server": "remote", "message": "other"})
+        )
+        .is_empty()
+    );
+}

@@ -438,10 +438,20 @@ impl Tab for Auth {
     }
 
     fn core(&mut self, _ctx: &Ctx, event: &CoreEvent) -> Vec<Effect> {
-        if event.name == "auth" {
-            return self.take(event.data.clone());
+        match event.name.as_str() {
+            "auth" => self.take(event.data.clone()),
+            // The launcher's callback listener could not have its port: the login cannot come
+            // back here, which the user must know wherever they are.
+            "warning" if text(&event.data, "message").starts_with("login callback") => {
+                let m = cut(text(&event.data, "message"), FIELD_CHARS);
+                self.error = Some(m.clone());
+                vec![Effect::Toast {
+                    text: m,
+                    error: true,
+                }]
+            }
+            _ => Vec::new(),
         }
-        Vec::new()
     }
 
     fn done(&mut self, _ctx: &Ctx, done: Done) -> Vec<Effect> {
