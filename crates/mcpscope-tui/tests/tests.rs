@@ -11,3 +11,7 @@ mod screens;
 /// Answering the server: the interaction modals (elicitation form and URL, sampling, roots,
 /// other), their answers, and the demo server getting them.
 mod interactions;
+
+/// The traffic tabs: Protocol (rows, filters, follow, pairs, detail, pager, the bound, 100,000
+/// frames, the demo server's frames), and the Network, Console and Logs tabs.
+mod protocol;
