@@ -1,0 +1,396 @@
+//! The tool list of the Tools tab: the tools of the last `tools/list` with their annotation
+//! badges (short tags) and quality badges (the core's `lint` beside the answer: errors red,
+//! warnings amber), a `/` search over name, title and description, and a detail box for the
+//! selected tool (its description, what the tags mean, its findings).
+
+use crate::widgets::input::Input;
+use crate::widgets::list::Cursor;
+use crate::widgets::style::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Tools kept from one list (a server may answer a million).
+pub(crate) const MAX_TOOLS: usize = 10_000;
+/// Findings kept for one tool.
+const MAX_FINDINGS: usize = 50;
+
+/// One finding of the quality lint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Finding {
+    pub error: bool,
+    pub code: String,
+    pub message: String,
+}
+
+/// An annotation tag: its short form, its words, and its colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tag {
+    pub short: &'static str,
+    pub long: &'static str,
+    pub tone: Tone,
+}
+
+/// How a tag is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tone {
+    Good,
+    Danger,
+    Caution,
+    Quiet,
+}
+
+/// The tags of a tool's annotations (as the web's `toolBadges`, shortened for a terminal).
+pub(crate) fn tags(tool: &Value) -> Vec<Tag> {
+    let a = tool.get("annotations").cloned().unwrap_or(Value::Null);
+    let hint = |k: &str| a.get(k).and_then(Value::as_bool);
+    let mut out = Vec::new();
+    if hint("readOnlyHint") == Some(true) {
+        out.push(Tag {
+            short: "RO",
+            long: "read-only",
+            tone: Tone::Good,
+        });
+    }
+    if hint("destructiveHint") == Some(true) {
+        out.push(Tag {
+            short: "DESTR",
+            long: "destructive",
+            tone: Tone::Danger,
+        });
+    }
+    if hint("idempotentHint") == Some(true) {
+        out.push(Tag {
+            short: "IDEM",
+            long: "idempotent",
+            tone: Tone::Quiet,
+        });
+    }
+    if hint("openWorldHint") == Some(true) {
+        out.push(Tag {
+            short: "OPEN",
+            long: "open-world",
+            tone: Tone::Caution,
+        });
+    }
+    if hint("openWorldHint") == Some(false) {
+        out.push(Tag {
+            short: "CLOSED",
+            long: "closed-world",
+            tone: Tone::Quiet,
+        });
+    }
+    out
+}
+
+fn tone_style(t: Tone, theme: Theme) -> Style {
+    match t {
+        Tone::Good => theme.ok(),
+        Tone::Danger => theme.error(),
+        Tone::Caution => theme.warn(),
+        Tone::Quiet => theme.dim(),
+    }
+}
+
+/// The list and its search.
+#[derive(Debug, Default)]
+pub(crate) struct List {
+    /// The tools, as the server listed them (`None`: not listed yet).
+    pub tools: Option<Vec<Value>>,
+    /// Tools left out of the list past [`MAX_TOOLS`].
+    pub omitted: usize,
+    /// Findings by the tool's position in the list.
+    pub findings: BTreeMap<usize, Vec<Finding>>,
+    /// Tools the engine keeps out of its cache, with the reason.
+    pub excluded: BTreeMap<String, String>,
+    /// The lint's own note when it stopped early.
+    pub lint_incomplete: Option<String>,
+    /// The search text.
+    pub search: Input,
+    /// True while the search box has the keyboard.
+    pub searching: bool,
+    /// Positions (in `tools`) of the tools the search lets through.
+    pub shown: Vec<usize>,
+    /// The cursor over `shown`.
+    pub cursor: Cursor,
+}
+
+impl List {
+    /// Take a `tools/list` answer (`{result: {tools}, lint?, excludedTools?}`).
+    pub(crate) fn load(&mut self, answer: &Value) {
+        let all = answer
+            .pointer("/result/tools")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        self.omitted = all.len().saturating_sub(MAX_TOOLS);
+        let tools: Vec<Value> = all.into_iter().take(MAX_TOOLS).collect();
+        self.findings = findings_of(answer.get("lint"));
+        self.lint_incomplete = answer
+            .pointer("/lint/incomplete")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        self.excluded = excluded_of(answer.get("excludedTools"));
+        let selected = self.selected().and_then(|t| t.get("name").cloned());
+        self.tools = Some(tools);
+        self.refilter();
+        if let Some(name) = selected {
+            self.select_name(name.as_str().unwrap_or(""));
+        }
+    }
+
+    /// Apply the search again (the cursor stays on the same tool when it is still shown).
+    pub(crate) fn refilter(&mut self) {
+        let q = self.search.text().trim().to_lowercase();
+        let was = self.shown.get(self.cursor.selected).copied();
+        let tools = self.tools.as_deref().unwrap_or(&[]);
+        self.shown = (0..tools.len())
+            .filter(|&i| q.is_empty() || matches(&tools[i], &q))
+            .collect();
+        self.cursor.selected = was
+            .and_then(|w| self.shown.iter().position(|&i| i == w))
+            .unwrap_or(0);
+        self.cursor.clamp(self.shown.len());
+    }
+
+    /// Put the cursor on the tool called `name`; false when it is not shown.
+    pub(crate) fn select_name(&mut self, name: &str) -> bool {
+        let tools = self.tools.as_deref().unwrap_or(&[]);
+        match self
+            .shown
+            .iter()
+            .position(|&i| super::name(&tools[i]) == name)
+        {
+            Some(p) => {
+                self.cursor.selected = p;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The selected tool, with its position in the list.
+    pub(crate) fn selected_at(&self) -> Option<(usize, &Value)> {
+        let i = *self.shown.get(self.cursor.selected)?;
+        Some((i, self.tools.as_ref()?.get(i)?))
+    }
+
+    /// The selected tool.
+    pub(crate) fn selected(&self) -> Option<&Value> {
+        self.selected_at().map(|(_, t)| t)
+    }
+
+    /// Draw the list (with its search line and the detail box) into `area`.
+    pub(crate) fn render(&self, f: &mut Frame, area: Rect, theme: Theme, focused: bool) {
+        let detail = self.detail_lines(theme);
+        let dh = (detail.len() as u16 + 1).min(area.height / 2);
+        let top = Rect {
+            height: area.height - dh,
+            ..area
+        };
+        let mut lines = vec![self.title_line(theme)];
+        let height = (top.height as usize).saturating_sub(1);
+        let window = self.cursor.window(self.shown.len(), height);
+        let tools = self.tools.as_deref().unwrap_or(&[]);
+        for (row, &i) in self.shown[window.clone()].iter().enumerate() {
+            let here = window.start + row == self.cursor.selected;
+            lines.push(self.row_line(i, &tools[i], here && focused, theme));
+        }
+        if self.tools.is_none() {
+            lines.push(Line::styled("Listing the tools…", theme.dim()));
+        } else if self.shown.is_empty() {
+            let what = if self.search.text().is_empty() {
+                "No tools."
+            } else {
+                "No tools match."
+            };
+            lines.push(Line::styled(what, theme.dim()));
+        }
+        f.render_widget(Paragraph::new(lines), top);
+        let bottom = Rect {
+            y: top.y + top.height,
+            height: dh,
+            ..area
+        };
+        let block = Block::default()
+            .borders(Borders::TOP)
+            .border_style(theme.dim());
+        f.render_widget(
+            Paragraph::new(detail)
+                .wrap(Wrap { trim: false })
+                .block(block),
+            bottom,
+        );
+    }
+
+    fn title_line(&self, theme: Theme) -> Line<'static> {
+        let n = self.tools.as_ref().map_or(0, Vec::len);
+        let mut spans = vec![Span::styled(format!("Tools ({n}) "), theme.title())];
+        if self.searching || !self.search.text().is_empty() {
+            spans.push(Span::styled("/", theme.key()));
+            spans.extend(self.search.spans(self.searching, 30).spans);
+            spans.push(Span::styled(
+                format!(" {} shown", self.shown.len()),
+                theme.dim(),
+            ));
+        } else {
+            let (e, w) = self.totals();
+            if e > 0 {
+                spans.push(Span::styled(format!("✗{e} "), theme.error()));
+            }
+            if w > 0 {
+                spans.push(Span::styled(format!("!{w} "), theme.warn()));
+            }
+            spans.push(Span::styled("/ search", theme.dim()));
+        }
+        Line::from(spans)
+    }
+
+    fn totals(&self) -> (usize, usize) {
+        let all = self.findings.values().flatten();
+        let e = all.clone().filter(|f| f.error).count();
+        (e, all.count() - e)
+    }
+
+    fn row_line(&self, i: usize, tool: &Value, here: bool, theme: Theme) -> Line<'static> {
+        let name = super::cut(super::name(tool), 48);
+        let ex = self.excluded.contains_key(super::name(tool));
+        let base = if here {
+            theme.selected()
+        } else if ex {
+            theme.dim()
+        } else {
+            theme.plain()
+        };
+        let mut spans = vec![Span::styled(
+            format!("{} {name}", if here { "›" } else { " " }),
+            base,
+        )];
+        if ex {
+            spans.push(Span::styled(" (excluded)", theme.dim()));
+        }
+        for t in tags(tool) {
+            spans.push(Span::styled(
+                format!(" {}", t.short),
+                tone_style(t.tone, theme),
+            ));
+        }
+        let fs = self.findings.get(&i).map(Vec::as_slice).unwrap_or(&[]);
+        let e = fs.iter().filter(|f| f.error).count();
+        if e > 0 {
+            spans.push(Span::styled(format!(" ✗{e}"), theme.error()));
+        }
+        if fs.len() > e {
+            spans.push(Span::styled(format!(" !{}", fs.len() - e), theme.warn()));
+        }
+        Line::from(spans)
+    }
+
+    /// The selected tool's description, tags in words, findings (at most a few lines).
+    fn detail_lines(&self, theme: Theme) -> Vec<Line<'static>> {
+        let Some((i, tool)) = self.selected_at() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let title = super::text_of(tool, "title")
+            .or_else(|| tool.pointer("/annotations/title").and_then(Value::as_str));
+        if let Some(t) = title {
+            out.push(Line::styled(super::cut(t, 200), theme.title()));
+        }
+        if let Some(d) = super::text_of(tool, "description") {
+            let first = d.lines().next().unwrap_or("");
+            out.push(Line::raw(super::cut(first, 300)));
+        }
+        if let Some(why) = self.excluded.get(super::name(tool)) {
+            out.push(Line::styled(
+                super::cut(&format!("excluded: {why}"), 300),
+                theme.warn(),
+            ));
+        }
+        let words: Vec<&str> = tags(tool).iter().map(|t| t.long).collect();
+        if !words.is_empty() {
+            out.push(Line::styled(words.join(" · "), theme.dim()));
+        }
+        let fs = self.findings.get(&i).map(Vec::as_slice).unwrap_or(&[]);
+        for f in fs.iter().take(3) {
+            let (mark, style) = if f.error {
+                ("✗", theme.error())
+            } else {
+                ("!", theme.warn())
+            };
+            out.push(Line::styled(
+                super::cut(&format!("{mark} {}: {}", f.code, f.message), 300),
+                style,
+            ));
+        }
+        if fs.len() > 3 {
+            out.push(Line::styled(
+                format!("… {} more findings", fs.len() - 3),
+                theme.dim(),
+            ));
+        }
+        out
+    }
+}
+
+/// Case-insensitive search over name, title and description (`q` lowercased).
+fn matches(tool: &Value, q: &str) -> bool {
+    ["name", "title", "description"].iter().any(|k| {
+        tool.get(*k)
+            .and_then(Value::as_str)
+            .is_some_and(|s| s.to_lowercase().contains(q))
+    })
+}
+
+/// The lint's findings grouped by tool position (entries of the wrong shape left out).
+fn findings_of(lint: Option<&Value>) -> BTreeMap<usize, Vec<Finding>> {
+    let mut out: BTreeMap<usize, Vec<Finding>> = BTreeMap::new();
+    let list = lint
+        .and_then(|l| l.get("findings"))
+        .and_then(Value::as_array);
+    for f in list.into_iter().flatten() {
+        let (Some(index), Some(sev)) = (
+            f.get("index").and_then(Value::as_u64),
+            f.get("severity").and_then(Value::as_str),
+        ) else {
+            continue;
+        };
+        if sev != "error" && sev != "warning" || index as usize >= MAX_TOOLS {
+            continue;
+        }
+        let entry = out.entry(index as usize).or_default();
+        if entry.len() < MAX_FINDINGS {
+            entry.push(Finding {
+                error: sev == "error",
+                code: super::cut(super::text_of(f, "code").unwrap_or(""), 80),
+                message: super::cut(super::text_of(f, "message").unwrap_or(""), 400),
+            });
+        }
+    }
+    out
+}
+
+/// Excluded tools, whichever shape they came in (`[[name, reason]]` or `[{name, reason}]`).
+fn excluded_of(v: Option<&Value>) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for e in v
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .take(MAX_TOOLS)
+    {
+        let (n, r) = match e {
+            Value::Array(a) => (a.first(), a.get(1)),
+            other => (other.get("name"), other.get("reason")),
+        };
+        if let Some(n) = n.and_then(Value::as_str) {
+            let r = r.and_then(Value::as_str).unwrap_or("");
+            out.insert(super::cut(n, 200), super::cut(r, 400));
+        }
+    }
+    out
+}

@@ -1,0 +1,714 @@
+//! The Tools tab: the searchable tool list with its badges (`list.rs`), a tool's form (the
+//! shared schema form, `widgets/form`), the run with its progress gauge, and the outcome
+//! (`result.rs`). The list comes from `tools/list` through the core (every page, with the
+//! quality lint beside it), the call is `tools/call` with a progress token and a request id the
+//! tab chose, so `x` cancels it; all of it shows in Protocol and History like the web UI's.
+//!
+//! Where the screen is wide the list and the open tool sit side by side; on a narrow one the
+//! tool replaces the list until Esc.
+
+mod list;
+mod result;
+mod run;
+
+use super::{Binding, Ctx, Handled, Tab, TabId};
+use crate::msg::{CoreEvent, Done, Effect, Route};
+use crate::widgets::form::{Form, FormEvent};
+use crate::widgets::pager::Pager;
+use crate::widgets::style::Theme;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use list::List;
+use mcpscope_inspect::Call;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
+use result::{Action, ResultView};
+use run::Running;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+/// Tools whose arguments are remembered when their form closes.
+const MAX_SAVED: usize = 100;
+/// The body is wide enough for the list beside the tool at this many columns.
+const WIDE: u16 = 100;
+/// The list's width beside the tool.
+const LIST_W: u16 = 38;
+/// Rows a page key moves.
+const PAGE: usize = 10;
+
+/// `v[key]` as text, if it is.
+pub(crate) fn text_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// A tool's name.
+pub(crate) fn name(tool: &Value) -> &str {
+    text_of(tool, "name").unwrap_or("")
+}
+
+/// `s` cut to `n` characters (with `…`), line breaks and tabs made spaces.
+pub(crate) fn cut(s: &str, n: usize) -> String {
+    let mut out: String = s
+        .chars()
+        .take(n)
+        .map(|c| {
+            if c == '\n' || c == '\t' || c == '\r' {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    if s.chars().nth(n).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// Which side has the keyboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Pane {
+    #[default]
+    List,
+    Tool,
+}
+
+/// Which part of the open tool has the keyboard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Part {
+    #[default]
+    Form,
+    Result,
+}
+
+/// The tool whose form is open.
+#[derive(Debug, Clone)]
+struct Open {
+    tool: Value,
+    form: Form,
+}
+
+/// The Tools tab's state.
+#[derive(Debug, Default)]
+pub struct Tools {
+    list: List,
+    /// A `tools/list` is on its way.
+    loading: bool,
+    /// Why the list could not be read.
+    error: Option<String>,
+    /// The server said its tools changed (`notifications/tools/list_changed`).
+    list_changed: bool,
+    pane: Pane,
+    part: Part,
+    open: Option<Open>,
+    /// Arguments typed into forms that were closed, by tool.
+    saved: BTreeMap<String, Value>,
+    run: Option<Running>,
+    result: Option<ResultView>,
+    /// Request ids made so far (each call's id is new).
+    seq: u64,
+    /// A tool another tab asked for before the list came: its name and arguments.
+    pending: Option<(String, Option<Value>)>,
+}
+
+const LIST_KEYS: &[Binding] = &[
+    Binding {
+        keys: "↑↓ PgUp PgDn",
+        what: "move",
+    },
+    Binding {
+        keys: "/",
+        what: "search (Esc clears)",
+    },
+    Binding {
+        keys: "Enter",
+        what: "open the tool's form",
+    },
+    Binding {
+        keys: "u",
+        what: "list again",
+    },
+];
+
+const FORM_KEYS: &[Binding] = &[
+    Binding {
+        keys: "Ctrl-R",
+        what: "run the tool",
+    },
+    Binding {
+        keys: "↑↓ Tab",
+        what: "fields",
+    },
+    Binding {
+        keys: "Enter",
+        what: "edit / choose",
+    },
+    Binding {
+        keys: "Space ←→",
+        what: "toggle / step",
+    },
+    Binding {
+        keys: "+ -",
+        what: "add / remove an item",
+    },
+    Binding {
+        keys: "Del",
+        what: "unset",
+    },
+    Binding {
+        keys: "Ctrl-T",
+        what: "form ↔ JSON",
+    },
+    Binding {
+        keys: "x",
+        what: "cancel the run",
+    },
+    Binding {
+        keys: "v",
+        what: "to the result",
+    },
+    Binding {
+        keys: "Esc",
+        what: "back to the list",
+    },
+];
+
+const RESULT_KEYS: &[Binding] = &[
+    Binding {
+        keys: "↑↓ PgUp PgDn",
+        what: "move",
+    },
+    Binding {
+        keys: "Enter Space",
+        what: "fold / open the link",
+    },
+    Binding {
+        keys: "w",
+        what: "save to a file",
+    },
+    Binding {
+        keys: "y",
+        what: "copy the result",
+    },
+    Binding {
+        keys: "f",
+        what: "the whole result",
+    },
+    Binding {
+        keys: "Ctrl-R",
+        what: "run again",
+    },
+    Binding {
+        keys: "x",
+        what: "cancel the run",
+    },
+    Binding {
+        keys: "v Esc",
+        what: "to the form",
+    },
+];
+
+fn ctrl(key: &KeyEvent, c: char) -> bool {
+    key.code == KeyCode::Char(c) && key.modifiers.contains(KeyModifiers::CONTROL)
+}
+
+fn toast(text: impl Into<String>, error: bool) -> Effect {
+    Effect::Toast {
+        text: text.into(),
+        error,
+    }
+}
+
+impl Tools {
+    fn list_effect(&mut self, ctx: &Ctx) -> Vec<Effect> {
+        self.loading = true;
+        vec![Effect::Call {
+            route: Route::new(&ctx.server.name, TabId::Tools, "list", ""),
+            call: Call {
+                method: "tools/list".into(),
+                pages: Some("tools".into()),
+                ..Default::default()
+            },
+        }]
+    }
+
+    /// Open the form of the selected tool (with the arguments it had, or `args`).
+    fn open_selected(&mut self, args: Option<Value>) {
+        let Some(tool) = self.list.selected().cloned() else {
+            return;
+        };
+        self.close_form();
+        let schema = tool
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or_else(|| json!({"type": "object"}));
+        let args = args.or_else(|| self.saved.get(name(&tool)).cloned());
+        let form = match args {
+            Some(v) => Form::with_value(&schema, v),
+            None => Form::new(&schema),
+        };
+        self.open = Some(Open { tool, form });
+        self.pane = Pane::Tool;
+        self.part = Part::Form;
+    }
+
+    /// Close the form, keeping what was typed for next time.
+    fn close_form(&mut self) {
+        if let Some(o) = self.open.take() {
+            if self.saved.len() >= MAX_SAVED {
+                self.saved.pop_first();
+            }
+            self.saved
+                .insert(name(&o.tool).to_string(), o.form.value().clone());
+        }
+    }
+
+    fn search_key(&mut self, key: KeyEvent) -> Handled {
+        match key.code {
+            KeyCode::Esc => {
+                self.list.search.set("");
+                self.list.searching = false;
+                self.list.refilter();
+            }
+            KeyCode::Enter => self.list.searching = false,
+            KeyCode::Up | KeyCode::Down | KeyCode::PageUp | KeyCode::PageDown => {
+                self.list.cursor.key(key, self.list.shown.len(), PAGE);
+            }
+            _ => {
+                if self.list.search.key(key) == crate::widgets::input::Edit::Changed {
+                    self.list.refilter();
+                }
+            }
+        }
+        Handled::done()
+    }
+
+    fn list_key(&mut self, ctx: &Ctx, key: KeyEvent) -> Handled {
+        match key.code {
+            KeyCode::Char('/') => self.list.searching = true,
+            KeyCode::Enter | KeyCode::Right => self.open_selected(None),
+            KeyCode::Esc if !self.list.search.text().is_empty() => {
+                self.list.search.set("");
+                self.list.refilter();
+            }
+            KeyCode::Char('u') if ctx.server.connected() => {
+                return Handled::Yes(self.list_effect(ctx));
+            }
+            _ if self.list.cursor.key(key, self.list.shown.len(), PAGE) => {}
+            _ => return Handled::No,
+        }
+        Handled::done()
+    }
+
+    fn form_key(&mut self, ctx: &Ctx, key: KeyEvent) -> Handled {
+        if ctrl(&key, 'r') {
+            return Handled::Yes(self.start(ctx));
+        }
+        let Some(o) = self.open.as_mut() else {
+            self.pane = Pane::List;
+            return Handled::No;
+        };
+        match o.form.key(key) {
+            FormEvent::Consumed | FormEvent::Changed => return Handled::done(),
+            FormEvent::Ignored => {}
+        }
+        match key.code {
+            KeyCode::Esc => {
+                self.close_form();
+                self.pane = Pane::List;
+            }
+            KeyCode::Char('x') => return Handled::Yes(self.cancel()),
+            KeyCode::Char('v') if self.result.is_some() => self.part = Part::Result,
+            _ => return Handled::No,
+        }
+        Handled::done()
+    }
+
+    fn result_key(&mut self, ctx: &Ctx, key: KeyEvent) -> Handled {
+        if ctrl(&key, 'r') {
+            return Handled::Yes(self.start(ctx));
+        }
+        let Some(r) = self.result.as_mut() else {
+            self.part = Part::Form;
+            return Handled::No;
+        };
+        let effects = match key.code {
+            KeyCode::Enter | KeyCode::Char(' ') => match r.activate() {
+                Action::Open(uri) => vec![Effect::Goto {
+                    tab: TabId::Resources,
+                    item: uri,
+                }],
+                Action::Save(i) => self.save(ctx, i),
+                _ => Vec::new(),
+            },
+            KeyCode::Char('w') => match r.save_target() {
+                Some(i) => self.save(ctx, i),
+                None => vec![toast("nothing in this result to save", false)],
+            },
+            KeyCode::Char('y') => vec![Effect::Copy(raw(r))],
+            KeyCode::Char('f') => vec![Effect::ShowPager(Pager::new(
+                format!("{} result", r.tool),
+                &raw(r),
+            ))],
+            KeyCode::Char('x') => self.cancel(),
+            KeyCode::Esc | KeyCode::Char('v') => {
+                self.part = Part::Form;
+                Vec::new()
+            }
+            _ if r.cursor.key(key, r.lines.len(), PAGE) => Vec::new(),
+            _ => return Handled::No,
+        };
+        Handled::Yes(effects)
+    }
+
+    fn save(&self, ctx: &Ctx, block: usize) -> Vec<Effect> {
+        match self.result.as_ref().and_then(|r| r.file_of(block)) {
+            Some((path, bytes)) => vec![Effect::SaveFile {
+                route: Route::new(&ctx.server.name, TabId::Tools, "save", path.clone()),
+                path,
+                bytes,
+            }],
+            None => vec![toast("this block has no data to save (not base64?)", true)],
+        }
+    }
+
+    /// Ctrl-R: call the open tool with the form's arguments.
+    fn start(&mut self, ctx: &Ctx) -> Vec<Effect> {
+        if !ctx.server.connected() {
+            return vec![toast(crate::strings::NOT_CONNECTED, true)];
+        }
+        if self.run.is_some() {
+            return vec![toast("a call is running: x cancels it", false)];
+        }
+        let Some(o) = self.open.as_mut() else {
+            return Vec::new();
+        };
+        let args = match o.form.finish() {
+            Ok(a) => a,
+            Err(why) => return vec![toast(format!("cannot send yet: {why}"), true)],
+        };
+        self.seq += 1;
+        let tool = name(&o.tool).to_string();
+        let request_id = format!("tui-tools-{}-{}", ctx.now_us, self.seq);
+        self.run = Some(Running::new(&o.tool, &request_id, ctx.now_us));
+        self.result = None;
+        self.part = Part::Form;
+        vec![Effect::Call {
+            route: Route::new(&ctx.server.name, TabId::Tools, "call", request_id.clone()),
+            call: Call {
+                method: "tools/call".into(),
+                params: Some(json!({"name": tool, "arguments": args})),
+                request_id: Some(request_id),
+                progress: true,
+                ..Default::default()
+            },
+        }]
+    }
+
+    /// `x`: cancel the running call (its answer says it was cancelled).
+    fn cancel(&mut self) -> Vec<Effect> {
+        match self.run.as_mut() {
+            Some(r) if !r.cancelling => {
+                r.cancelling = true;
+                vec![Effect::Cancel {
+                    request_id: r.request_id.clone(),
+                }]
+            }
+            Some(_) => Vec::new(),
+            None => vec![toast("nothing is running", false)],
+        }
+    }
+
+    fn listed(&mut self, done: Done) {
+        self.loading = false;
+        match done.result {
+            Ok(v) if v.get("error").is_some() => {
+                let msg = v.pointer("/error/message").and_then(Value::as_str);
+                self.error = Some(format!("tools/list failed: {}", msg.unwrap_or("?")));
+            }
+            Ok(v) => {
+                self.list.load(&v);
+                self.error = None;
+                self.list_changed = false;
+                if let Some((tool, args)) = self.pending.take()
+                    && self.list.select_name(&tool)
+                {
+                    self.open_selected(args);
+                }
+            }
+            Err(f) => self.error = Some(format!("tools/list failed: {}", f.message)),
+        }
+    }
+
+    fn called(&mut self, ctx: &Ctx, done: Done) {
+        let Some(run) = self.run.take_if(|r| r.request_id == done.route.key) else {
+            return;
+        };
+        let view = run.finish(done.result, ctx.now_us);
+        self.result = Some(view);
+        if self.pane == Pane::Tool {
+            self.part = Part::Result;
+        }
+    }
+
+    fn render_tool(&self, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
+        let Some(o) = &self.open else {
+            let hint = "Enter on a tool opens its form.";
+            f.render_widget(Paragraph::new(Line::styled(hint, theme.dim())), area);
+            return;
+        };
+        let focused = ctx.focused && self.pane == Pane::Tool;
+        let mut y = area.y;
+        let take = |h: u16, y: &mut u16| {
+            let h = h.min(area.y + area.height - *y);
+            let r = Rect {
+                y: *y,
+                height: h,
+                ..area
+            };
+            *y += h;
+            r
+        };
+        let head = run::header(&o.tool, &o.form, theme);
+        f.render_widget(Paragraph::new(head), take(1, &mut y));
+        if let Some(r) = &self.run {
+            r.render(f, take(2, &mut y), theme, ctx.now_us);
+        }
+        let rest = area.y + area.height - y;
+        let result_h = match (&self.result, self.part) {
+            (None, _) => 0,
+            (Some(_), Part::Result) => rest * 2 / 3,
+            (Some(_), Part::Form) => (rest / 3).max(3.min(rest)),
+        };
+        let form_area = take(rest - result_h, &mut y);
+        o.form
+            .render(f, form_area, theme, focused && self.part == Part::Form);
+        if let Some(r) = &self.result {
+            let block = ratatui::widgets::Block::default()
+                .borders(ratatui::widgets::Borders::TOP)
+                .border_style(theme.dim())
+                .title(Line::styled(" Result (v) ", theme.title()));
+            let outer = take(result_h, &mut y);
+            let inner = block.inner(outer);
+            f.render_widget(block, outer);
+            r.render(f, inner, theme, focused && self.part == Part::Result);
+        }
+    }
+}
+
+/// The whole result as JSON (copied, or in the pager).
+fn raw(r: &ResultView) -> String {
+    let v = match &r.outcome {
+        result::Outcome::Result { result, .. } => result.clone(),
+        result::Outcome::Error { error } => error.clone(),
+        result::Outcome::Cancelled => json!({"cancelled": true}),
+    };
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+impl Tab for Tools {
+    fn captures(&self) -> bool {
+        self.list.searching
+            || self.pane == Pane::Tool
+                && self.part == Part::Form
+                && self.open.as_ref().is_some_and(|o| o.form.captures())
+    }
+
+    fn key(&mut self, ctx: &Ctx, key: KeyEvent) -> Handled {
+        if self.list.searching {
+            return self.search_key(key);
+        }
+        match (self.pane, self.part) {
+            (Pane::List, _) => self.list_key(ctx, key),
+            (Pane::Tool, Part::Form) => self.form_key(ctx, key),
+            (Pane::Tool, Part::Result) => self.result_key(ctx, key),
+        }
+    }
+
+    fn scroll(&mut self, _ctx: &Ctx, down: bool) {
+        let code = if down { KeyCode::Down } else { KeyCode::Up };
+        let k = KeyEvent::new(code, KeyModifiers::NONE);
+        match (self.pane, self.part, self.result.as_mut()) {
+            (Pane::Tool, Part::Result, Some(r)) => {
+                r.cursor.key(k, r.lines.len(), PAGE);
+            }
+            (Pane::Tool, _, _) => {
+                if let Some(o) = self.open.as_mut() {
+                    o.form.key(k);
+                }
+            }
+            (Pane::List, _, _) => {
+                self.list.cursor.key(k, self.list.shown.len(), PAGE);
+            }
+        }
+    }
+
+    fn click(&mut self, _ctx: &Ctx, row: u16) -> Vec<Effect> {
+        if self.pane == Pane::List && row >= 1 {
+            let window = self.list.cursor.window(self.list.shown.len(), 1000);
+            let at = window.start + row as usize - 1;
+            if at < self.list.shown.len() {
+                self.list.cursor.selected = at;
+            }
+        }
+        Vec::new()
+    }
+
+    fn entered(&mut self, ctx: &Ctx) -> Vec<Effect> {
+        if ctx.server.connected() && self.list.tools.is_none() && !self.loading {
+            return self.list_effect(ctx);
+        }
+        Vec::new()
+    }
+
+    fn core(&mut self, _ctx: &Ctx, event: &CoreEvent) -> Vec<Effect> {
+        match event.name.as_str() {
+            "progress" => {
+                let id = text_of(&event.data, "requestId");
+                if let Some(r) = self
+                    .run
+                    .as_mut()
+                    .filter(|r| Some(r.request_id.as_str()) == id)
+                {
+                    r.progress(&event.data);
+                }
+            }
+            "notification"
+                if text_of(&event.data, "method") == Some("notifications/tools/list_changed") =>
+            {
+                self.list_changed = true;
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn done(&mut self, ctx: &Ctx, done: Done) -> Vec<Effect> {
+        match done.route.tag {
+            "list" => self.listed(done),
+            "call" => self.called(ctx, done),
+            "save" => {
+                return vec![match done.result {
+                    Ok(v) => toast(
+                        format!(
+                            "saved {} ({} bytes)",
+                            text_of(&v, "path").unwrap_or("?"),
+                            v.get("bytes").and_then(Value::as_u64).unwrap_or(0)
+                        ),
+                        false,
+                    ),
+                    Err(f) => toast(f.message, true),
+                }];
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn goto(&mut self, ctx: &Ctx, item: &str) -> Vec<Effect> {
+        let (tool, args) = match serde_json::from_str::<Value>(item) {
+            Ok(v) if v.is_object() => (name(&v).to_string(), v.get("arguments").cloned()),
+            _ => (item.to_string(), None),
+        };
+        self.list.search.set("");
+        self.list.searching = false;
+        self.list.refilter();
+        if self.list.tools.is_some() && self.list.select_name(&tool) {
+            self.open_selected(args);
+            return Vec::new();
+        }
+        self.pending = Some((tool, args));
+        self.entered(ctx)
+    }
+
+    fn reset(&mut self) {
+        let saved = std::mem::take(&mut self.saved);
+        *self = Tools {
+            saved,
+            ..Tools::default()
+        };
+    }
+
+    fn bindings(&self) -> &'static [Binding] {
+        match (self.pane, self.part) {
+            (Pane::List, _) => LIST_KEYS,
+            (Pane::Tool, Part::Form) => FORM_KEYS,
+            (Pane::Tool, Part::Result) => RESULT_KEYS,
+        }
+    }
+
+    fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect) {
+        let theme = Theme::new(ctx.color);
+        if !ctx.server.connected() && self.list.tools.is_none() {
+            let msg = Line::styled(crate::strings::NOT_CONNECTED, theme.dim());
+            f.render_widget(Paragraph::new(msg), area);
+            return;
+        }
+        let mut area = area;
+        if let Some(note) = self.note() {
+            let style = if self.error.is_some() {
+                theme.error()
+            } else {
+                theme.warn()
+            };
+            f.render_widget(
+                Paragraph::new(Line::styled(note, style)),
+                Rect { height: 1, ..area },
+            );
+            area.y += 1;
+            area.height = area.height.saturating_sub(1);
+        }
+        let list_focused = ctx.focused && self.pane == Pane::List;
+        if area.width >= WIDE {
+            let left = Rect {
+                width: LIST_W,
+                ..area
+            };
+            let right = Rect {
+                x: area.x + LIST_W + 1,
+                width: area.width - LIST_W - 1,
+                ..area
+            };
+            self.list.render(f, left, theme, list_focused);
+            let bar = ratatui::widgets::Block::default()
+                .borders(ratatui::widgets::Borders::LEFT)
+                .border_style(theme.dim());
+            f.render_widget(
+                bar,
+                Rect {
+                    x: area.x + LIST_W,
+                    width: 1,
+                    ..area
+                },
+            );
+            self.render_tool(ctx, f, right, theme);
+        } else if self.pane == Pane::Tool && self.open.is_some() {
+            self.render_tool(ctx, f, area, theme);
+        } else {
+            self.list.render(f, area, theme, list_focused);
+        }
+    }
+}
+
+impl Tools {
+    /// The line over the tab, if something needs saying: an error, a stale list, tools cut.
+    fn note(&self) -> Option<String> {
+        if let Some(e) = &self.error {
+            return Some(cut(e, 300));
+        }
+        if self.list_changed {
+            return Some("The server's tools changed: u lists them again.".into());
+        }
+        if self.list.omitted > 0 {
+            return Some(format!(
+                "{} more tools not kept (the list is cut)",
+                self.list.omitted
+            ));
+        }
+        self.list
+            .lint_incomplete
+            .as_ref()
+            .map(|i| cut(&format!("lint incomplete: {i}"), 300))
+    }
+}
