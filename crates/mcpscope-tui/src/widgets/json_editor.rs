@@ -96,6 +96,7 @@ impl JsonEditor {
             || key.modifiers.contains(KeyModifiers::ALT);
         let edit = match key.code {
             KeyCode::Char(_) if ctrl => Edit::Ignored,
+            KeyCode::Char('\n' | '\r') => self.newline(),
             KeyCode::Char(c) => self.insert(&c.to_string()),
             KeyCode::Tab => self.insert("  "),
             KeyCode::Enter => self.newline(),
