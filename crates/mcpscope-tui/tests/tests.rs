@@ -15,3 +15,10 @@ mod interactions;
 /// The traffic tabs: Protocol (rows, filters, follow, pairs, detail, pager, the bound, 100,000
 /// frames, the demo server's frames), and the Network, Console and Logs tabs.
 mod protocol;
+
+/// The Tools tab: list with badges, search, the form, a run with progress and cancel, the
+/// outcomes, and the demo server called through the form.
+mod tools;
+
+/// The schema form widget: every field kind, validation, arrays, JSON mode both ways.
+mod form;
