@@ -388,10 +388,28 @@ fn a_round_says_where_it_is() {
     q["key"] = json!("team");
     q["roundKeys"] = json!(3);
     q["origin"] = json!("input_required round 2 of tools/call, key \"team\"");
-    let s = open((160, 45), &[q]);
+    // The round's three keys arrive together: the first is key 1 of 3.
+    let key = |id: u64, k: &str| {
+        let mut x = q.clone();
+        x["id"] = json!(id);
+        x["key"] = json!(k);
+        x
+    };
+    let mut s = open(
+        (160, 45),
+        &[q.clone(), key(20, "email"), key(21, "newsletter")],
+    );
     let screen = draw(&s);
     assert!(screen.contains("Operation Needs Input"), "{screen}");
-    assert!(screen.contains("Round 2 of at most 8 · key \"team\" · 3 keys in this round"));
+    assert!(
+        screen.contains("Round 2 of at most 8 · key 1 of 3: \"team\""),
+        "{screen}"
+    );
+    assert!(screen.contains("2 more waiting"));
+    ctrl(&mut s, 'd');
+    assert!(draw(&s).contains("key 2 of 3: \"email\""));
+    ctrl(&mut s, 'd');
+    assert!(draw(&s).contains("key 3 of 3"));
 }
 
 #[test]

@@ -109,9 +109,9 @@ impl Dialog {
         Vec::new()
     }
 
-    /// Draw it over `area`: at `now_us` (the deadline counts down), with `waiting` more
-    /// questions queued behind it.
-    pub fn render(&self, f: &mut Frame, area: Rect, theme: Theme, now_us: u64, waiting: usize) {
+    /// Draw it over `area`: at `now_us` (the deadline counts down), `queue` the questions
+    /// waiting (`AppState::interactions`: how many more, and this key's place in its round).
+    pub fn render(&self, f: &mut Frame, area: Rect, theme: Theme, now_us: u64, queue: &[Value]) {
         f.render_widget(Clear, area);
         let i = &self.interaction;
         let mut bottom = vec![Span::raw(" ")];
@@ -126,7 +126,8 @@ impl Dialog {
             .title_bottom(Line::from(bottom));
         let inner = block.inner(area);
         f.render_widget(block, area);
-        let head = header_lines(i, theme, now_us, waiting);
+        let place = Place::of(i, queue);
+        let head = header_lines(i, theme, now_us, place);
         let h = (head.len() as u16).min(inner.height);
         f.render_widget(Paragraph::new(head), Rect { height: h, ..inner });
         let rest = Rect {
@@ -167,7 +168,7 @@ fn title(i: &Value) -> &'static str {
 
 /// Who asks, for which request, the round, the time left and the queue behind (one line each,
 /// cut at the modal's width rather than wrapped).
-fn header_lines(i: &Value, theme: Theme, now_us: u64, waiting: usize) -> Vec<Line<'static>> {
+fn header_lines(i: &Value, theme: Theme, now_us: u64, place: Place) -> Vec<Line<'static>> {
     let s = |k: &str| clean_line(crate::tabs::text(i, k), MAX_SHORT);
     let mut who = vec![
         Span::styled(s("server"), theme.title()),
@@ -180,7 +181,7 @@ fn header_lines(i: &Value, theme: Theme, now_us: u64, waiting: usize) -> Vec<Lin
     }
     let mut out = vec![Line::from(who)];
     if let Some(round) = i.get("round").and_then(Value::as_u64) {
-        out.push(Line::styled(round_text(i, round), theme.warn()));
+        out.push(Line::styled(round_text(i, round, place.left), theme.warn()));
     }
     let mut when = vec![Span::styled(
         format!(
@@ -189,9 +190,9 @@ fn header_lines(i: &Value, theme: Theme, now_us: u64, waiting: usize) -> Vec<Lin
         ),
         theme.dim(),
     )];
-    if waiting > 0 {
+    if place.waiting > 0 {
         when.push(Span::styled(
-            format!(" · {waiting} more waiting"),
+            format!(" · {} more waiting", place.waiting),
             theme.warn(),
         ));
     }
@@ -199,21 +200,46 @@ fn header_lines(i: &Value, theme: Theme, now_us: u64, waiting: usize) -> Vec<Lin
     out
 }
 
-/// "Round 2 of at most 8 · key "team" · 3 keys in this round".
-fn round_text(i: &Value, round: u64) -> String {
+/// Where the open question stands in the queue.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    /// Questions waiting besides this one.
+    waiting: usize,
+    /// Keys of its round still waiting, itself included.
+    left: u64,
+}
+
+impl Place {
+    fn of(i: &Value, queue: &[Value]) -> Place {
+        let id = i.get("id");
+        let others = queue.iter().filter(|q| q.get("id") != id);
+        let same = |q: &&Value| {
+            ["server", "historyId", "round"]
+                .iter()
+                .all(|k| q.get(k) == i.get(k))
+        };
+        Place {
+            waiting: others.clone().count(),
+            left: others.filter(same).count() as u64 + 1,
+        }
+    }
+}
+
+/// "Round 2 of at most 8 · key 1 of 3: "team"": the keys of a round are asked at once and
+/// answered one dialog each, in the engine's order, so this one's place is the count of them
+/// answered before it.
+fn round_text(i: &Value, round: u64, left: u64) -> String {
     let mut t = format!("Round {round}");
     if let Some(m) = i.get("maxRounds").and_then(Value::as_u64) {
         t.push_str(&format!(" of at most {m}"));
     }
     let key = crate::tabs::text(i, "key");
-    if !key.is_empty() {
-        t.push_str(&format!(" · key {:?}", clean_line(key, 80)));
-    }
     if let Some(n) = i.get("roundKeys").and_then(Value::as_u64) {
-        t.push_str(&format!(
-            " · {n} key{} in this round (answered one at a time)",
-            if n == 1 { "" } else { "s" }
-        ));
+        let k = (n + 1).saturating_sub(left).clamp(1, n.max(1));
+        t.push_str(&format!(" · key {k} of {n}"));
+    }
+    if !key.is_empty() {
+        t.push_str(&format!(": {:?}", clean_line(key, 80)));
     }
     t
 }
