@@ -117,13 +117,7 @@ pub fn render(s: &AppState, f: &mut Frame) {
         Some(Modal::Help { top }) => help::render(s, *top, f, areas.modal, theme),
         Some(Modal::Quit) => help::quit(s, f, areas.modal, theme),
         Some(Modal::Pager(p)) => p.render_modal(f, areas.modal, theme),
-        Some(Modal::Interaction(d)) => d.render(
-            f,
-            areas.modal,
-            theme,
-            s.now_us,
-            s.interactions.len().saturating_sub(1),
-        ),
+        Some(Modal::Interaction(d)) => d.render(f, areas.modal, theme, s.now_us, &s.interactions),
     }
 }
 
