@@ -63,5 +63,5 @@ mod catalog_dialects;
 mod config_roots;
 // `mcpscope --tui` in a real terminal (tmux): the journeys asserted on captured screens; the
 // harness (own tmux server, fixed size, own data dir, wait-for-screen) first.
-mod tui_tmux_support;
 mod tui_tmux;
+mod tui_tmux_support;
