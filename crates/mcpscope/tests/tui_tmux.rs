@@ -162,13 +162,15 @@ const TOOL_LIST: &str = "Enter open the tool's form";
 /// The form's footer.
 const TOOL_FORM: &str = "Ctrl-R run the tool";
 
-/// From the Tools tab's list: search `name` with `/`, open the first match's form.
+/// From the Tools tab's list: search `name` with `/`, open the first match's form. At most 20
+/// characters of the name are typed: the search field scrolls a longer text out of view.
 fn open_tool(t: &Tui, name: &str) {
+    let query: String = name.chars().take(20).collect();
     t.wait_for(&[TOOL_LIST]);
     t.keys(&["/"]);
     t.keys(&["C-u"]);
-    t.type_text(name);
-    t.wait_for(&[&format!("/{name}"), " shown"]);
+    t.type_text(&query);
+    t.wait_for(&[&format!("/{query}"), " shown"]);
     t.keys(&["Enter"]);
     t.wait_for(&[TOOL_LIST]);
     t.keys(&["Enter"]);
@@ -186,7 +188,7 @@ fn fill(t: &Tui, field: &str, value: &str) {
     t.keys(&["BSpace"; 12]);
     t.type_text(value);
     t.keys(&["Enter"]);
-    t.wait_for(&[&format!("{field}"), value]);
+    t.wait_for(&[field, value]);
 }
 
 /// From a tool's outcome back to the list (Esc: the form; Esc: the list).
@@ -325,4 +327,65 @@ fn demo_journey_modern() {
 #[test]
 fn demo_journey_legacy() {
     demo_journey("demo_journey_legacy", "legacy", (160, 45));
+}
+
+/// The journey against server-everything (the official reference server, stdio, 2025-11-25;
+/// not built by us): echo through its form, trigger-long-running-operation's progress then
+/// cancel, its elicitation (a name typed, accepted) and its sampling request (a response sent),
+/// the calls in History, quit.
+#[test]
+fn everything_journey() {
+    let Some(peers) = Peers::get("everything_journey") else {
+        return;
+    };
+    let cmd = peers.node_stdio(EVERYTHING, &[], &["stdio"]);
+    let at = cmd.iter().position(|a| a == "--").expect("--") + 1;
+    let args: Vec<&str> = cmd[at..].iter().map(String::as_str).collect();
+    let Some(t) = Tui::start("everything_journey", Start::new(&args)) else {
+        return;
+    };
+    t.wait_for(&["● connected", "2025-11-25"]);
+    t.keys(&["t"]);
+    t.wait_for(&["trigger-long-running-operation"]);
+
+    open_tool(&t, "echo");
+    fill(&t, "message *", "hello everything");
+    t.keys(&["C-r"]);
+    t.wait_for(&["✓ success", "Echo: hello everything"]);
+    back_to_tools(&t);
+
+    // Its defaults: 10 s in 5 steps.
+    open_tool(&t, "trigger-long-running-operation");
+    t.keys(&["C-r"]);
+    t.wait("a progress step of the long-running operation", |s| {
+        s.contains("running…") && (1..5).any(|n| s.contains(&format!(" {n}/5")))
+    });
+    t.keys(&["x"]);
+    t.wait_for(&["Cancelled after"]);
+    back_to_tools(&t);
+
+    open_tool(&t, "trigger-elicitation-request");
+    t.keys(&["C-r"]);
+    t.wait_for(&["Elicitation Request", "String *", "accept"]);
+    t.type_text("Ada Lovelace");
+    t.keys(&["Enter"]);
+    t.wait_for(&["✓ success", "Name: Ada Lovelace"]);
+    back_to_tools(&t);
+
+    open_tool(&t, "trigger-sampling-request");
+    fill(&t, "prompt *", "a haiku about terminals");
+    t.keys(&["C-r"]);
+    t.wait_for(&["a haiku about terminals", "^S send"]);
+    t.type_text("Green text on black");
+    t.keys(&["C-s"]);
+    t.wait_for(&["✓ success", "Green text on black"]);
+
+    t.keys(&["h"]);
+    t.wait_for(&[
+        "tools/call echo",
+        "tools/call trigger-long-running-operation",
+        "tools/call trigger-elicitation-request",
+        "tools/call trigger-sampling-request",
+    ]);
+    t.quit();
 }
