@@ -83,14 +83,15 @@ pub async fn listen(inspector: Arc<Inspector>, at: &Endpoint) -> std::io::Result
 
 /// Follow the core's `auth` events for as long as the bus is open: listen while a login waits.
 pub fn follow(inspector: Arc<Inspector>, callback_url: String) -> JoinHandle<()> {
+    // Subscribed before the task starts: a login begun right after this call is not missed.
+    let bus = inspector.events().clone();
+    let mut latest = bus.subscribe();
+    let mut next = bus.last_id() + 1;
     tokio::spawn(async move {
         let at = match Endpoint::of(&callback_url) {
             Ok(at) => at,
             Err(_) => return, // the CLI checked it; nothing to listen on
         };
-        let bus = inspector.events().clone();
-        let mut latest = bus.subscribe();
-        let mut next = bus.last_id() + 1;
         let mut waiting: BTreeSet<String> = BTreeSet::new();
         let mut listener: Option<Listener> = None;
         while latest.changed().await.is_ok() && !bus.is_closed() {
@@ -309,6 +310,139 @@ mod tests {
             TcpStream::connect(addr).await.is_err(),
             "dropped: the port is free"
         );
+        i.shutdown().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A temp directory and an inspector over `servers` with its history and tokens in it.
+    fn inspector_in(
+        name: &str,
+        servers: Vec<(String, serde_json::Value)>,
+        callback: &str,
+    ) -> (std::path::PathBuf, Arc<Inspector>) {
+        let dir = std::env::temp_dir().join(format!("mcpscope-cb-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("dir");
+        let store = mcpscope_store::HistoryStore::open(
+            &dir.join("history.sqlite"),
+            mcpscope_store::Retention::default(),
+        )
+        .expect("store");
+        let entries = servers
+            .into_iter()
+            .map(|(n, e)| {
+                let e: mcpscope_inspect::CatalogEntry = serde_json::from_value(e).expect("entry");
+                (n, e.normalized())
+            })
+            .collect();
+        let options = mcpscope_inspect::Options {
+            ping_interval: None,
+            callback_url: callback.to_string(),
+            secrets: Some(mcpscope_store::SecretStoreConfig::file(
+                dir.join("secrets.enc"),
+                None,
+            )),
+            ..mcpscope_inspect::Options::default()
+        };
+        let i = Inspector::new(
+            mcpscope_inspect::Catalog::in_memory(entries),
+            store,
+            options,
+        );
+        (dir, i)
+    }
+
+    /// The status and `location` of a GET of `url`, as a browser that does not follow redirects.
+    async fn browse(url: &str) -> (u16, Option<String>, String) {
+        let u = url::Url::parse(url).expect("url");
+        let target = match u.query() {
+            Some(q) => format!("{}?{q}", u.path()),
+            None => u.path().to_string(),
+        };
+        let addr = (
+            u.host_str().unwrap_or("127.0.0.1"),
+            u.port_or_known_default().unwrap_or(80),
+        );
+        let mut s = TcpStream::connect(addr).await.expect("connect");
+        let req = format!(
+            "GET {target} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            addr.0
+        );
+        s.write_all(req.as_bytes()).await.expect("write");
+        let mut raw = Vec::new();
+        s.read_to_end(&mut raw).await.expect("read");
+        let text = String::from_utf8_lossy(&raw).to_string();
+        let status = text
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        let location = text.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case("location")
+                .then(|| v.trim().to_string())
+        });
+        (status, location, text)
+    }
+
+    /// Against the testkit's OAuth server: a connection refused with 401 starts a login, the
+    /// listener opens for it, the browser's redirect lands on it, the login ends authorized and
+    /// the port is given back.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_login_comes_back_through_the_listener() {
+        use mcpscope_testkit::{OAuthFixture, OAuthOptions};
+        let f = OAuthFixture::spawn(OAuthOptions::default())
+            .await
+            .expect("fixture");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let callback = format!("http://127.0.0.1:{port}/oauth/callback");
+        let (dir, i) = inspector_in(
+            "login",
+            vec![("remote".into(), serde_json::json!({"url": f.mcp_url()}))],
+            &callback,
+        );
+        let follower = follow(i.clone(), callback.clone());
+        let connecting = {
+            let i = i.clone();
+            tokio::spawn(async move { i.connect("remote", None).await })
+        };
+        let url = tokio::time::timeout(Duration::from_secs(30), async {
+            loop {
+                if let Ok(v) = i.auth_view("remote").await
+                    && let Some(u) = v
+                        .pointer("/pending/url")
+                        .and_then(serde_json::Value::as_str)
+                {
+                    return u.to_string();
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        })
+        .await
+        .expect("a login waits");
+        let (status, back, _) = browse(&url).await;
+        assert_eq!(status / 100, 3, "the fixture approves at once");
+        let back = back.expect("redirected to the callback");
+        assert!(back.starts_with(&callback), "{back}");
+        let (status, _, page) = browse(&back).await;
+        assert_eq!(status, 200, "{page}");
+        assert!(page.contains("Authorization received"), "{page}");
+        let connected = tokio::time::timeout(Duration::from_secs(30), connecting)
+            .await
+            .expect("connects in time")
+            .expect("task");
+        assert!(connected.is_ok(), "{connected:?}");
+        let v = i.auth_view("remote").await.expect("auth view");
+        assert_eq!(v["state"], "authorized", "{v}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(
+            TcpStream::connect(("127.0.0.1", port)).await.is_err(),
+            "no login waits: the port is free again"
+        );
+        follower.abort();
         i.shutdown().await;
         let _ = std::fs::remove_dir_all(&dir);
     }
