@@ -12,6 +12,12 @@ mod screens;
 /// other), their answers, and the demo server getting them.
 mod interactions;
 
+/// The Resources tab: lists, search, template forms with completion, reads, subscriptions.
+mod resources;
+
+/// The Prompts tab: list, search, the argument form with completion, the messages.
+mod prompts;
+
 /// The traffic tabs: Protocol (rows, filters, follow, pairs, detail, pager, the bound, 100,000
 /// frames, the demo server's frames), and the Network, Console and Logs tabs.
 mod protocol;
