@@ -85,7 +85,7 @@ fn list(t: &Prompts, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
                 n => format!("  {n} arguments"),
             };
             Line::from(vec![
-                Span::styled(if sel { "▸" } else { " " }, style),
+                Span::styled(if sel { "▸ " } else { "  " }, style),
                 Span::styled(name, style),
                 Span::styled(args, theme.dim()),
             ])
@@ -153,7 +153,8 @@ fn detail(t: &Prompts, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
         match &m.error {
             Some(e) => lines.push(Line::styled(format!("error: {e}"), theme.error())),
             None => {
-                let mut head = format!("{} messages", m.count);
+                let s = if m.count == 1 { "" } else { "s" };
+                let mut head = format!("{} message{s}", m.count);
                 if !m.description.is_empty() {
                     head = format!("{head} · {}", m.description);
                 }

@@ -202,6 +202,7 @@ impl Resources {
         }
         self.loading = 2;
         self.list_changed = false;
+        self.list_errors.clear();
         let list = |method: &str| {
             Call {
                 method: method.into(),
@@ -586,9 +587,6 @@ impl Tab for Resources {
     }
 
     fn key(&mut self, ctx: &Ctx, key: KeyEvent) -> Handled {
-        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-            return Handled::No;
-        }
         if self.save.is_some() {
             return self.save_key(ctx, key);
         }
