@@ -28,3 +28,19 @@ mod tools;
 
 /// The schema form widget: every field kind, validation, arrays, JSON mode both ways.
 mod form;
+
+/// The real core under the tests: an Inspector over the demo server, effects performed on it.
+#[allow(dead_code)] // each module uses what it needs of it
+mod real_core;
+
+/// History: list, detail, search, this/all, pin, replay, live rows, paging; against the demo.
+mod history;
+
+/// Tasks: the core's tasks with progress, detail, cancel, tasks/list, events.
+mod tasks;
+
+/// Subscriptions: the core's panel, events, filter toggles, listen again, cancel, bounds.
+mod subscriptions;
+
+/// Auth: the OAuth state, a login's URL opened, copied and shown, re-authorize, forget.
+mod auth;
