@@ -392,3 +392,15 @@ pub(crate) mod demo {
         i.shutdown().await;
     }
 }
+
+/// The Network tab.
+#[path = "network.rs"]
+mod network;
+
+/// The Console tab.
+#[path = "console.rs"]
+mod console;
+
+/// The Logs tab.
+#[path = "logs.rs"]
+mod logs;

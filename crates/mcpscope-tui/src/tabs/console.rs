@@ -174,7 +174,7 @@ impl Console {
         spans.push(Span::raw(" · "));
         if self.editing || !self.query.is_empty() {
             spans.push(Span::styled("/", theme.key()));
-            let room = (width as usize).saturating_sub(40).max(8);
+            let room = (width as usize).saturating_sub(40).max(16);
             spans.extend(self.search.spans(self.editing, room).spans);
             spans.push(Span::raw(" · "));
         }

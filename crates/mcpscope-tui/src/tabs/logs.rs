@@ -403,7 +403,7 @@ impl Logs {
         spans.push(Span::raw(" · "));
         if self.editing || !self.query.is_empty() {
             spans.push(Span::styled("/", theme.key()));
-            let room = (width as usize).saturating_sub(56).max(8);
+            let room = (width as usize).saturating_sub(56).max(16);
             spans.extend(self.search.spans(self.editing, room).spans);
             spans.push(Span::raw(" · "));
         }
@@ -421,7 +421,7 @@ fn entry_line(e: &Entry, selected: bool, w: usize, theme: Theme) -> Line<'static
     let style = |s: Style| if selected { theme.selected() } else { s };
     let time = clock(e.time_us);
     let time = if w >= 80 { time } else { time[3..].to_string() };
-    let level = format!("{:<9}", e.level.to_uppercase());
+    let level = format!("{:<10}", e.level.to_uppercase());
     let mut tail = String::new();
     if let Some(h) = e.history_id {
         tail = format!(" #{h}");

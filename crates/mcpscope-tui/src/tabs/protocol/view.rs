@@ -179,7 +179,7 @@ impl Protocol {
         spans.push(Span::raw(" · "));
         if self.editing || !self.query.is_empty() {
             spans.push(Span::styled("/", theme.key()));
-            let room = (width as usize).saturating_sub(48).max(8);
+            let room = (width as usize).saturating_sub(48).max(16);
             spans.extend(self.search.spans(self.editing, room).spans);
             spans.push(Span::raw(" · "));
         }
