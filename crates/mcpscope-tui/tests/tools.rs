@@ -468,3 +468,33 @@ mod demo {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+#[test]
+fn a_click_selects_a_tool_and_the_wheel_moves() {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut s = listed((80, 24));
+    let body = mcpscope_tui::render::layout(s.size).body;
+    let at = |kind, row| {
+        Msg::Mouse(MouseEvent {
+            kind,
+            column: body.x + 4,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    // The list's title is the body's first line; the third tool is on its fourth.
+    send(
+        &mut s,
+        at(MouseEventKind::Down(MouseButton::Left), body.y + 3),
+    );
+    press(&mut s, KeyCode::Enter);
+    assert!(draw(&s).contains("annotated-read ✓ valid"), "{}", draw(&s));
+    press(&mut s, KeyCode::Esc);
+    send(&mut s, at(MouseEventKind::ScrollDown, body.y + 3));
+    press(&mut s, KeyCode::Enter);
+    assert!(
+        draw(&s).contains("delete-everything ✓ valid"),
+        "{}",
+        draw(&s)
+    );
+}

@@ -187,14 +187,13 @@ impl List {
     /// Draw the list (with its search line and the detail box) into `area`.
     pub(crate) fn render(&self, f: &mut Frame, area: Rect, theme: Theme, focused: bool) {
         let detail = self.detail_lines(theme);
-        let dh = (detail.len() as u16 + 1).min(area.height / 2);
+        let dh = self.detail_height(area.height);
         let top = Rect {
             height: area.height - dh,
             ..area
         };
         let mut lines = vec![self.title_line(theme)];
-        let height = (top.height as usize).saturating_sub(1);
-        let window = self.cursor.window(self.shown.len(), height);
+        let window = self.window(area.height);
         let tools = self.tools.as_deref().unwrap_or(&[]);
         for (row, &i) in self.shown[window.clone()].iter().enumerate() {
             let here = window.start + row == self.cursor.selected;
@@ -225,6 +224,25 @@ impl List {
                 .block(block),
             bottom,
         );
+    }
+
+    /// Lines the detail box takes (with its rule) in a list `height` lines high.
+    fn detail_height(&self, height: u16) -> u16 {
+        let n = self.detail_lines(Theme::new(false)).len() as u16;
+        (n + 1).min(height / 2)
+    }
+
+    /// The rows drawn in a list `height` lines high (as `render` draws them: the same window
+    /// places a click).
+    pub(crate) fn window(&self, height: u16) -> std::ops::Range<usize> {
+        let rows = height.saturating_sub(self.detail_height(height) + 1);
+        self.cursor.window(self.shown.len(), rows as usize)
+    }
+
+    /// Keep the scroll where the last move left it (stable rather than re-centred).
+    pub(crate) fn follow(&mut self, height: u16) {
+        let rows = height.saturating_sub(self.detail_height(height) + 1);
+        self.cursor.follow(self.shown.len(), rows as usize);
     }
 
     fn title_line(&self, theme: Theme) -> Line<'static> {

@@ -298,7 +298,21 @@ impl Tools {
             _ if self.list.cursor.key(key, self.list.shown.len(), PAGE) => {}
             _ => return Handled::No,
         }
+        self.list.follow(self.list_area(ctx.area).height);
         Handled::done()
+    }
+
+    /// Where the list is drawn in the tab's `area` (below the note line, if any).
+    fn list_area(&self, area: Rect) -> Rect {
+        let mut area = area;
+        if self.note().is_some() {
+            area.y += 1;
+            area.height = area.height.saturating_sub(1);
+        }
+        if area.width >= WIDE {
+            area.width = LIST_W;
+        }
+        area
     }
 
     fn form_key(&mut self, ctx: &Ctx, key: KeyEvent) -> Handled {
@@ -544,12 +558,15 @@ impl Tab for Tools {
         }
     }
 
-    fn click(&mut self, _ctx: &Ctx, row: u16) -> Vec<Effect> {
-        if self.pane == Pane::List && row >= 1 {
-            let window = self.list.cursor.window(self.list.shown.len(), 1000);
-            let at = window.start + row as usize - 1;
-            if at < self.list.shown.len() {
+    fn click(&mut self, ctx: &Ctx, row: u16) -> Vec<Effect> {
+        let area = self.list_area(ctx.area);
+        let wide = ctx.area.width >= WIDE;
+        if (self.pane == Pane::List || wide) && row > area.y - ctx.area.y {
+            let window = self.list.window(area.height);
+            let at = window.start + (row - (area.y - ctx.area.y)) as usize - 1;
+            if at < window.end {
                 self.list.cursor.selected = at;
+                self.pane = Pane::List;
             }
         }
         Vec::new()

@@ -132,7 +132,8 @@ impl Form {
             let room = width.saturating_sub(spans_width(&spans)).max(4);
             spans.extend(e.input.spans(focused, room).spans);
         } else {
-            spans.push(Span::raw(if is_header(field) { " " } else { ": " }));
+            let object = matches!(field.kind, FieldKind::Object { .. });
+            spans.push(Span::raw(if object { " " } else { ": " }));
             spans.extend(value_spans(field, value, row.item.is_some(), theme));
         }
         out.push(Line::from(spans));
