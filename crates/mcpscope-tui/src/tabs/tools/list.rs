@@ -197,7 +197,7 @@ impl List {
         let tools = self.tools.as_deref().unwrap_or(&[]);
         for (row, &i) in self.shown[window.clone()].iter().enumerate() {
             let here = window.start + row == self.cursor.selected;
-            lines.push(self.row_line(i, &tools[i], here && focused, theme));
+            lines.push(self.row_line(i, &tools[i], (here, focused), theme));
         }
         if self.tools.is_none() {
             lines.push(Line::styled("Listing the tools…", theme.dim()));
@@ -274,10 +274,13 @@ impl List {
         (e, all.count() - e)
     }
 
-    fn row_line(&self, i: usize, tool: &Value, here: bool, theme: Theme) -> Line<'static> {
+    /// A tool's row; `(here, focused)`: it is the selected one, the list has the keyboard (the
+    /// mark shows either way, the highlight only with the keyboard).
+    fn row_line(&self, i: usize, tool: &Value, at: (bool, bool), theme: Theme) -> Line<'static> {
+        let (here, focused) = at;
         let name = super::cut(super::name(tool), 48);
         let ex = self.excluded.contains_key(super::name(tool));
-        let base = if here {
+        let base = if here && focused {
             theme.selected()
         } else if ex {
             theme.dim()
