@@ -74,7 +74,7 @@ fn enter_shows_headers_and_both_bodies() {
         };
         let f = all.iter().find(|f| f["seq"] == seq).expect("the frame");
         let text = f["text"].as_str().unwrap_or("").to_string();
-        let body = json!({"seq": seq, "json": serde_json::from_str::<serde_json::Value>(&text).ok(),
+        let body = json!({"seq": seq, "json": text.starts_with('{'),
             "text": text, "size": f["size"]});
         assert!(s.modal.is_none(), "the pager waits for both bodies");
         send(

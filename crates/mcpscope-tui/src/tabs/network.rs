@@ -7,7 +7,7 @@
 //! [`HEADER_BUDGET`] bytes (the oldest exchanges' headers are forgotten first).
 
 use super::protocol::feed::Feed;
-use super::protocol::fmt::{bytes, clock, cut, duration, pad};
+use super::protocol::fmt::{bytes, clock, cut, duration, pad, pretty};
 use super::{Binding, Ctx, Handled, Tab, TabId, text};
 use crate::msg::{CoreEvent, Done, Effect, Route};
 use crate::widgets::input::{Edit, Input};
@@ -368,10 +368,7 @@ impl Network {
             return Vec::new();
         }
         let body = match done.result {
-            Ok(v) => match v.get("json") {
-                Some(j) if !j.is_null() => serde_json::to_string_pretty(j).unwrap_or_default(),
-                _ => text(&v, "text").to_string(),
-            },
+            Ok(v) => pretty(text(&v, "text")),
             Err(f) => format!("(cannot read it: {})", f.message),
         };
         if done.route.tag == "request" {

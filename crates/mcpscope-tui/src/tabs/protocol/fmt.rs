@@ -80,6 +80,17 @@ pub fn pad(s: &str, w: usize) -> String {
     }
 }
 
+/// A frame body as the pager shows it: a JSON object or array pretty-printed, anything else as
+/// it is (the core's `FrameBody.json` only says the body looks like JSON).
+pub fn pretty(body: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(body) {
+        Ok(v) if v.is_object() || v.is_array() => {
+            serde_json::to_string_pretty(&v).unwrap_or_else(|_| body.to_string())
+        }
+        _ => body.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -362,11 +362,7 @@ impl Protocol {
         }
         let size = v.get("size").and_then(Value::as_u64).unwrap_or(0);
         out.push_str(&format!("\nBody ({}):\n", fmt::bytes(size)));
-        let body = match v.get("json") {
-            Some(j) if !j.is_null() => serde_json::to_string_pretty(j).unwrap_or_default(),
-            _ => super::text(v, "text").to_string(),
-        };
-        out.push_str(&body);
+        out.push_str(&fmt::pretty(super::text(v, "text")));
         out
     }
 }
