@@ -498,3 +498,90 @@ fn a_click_selects_a_tool_and_the_wheel_moves() {
         draw(&s)
     );
 }
+
+#[test]
+fn goto_opens_a_tool_with_arguments_and_list_changes_are_said() {
+    let mut s = listed((80, 24));
+    // History's replay sends the user here with a tool and its arguments, as JSON.
+    let mut tools_tab = std::mem::take(&mut s.tabs.get_mut("demo").expect("tabs").tools);
+    let row = s.servers[0].clone();
+    let ctx = mcpscope_tui::tabs::Ctx {
+        server: &row,
+        now_us: NOW_US,
+        color: false,
+        focused: true,
+        area: mcpscope_tui::render::layout(s.size).body,
+    };
+    use mcpscope_tui::tabs::Tab;
+    let item = json!({"name": "echo", "arguments": {"message": "again"}}).to_string();
+    assert!(tools_tab.goto(&ctx, &item).is_empty());
+    s.tabs.get_mut("demo").expect("tabs").tools = tools_tab;
+    assert!(draw(&s).contains("message *: again"), "{}", draw(&s));
+    // The server says its tools changed: the tab says how to list them again.
+    core(
+        &mut s,
+        "notification",
+        json!({"server": "demo", "method": "notifications/tools/list_changed"}),
+    );
+    assert!(draw(&s).contains("u lists them again"));
+}
+
+#[test]
+fn an_excluded_tool_is_marked_and_not_called() {
+    let mut s = state(&[card("demo", "connected", Some("modern"))], (80, 24));
+    press(&mut s, KeyCode::Char('t'));
+    done(
+        &mut s,
+        "list",
+        "",
+        json!({"result": {"tools": tools()}, "excludedTools": [["echo", "its inputSchema is not an object"]]}),
+    );
+    let screen = draw(&s);
+    assert!(screen.contains("echo (excluded)"), "{screen}");
+    assert!(screen.contains("excluded: its inputSchema"), "{screen}");
+    press(&mut s, KeyCode::Enter);
+    assert!(ctrl(&mut s, 'r').is_empty());
+    assert!(
+        s.toast
+            .as_ref()
+            .is_some_and(|t| t.error && t.text.contains("excluded"))
+    );
+}
+
+#[test]
+fn audio_and_embedded_blobs_are_saved_too() {
+    let wav = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, b"RIFFwav");
+    let pdf = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, b"%PDF-1");
+    let mut s = listed((160, 45));
+    open(&mut s, "annotated-read");
+    let id = run(&mut s);
+    done(
+        &mut s,
+        "call",
+        &id,
+        json!({"historyId": 5, "result": {"content": [
+            {"type": "audio", "mimeType": "audio/wav", "data": wav},
+            {"type": "resource", "resource": {"uri": "demo://doc", "mimeType": "application/pdf", "blob": pdf}}
+        ]}}),
+    );
+    let screen = draw(&s);
+    assert!(screen.contains("[audio] audio/wav"), "{screen}");
+    assert!(screen.contains("[resource] demo://doc"), "{screen}");
+    assert!(screen.contains("[blob]"), "{screen}");
+    let saved = |e: Vec<Effect>| match &e[..] {
+        [Effect::SaveFile { path, bytes, .. }] => (path.clone(), bytes.clone()),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        saved(press(&mut s, KeyCode::Char('w'))),
+        ("annotated-read-5-0.wav".to_string(), b"RIFFwav".to_vec())
+    );
+    // The cursor onto the blob's line (status, header, audio, resource, blob) and Enter.
+    for _ in 0..4 {
+        press(&mut s, KeyCode::Down);
+    }
+    assert_eq!(
+        saved(press(&mut s, KeyCode::Enter)),
+        ("annotated-read-5-1.pdf".to_string(), b"%PDF-1".to_vec())
+    );
+}

@@ -398,6 +398,11 @@ impl Tools {
         let Some(o) = self.open.as_mut() else {
             return Vec::new();
         };
+        // As the web's Execute: the engine keeps an excluded tool out of its cache, so a call
+        // would only be refused.
+        if let Some(why) = self.list.excluded.get(name(&o.tool)) {
+            return vec![toast(cut(&format!("excluded: {why}"), 300), true)];
+        }
         let args = match o.form.finish() {
             Ok(a) => a,
             Err(why) => return vec![toast(format!("cannot send yet: {why}"), true)],
