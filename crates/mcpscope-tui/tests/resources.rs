@@ -429,3 +429,38 @@ async fn the_demo_server_reads_through_a_template_in_both_eras() {
         i.shutdown().await;
     }
 }
+
+#[test]
+fn what_a_hostile_server_sends_is_bounded() {
+    let mut s = state(&[card("demo", "connected", Some("legacy"))], (80, 24));
+    press(&mut s, KeyCode::Char('r'));
+    let many: Vec<Value> = (0..20_000)
+        .map(|i| json!({"uri": format!("demo://r/{i}\x1b[2J{}", "x".repeat(5_000)), "name": "n"}))
+        .collect();
+    send(
+        &mut s,
+        answer(TabId::Resources, "list", "", json!({"resources": many})),
+    );
+    let t = tab(&s);
+    let rows = t.resources.as_ref().expect("listed");
+    assert_eq!(rows.len(), mcpscope_tui::tabs::resources::MAX_ROWS);
+    assert!(rows[0].uri.chars().count() <= mcpscope_tui::tabs::resources::form::MAX_TEXT + 1);
+    assert!(!rows[0].uri.contains('\x1b'));
+    core(
+        &mut s,
+        "notification",
+        json!({"server": "demo", "method": "notifications/resources/list_changed"}),
+    );
+    assert!(draw(&s).contains("The list changed: f reloads"));
+    press(&mut s, KeyCode::Enter);
+    let huge = "line\n".repeat(1_000_000);
+    let c = json!({"contents": [{"uri": "demo://r/0", "text": huge}]});
+    send(&mut s, answer(TabId::Resources, "read", "demo://r/0", c));
+    let read = tab(&s).read.as_ref().expect("read");
+    assert!(read.pager.lines.len() <= mcpscope_tui::widgets::pager::MAX_LINES);
+    assert!(
+        read.heads[0].contains("(only the first 2097152 bytes kept)"),
+        "{:?}",
+        read.heads
+    );
+}

@@ -93,10 +93,14 @@ impl ReadView {
         if let Some(t) = c.get("text").and_then(Value::as_str) {
             let room = MAX_TEXT_BYTES.saturating_sub(text.len());
             let kept = cut_bytes(t, room);
-            self.heads.push(format!(
-                "{mime} · text, {} chars · {uri}",
-                t.chars().count()
-            ));
+            let cut = if kept.len() < t.len() {
+                format!(" (only the first {} bytes kept)", kept.len())
+            } else {
+                String::new()
+            };
+            let chars = t.chars().count();
+            self.heads
+                .push(format!("{mime} · text, {chars} chars{cut} · {uri}"));
             if many {
                 text.push_str(&format!("── {mime} · {uri}\n"));
             }
