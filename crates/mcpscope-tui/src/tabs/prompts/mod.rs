@@ -23,8 +23,11 @@ use serde_json::{Value, json};
 pub const MAX_PROMPTS: usize = 5_000;
 /// Arguments kept of a prompt.
 pub const MAX_ARGS: usize = 64;
-/// Rows a PgUp/PgDn moves.
-const PAGE: usize = 10;
+/// Rows a PgUp/PgDn moves: most of the tab's height (the heads above the list and the
+/// pager take a few lines).
+fn page(ctx: &Ctx) -> usize {
+    (ctx.area.height as usize).saturating_sub(4).max(1)
+}
 
 /// An argument of a prompt.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -217,7 +220,7 @@ impl Prompts {
 
     fn list_key(&mut self, ctx: &Ctx, key: KeyEvent) -> Handled {
         let len = self.items().len();
-        if self.cursor.key(key, len, PAGE) {
+        if self.cursor.key(key, len, page(ctx)) {
             return Handled::done();
         }
         match key.code {
@@ -266,7 +269,7 @@ impl Prompts {
             };
         }
         if let Some(m) = self.messages.as_mut()
-            && m.pager.key(key, PAGE)
+            && m.pager.key(key, page(ctx))
         {
             return Handled::done();
         }
@@ -375,16 +378,16 @@ impl Tab for Prompts {
         }
     }
 
-    fn scroll(&mut self, _ctx: &Ctx, down: bool) {
+    fn scroll(&mut self, ctx: &Ctx, down: bool) {
         let code = if down { KeyCode::Down } else { KeyCode::Up };
         let k = KeyEvent::new(code, KeyModifiers::NONE);
         match (self.pane, self.messages.as_mut()) {
             (Pane::Detail, Some(m)) => {
-                m.pager.key(k, PAGE);
+                m.pager.key(k, page(ctx));
             }
             _ => {
                 let len = self.items().len();
-                self.cursor.key(k, len, PAGE);
+                self.cursor.key(k, len, page(ctx));
             }
         }
     }

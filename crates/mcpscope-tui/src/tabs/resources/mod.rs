@@ -32,8 +32,11 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const MAX_ROWS: usize = 5_000;
 /// URIs remembered as subscribed or updated.
 pub const MAX_MARKS: usize = 2_000;
-/// Rows a PgUp/PgDn moves.
-const PAGE: usize = 10;
+/// Rows a PgUp/PgDn moves: most of the tab's height (the heads above the list and the
+/// pager take a few lines).
+fn page(ctx: &Ctx) -> usize {
+    (ctx.area.height as usize).saturating_sub(4).max(1)
+}
 
 /// A resource of the list.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -392,7 +395,7 @@ impl Resources {
 
     fn list_key(&mut self, ctx: &Ctx, key: KeyEvent) -> Handled {
         let len = self.items().len();
-        if self.cursor.key(key, len, PAGE) {
+        if self.cursor.key(key, len, page(ctx)) {
             return Handled::done();
         }
         match key.code {
@@ -462,7 +465,7 @@ impl Resources {
             };
         }
         if let Some(r) = self.read.as_mut()
-            && r.pager.key(key, PAGE)
+            && r.pager.key(key, page(ctx))
         {
             return Handled::done();
         }
@@ -607,14 +610,13 @@ impl Tab for Resources {
         let k = KeyEvent::new(code, KeyModifiers::NONE);
         match (self.pane, self.read.as_mut()) {
             (Pane::Detail, Some(r)) => {
-                r.pager.key(k, PAGE);
+                r.pager.key(k, page(ctx));
             }
             _ => {
                 let len = self.items().len();
-                self.cursor.key(k, len, PAGE);
+                self.cursor.key(k, len, page(ctx));
             }
         }
-        let _ = ctx;
     }
 
     fn entered(&mut self, ctx: &Ctx) -> Vec<Effect> {
