@@ -221,21 +221,27 @@ impl Auth {
             ));
         }
         if let Some(e) = &self.error {
-            out.push(Line::styled(cut(e, FIELD_CHARS), theme.error()));
+            wrapped(&cut(e, FIELD_CHARS), width, theme.error(), &mut out);
         }
         pending_lines(v, width, theme, &mut out);
         if !text(v, "error").is_empty() {
-            out.push(Line::styled(
-                format!(
-                    "Last authorization failed: {}",
-                    cut(text(v, "error"), FIELD_CHARS)
-                ),
-                theme.error(),
-            ));
+            let e = format!(
+                "Last authorization failed: {}",
+                cut(text(v, "error"), FIELD_CHARS)
+            );
+            wrapped(&e, width, theme.error(), &mut out);
         }
         summary_lines(v, ctx, theme, &mut out);
         store_lines(v, theme, &mut out);
         out
+    }
+}
+
+/// `text` over as many lines of `width` as it takes (an error must be read whole).
+fn wrapped(text: &str, width: usize, style: ratatui::style::Style, out: &mut Vec<Line<'static>>) {
+    let chars: Vec<char> = text.chars().collect();
+    for chunk in chars.chunks(width.max(20)) {
+        out.push(Line::styled(chunk.iter().collect::<String>(), style));
     }
 }
 
@@ -273,10 +279,7 @@ fn pending_lines(v: &Value, width: usize, theme: Theme, out: &mut Vec<Line<'stat
         "Open this URL to log in (b browser · y copy · x cancel):",
         theme.warn(),
     ));
-    let chars: Vec<char> = text(p, "url").chars().collect();
-    for chunk in chars.chunks(width.max(20)) {
-        out.push(Line::styled(chunk.iter().collect::<String>(), theme.key()));
-    }
+    wrapped(text(p, "url"), width, theme.key(), out);
 }
 
 fn row(name: &str, value: String, theme: Theme) -> Line<'static> {

@@ -514,7 +514,11 @@ pub fn detail_lines(v: &Value) -> Vec<String> {
     }
     out.push(String::new());
     out.push("Params".into());
-    out.extend(json_lines(&v["params"], "  ", room));
+    if v["params"].is_null() {
+        out.push("  (none)".into());
+    } else {
+        out.extend(json_lines(&v["params"], "  ", room));
+    }
     if !v["error"].is_null() {
         out.push("Error".into());
         out.extend(json_lines(&v["error"], "  ", room));
