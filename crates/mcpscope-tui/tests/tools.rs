@@ -585,3 +585,14 @@ fn audio_and_embedded_blobs_are_saved_too() {
         ("annotated-read-5-1.pdf".to_string(), b"%PDF-1".to_vec())
     );
 }
+
+#[test]
+fn slash_in_the_open_tool_searches_the_list_again() {
+    let mut s = listed((80, 24));
+    open(&mut s, "echo");
+    press(&mut s, KeyCode::Char('/'));
+    type_text(&mut s, "slow");
+    press(&mut s, KeyCode::Enter);
+    press(&mut s, KeyCode::Enter);
+    assert!(draw(&s).contains("slow ✓ valid"), "{}", draw(&s));
+}

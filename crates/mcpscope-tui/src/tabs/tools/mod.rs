@@ -129,6 +129,10 @@ const LIST_KEYS: &[Binding] = &[
         keys: "u",
         what: "list again",
     },
+    Binding {
+        keys: "x",
+        what: "cancel the run",
+    },
 ];
 
 const FORM_KEYS: &[Binding] = &[
@@ -167,6 +171,10 @@ const FORM_KEYS: &[Binding] = &[
     Binding {
         keys: "v",
         what: "to the result",
+    },
+    Binding {
+        keys: "/",
+        what: "search the list",
     },
     Binding {
         keys: "Esc",
@@ -264,6 +272,16 @@ impl Tools {
         }
     }
 
+    /// `/` in the open tool: back to the list, its search box taking the keyboard.
+    fn search_again(&mut self) {
+        self.close_form();
+        self.pane = Pane::List;
+        self.part = Part::Form;
+        self.list.search.set("");
+        self.list.refilter();
+        self.list.searching = true;
+    }
+
     fn search_key(&mut self, key: KeyEvent) -> Handled {
         match key.code {
             KeyCode::Esc => {
@@ -295,6 +313,7 @@ impl Tools {
             KeyCode::Char('u') if ctx.server.connected() => {
                 return Handled::Yes(self.list_effect(ctx));
             }
+            KeyCode::Char('x') if self.run.is_some() => return Handled::Yes(self.cancel()),
             _ if self.list.cursor.key(key, self.list.shown.len(), PAGE) => {}
             _ => return Handled::No,
         }
@@ -334,6 +353,7 @@ impl Tools {
             }
             KeyCode::Char('x') => return Handled::Yes(self.cancel()),
             KeyCode::Char('v') if self.result.is_some() => self.part = Part::Result,
+            KeyCode::Char('/') => self.search_again(),
             _ => return Handled::No,
         }
         Handled::done()
@@ -366,6 +386,10 @@ impl Tools {
                 &raw(r),
             ))],
             KeyCode::Char('x') => self.cancel(),
+            KeyCode::Char('/') => {
+                self.search_again();
+                Vec::new()
+            }
             KeyCode::Esc | KeyCode::Char('v') => {
                 self.part = Part::Form;
                 Vec::new()
