@@ -132,3 +132,51 @@ fn no_tasks_says_how_to_make_one() {
     answer(&mut s, route_of(&e), p);
     insta::assert_snapshot!("tasks_empty_80x24", draw(&s));
 }
+
+/// Against the real demo server: a tool run as a task through the core shows in the tab, and
+/// after the core's follower saw it end, a `tasks` event brings its final status.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_task_is_listed_and_followed_to_its_end() {
+    use mcpscope_inspect::tasks::RunTask;
+    let (dir, i) = crate::real_core::inspector("tasks");
+    i.connect("demo", None).await.expect("connect");
+    let run = RunTask {
+        tool: "research".into(),
+        arguments: json!({"topic": "otters"}),
+        ttl_ms: Some(60_000),
+        request_id: None,
+    };
+    let out = i.run_task("demo", run).await.expect("tools/call");
+    let id = out
+        .task
+        .expect("the demo answers research with a task")
+        .task
+        .task_id;
+    let mut s = AppState::new(&i.servers().await, (120, 35), false);
+    let e = press(&mut s, KeyCode::Char('k'));
+    crate::real_core::pump(&mut s, &i, e).await;
+    let rows = s.tabs["demo"].tasks.rows();
+    assert!(
+        rows.iter().any(|r| r.id == id && r.tool == "research"),
+        "{rows:?}"
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !i.task("demo", &id).is_ok_and(|d| d.task.terminal) {
+        assert!(std::time::Instant::now() < deadline, "the task ends");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let e = core(&mut s, "tasks", json!({"server": "demo", "version": 99}));
+    crate::real_core::pump(&mut s, &i, e).await;
+    let row = s.tabs["demo"]
+        .tasks
+        .rows()
+        .iter()
+        .find(|r| r.id == id)
+        .cloned();
+    assert_eq!(row.map(|r| r.status), Some("completed".to_string()));
+    let e = press(&mut s, KeyCode::Enter);
+    crate::real_core::pump(&mut s, &i, e).await;
+    assert!(draw(&s).contains("Research on otters"), "{}", draw(&s));
+    i.shutdown().await;
+    drop(dir);
+}
