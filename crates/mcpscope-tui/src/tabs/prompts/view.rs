@@ -3,7 +3,7 @@
 
 use super::{Pane, Prompts};
 use crate::tabs::Ctx;
-use crate::tabs::resources::form::window;
+use crate::tabs::resources::form::{window, wrap};
 use crate::widgets::style::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -121,9 +121,7 @@ fn detail(t: &Prompts, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
                 format!("{} ({})", p.title, p.name)
             };
             lines.push(Line::styled(name, theme.title()));
-            if !p.description.is_empty() {
-                lines.push(Line::raw(p.description.clone()));
-            }
+            lines.extend(wrap(&p.description, w, 6).into_iter().map(Line::raw));
         }
         None => lines.push(Line::styled("Pick a prompt.", theme.dim())),
     }

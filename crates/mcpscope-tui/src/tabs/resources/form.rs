@@ -35,6 +35,35 @@ pub fn clean(s: &str, max: usize) -> String {
     out
 }
 
+/// `s` broken into lines of at most `width` characters at spaces (a longer word is cut), at
+/// most `max_lines` of them (the last marked when more was left out).
+pub fn wrap(s: &str, width: usize, max_lines: usize) -> Vec<String> {
+    let width = width.max(8);
+    let mut out: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in s.split_whitespace() {
+        let word: String = word.chars().take(width).collect();
+        let need = line.chars().count() + word.chars().count() + usize::from(!line.is_empty());
+        if need > width && !line.is_empty() {
+            out.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() {
+        out.push(line);
+    }
+    if out.len() > max_lines {
+        out.truncate(max_lines);
+        if let Some(last) = out.last_mut() {
+            last.push('…');
+        }
+    }
+    out
+}
+
 /// `v[key]` as cleaned text, or "".
 pub fn field_text(v: &Value, key: &str) -> String {
     clean(super::super::text(v, key), MAX_TEXT)
@@ -290,8 +319,7 @@ impl Form {
             spans.extend(f.input.spans(here && focused, input_w).spans);
             spans.push(Span::raw("]"));
             out.push(Line::from(spans));
-            if !f.description.is_empty() {
-                let d = clean(&f.description, width.saturating_sub(label_w + 4).max(8));
+            for d in wrap(&f.description, width.saturating_sub(label_w + 4), 3) {
                 out.push(Line::styled(format!("  {:label_w$} {d}", ""), theme.dim()));
             }
             if here {
@@ -446,5 +474,10 @@ mod tests {
         assert!(matches!(f.key(k(KeyCode::Esc)), FormOut::Close));
         assert_eq!(clean("a\x1b[2Jb", 3), "a […");
         assert_eq!(clock(3_723_000_000), "01:02:03");
+        assert_eq!(
+            wrap("one two three four", 9, 5),
+            ["one two", "three", "four"]
+        );
+        assert_eq!(wrap("one two three four", 9, 2), ["one two", "three…"]);
     }
 }

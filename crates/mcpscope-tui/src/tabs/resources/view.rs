@@ -2,7 +2,7 @@
 //! subscribed `●` and updated `↻` marks) beside the detail (the template form, the read, or
 //! what the selected row is); on a narrow screen one half at a time.
 
-use super::form::{clock, window};
+use super::form::{clock, window, wrap};
 use super::{Item, Pane, Resources};
 use crate::tabs::Ctx;
 use crate::widgets::style::Theme;
@@ -179,7 +179,7 @@ fn detail(t: &Resources, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
         lines.push(Line::styled(hint, theme.dim()));
         lines.push(Line::raw(""));
     } else if t.read.is_none() && t.reading.is_none() {
-        lines.extend(about_selected(t, theme));
+        lines.extend(about_selected(t, w, theme));
     }
     if let Some(uri) = &t.reading {
         lines.push(Line::styled(format!("Reading {uri}…"), theme.dim()));
@@ -258,7 +258,7 @@ fn sub_line(t: &Resources, uri: &str, theme: Theme) -> Option<Line<'static>> {
     (!spans.is_empty()).then(|| Line::from(spans))
 }
 
-fn about_selected(t: &Resources, theme: Theme) -> Vec<Line<'static>> {
+fn about_selected(t: &Resources, width: usize, theme: Theme) -> Vec<Line<'static>> {
     let field = |k: &str, v: &str| {
         Line::from(vec![
             Span::styled(format!("{k:<12}"), theme.title()),
@@ -278,9 +278,7 @@ fn about_selected(t: &Resources, theme: Theme) -> Vec<Line<'static>> {
             if !r.annotations.is_empty() {
                 out.push(field("Annotations", &r.annotations));
             }
-            if !r.description.is_empty() {
-                out.push(Line::raw(r.description.clone()));
-            }
+            out.extend(wrap(&r.description, width, 6).into_iter().map(Line::raw));
             out.extend(sub_line(t, &r.uri, theme));
             out.push(Line::styled(
                 "Enter read · b subscribe · u unsubscribe",
@@ -292,9 +290,7 @@ fn about_selected(t: &Resources, theme: Theme) -> Vec<Line<'static>> {
             out.push(field("Template", &tp.template));
             out.push(field("Name", &tp.name));
             out.push(field("MIME type", &tp.mime));
-            if !tp.description.is_empty() {
-                out.push(Line::raw(tp.description.clone()));
-            }
+            out.extend(wrap(&tp.description, width, 6).into_iter().map(Line::raw));
             out.push(Line::styled(
                 "Enter fill in its variables and read",
                 theme.dim(),
