@@ -108,3 +108,44 @@ fn a_hostile_view_is_bounded() {
     );
     draw(&s);
 }
+
+/// Against the real demo server (modern): T opens a listen for tools list changes through the
+/// core, the panel shows it acknowledged; x cancels it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_listen_opened_and_cancelled() {
+    let (dir, i) = crate::real_core::inspector("subscriptions");
+    i.connect("demo", None).await.expect("connect");
+    let mut s = AppState::new(&i.servers().await, (120, 35), false);
+    let e = press(&mut s, KeyCode::Char('s'));
+    crate::real_core::pump(&mut s, &i, e).await;
+    let e = press(&mut s, KeyCode::Char('T'));
+    crate::real_core::pump(&mut s, &i, e).await;
+    // The acknowledgement may come after the listen's answer: read the panel until it has.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let v = s.tabs["demo"]
+            .subscriptions
+            .view()
+            .cloned()
+            .unwrap_or_default();
+        if v["stream"]["status"] == "active" {
+            assert_eq!(v["stream"]["requested"]["toolsListChanged"], true, "{v}");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "acknowledged: {v}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let e = press(&mut s, KeyCode::Char('s'));
+        crate::real_core::pump(&mut s, &i, e).await;
+    }
+    let e = press(&mut s, KeyCode::Char('x'));
+    crate::real_core::pump(&mut s, &i, e).await;
+    let v = s.tabs["demo"]
+        .subscriptions
+        .view()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(v["stream"]["status"], "cancelledLocally", "{v}");
+    assert!(draw(&s).contains("cancelled here"));
+    i.shutdown().await;
+    drop(dir);
+}
