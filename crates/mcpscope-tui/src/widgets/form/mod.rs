@@ -432,8 +432,7 @@ impl Form {
                 };
                 self.choose(choices[at as usize].clone())
             }
-            _ if space => FormEvent::Ignored,
-            // ←→ on a row without choices: not the form's (the app may move focus).
+            // Space or ←→ on a row without choices: not the form's (←: the app may move focus).
             _ => FormEvent::Ignored,
         }
     }
