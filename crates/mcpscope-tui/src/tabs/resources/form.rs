@@ -317,12 +317,16 @@ impl Form {
                 Span::raw("["),
             ];
             spans.extend(f.input.spans(here && focused, input_w).spans);
+            if f.input.text().is_empty() && !(here && focused) {
+                // An empty field is as wide as a focused one: the brackets do not jump.
+                spans.push(Span::raw(" "));
+            }
             spans.push(Span::raw("]"));
             out.push(Line::from(spans));
             for d in wrap(&f.description, width.saturating_sub(label_w + 4), 3) {
                 out.push(Line::styled(format!("  {:label_w$} {d}", ""), theme.dim()));
             }
-            if here {
+            if here && focused {
                 out.extend(self.suggestion_lines(theme, label_w));
             }
         }
