@@ -301,6 +301,11 @@ fn core(s: &mut AppState, e: CoreEvent) -> Vec<Effect> {
             }
             to_tabs(s, &e)
         }
+        "history" => {
+            let mut out = to_tabs(s, &e);
+            out.extend(history_elsewhere(s, &e));
+            out
+        }
         "reset" => {
             let server = crate::tabs::text(&e.data, "server").to_string();
             if let Some(tabs) = s.tabs.get_mut(&server) {
@@ -364,6 +369,27 @@ fn to_tabs(s: &mut AppState, e: &CoreEvent) -> Vec<Effect> {
     let mut out = Vec::new();
     for t in TabId::ALL {
         out.extend(tabs.get_mut(t).core(&ctx, e));
+    }
+    out
+}
+
+/// A history entry of one server also reaches the other servers' History tabs: one showing
+/// every server's entries lists it (the others ignore it).
+fn history_elsewhere(s: &mut AppState, e: &CoreEvent) -> Vec<Effect> {
+    let server = crate::tabs::text(&e.data, "server").to_string();
+    let area = layout(s.size).body;
+    let mut out = Vec::new();
+    for row in s.servers.clone().iter().filter(|r| r.name != server) {
+        let ctx = Ctx {
+            server: row,
+            now_us: s.now_us,
+            color: s.color,
+            focused: false,
+            area,
+        };
+        if let Some(tabs) = s.tabs.get_mut(&row.name) {
+            out.extend(tabs.get_mut(TabId::History).core(&ctx, e));
+        }
     }
     out
 }
