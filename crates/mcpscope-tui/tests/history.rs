@@ -300,3 +300,25 @@ async fn finds_a_real_call_by_search_and_replays_it() {
     inspector.shutdown().await;
     drop(dir);
 }
+
+#[test]
+fn another_servers_entry_shows_only_when_all_are_shown() {
+    let mut s = state(
+        &[
+            card("demo", "connected", Some("modern")),
+            card("other", "connected", Some("legacy")),
+        ],
+        (80, 24),
+    );
+    let e = press(&mut s, KeyCode::Char('h'));
+    answer(&mut s, route_of(&e[0]), page());
+    let mut theirs = entry(9, "tools/call", json!({"name": "add"}), "ok");
+    theirs["server"] = json!("other");
+    core(&mut s, "history", theirs.clone());
+    assert!(history(&s).rows().iter().all(|r| r.server == "demo"));
+    let e = press(&mut s, KeyCode::Char('f'));
+    answer(&mut s, route_of(&e[0]), page());
+    theirs["id"] = json!(10);
+    core(&mut s, "history", theirs);
+    assert_eq!(history(&s).rows()[0].server, "other");
+}

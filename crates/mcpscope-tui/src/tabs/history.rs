@@ -680,6 +680,9 @@ impl Tab for History {
         let Some(row) = Row::of(&event.data) else {
             return Vec::new();
         };
+        if !self.all && row.server != ctx.server.name {
+            return Vec::new(); // another server's, heard because a tab may show all
+        }
         let open = self.detail.as_ref().is_some_and(|(id, _)| *id == row.id);
         self.upsert(row.clone());
         if open {
