@@ -1,9 +1,11 @@
 //! `mcpscope --tui` in a real terminal (tmux, `tui_tmux_support`): the journeys a user makes,
-//! asserted on captured screens. The seeded catalog's demo server connected with `c`; the demo
-//! ad hoc in both eras (`--demo --protocol-era modern|legacy`), one of them at 80×24;
-//! server-everything (a server not built by us) ad hoc; Info naming the server, `?` help, a
-//! resize that still draws, the mouse on the tab bar, `NO_COLOR`, and quitting with the terminal
-//! given back.
+//! asserted on captured screens. The issue's journey (a tool searched and called through its
+//! form, progress then cancel, an elicitation and a sampling request answered, a resource read
+//! through a template with completion, a prompt, the calls in History, quit) against the demo in
+//! both eras and at 80×24, and against server-everything (a server not built by us). Around it:
+//! the seeded catalog connected with `c`, Info naming the server, `?` help, a resize that still
+//! draws, the mouse on the tab bar, `NO_COLOR`, `q` asking first while a call runs, and quitting
+//! with the terminal given back.
 
 use crate::peers_support::{EVERYTHING, Peers};
 use crate::tui_tmux_support::{Start, Tui, framed, sets_colour, sgr_params};
@@ -279,15 +281,14 @@ fn demo_journey(test: &str, era: &str, size: (u16, u16)) {
     t.keys(&["Enter"]);
     t.wait_for(&["Say hello to Grace"]);
 
-    // Every request of the journey is in History.
+    // Every request of the journey is in History: the newest at the top; the tool calls found
+    // by its full-text search (at 80×24 they are below the fold).
     t.keys(&["h"]);
-    t.wait_for(&[
-        "tools/call echo",
-        "tools/call slow",
-        "tools/call sample",
-        "resources/read",
-        "prompts/get",
-    ]);
+    t.wait_for(&["prompts/get greet", "resources/read"]);
+    t.keys(&["/"]);
+    t.type_text("tools/call");
+    t.keys(&["Enter"]);
+    t.wait_for(&["tools/call echo", "tools/call slow", "tools/call sample"]);
     t.quit();
 }
 
@@ -388,4 +389,36 @@ fn everything_journey() {
         "tools/call trigger-sampling-request",
     ]);
     t.quit();
+}
+
+/// At 80×24: `q` while a call runs asks first (any other key keeps running), `y` quits, and the
+/// running call does not keep the terminal: the shell gets it back.
+#[test]
+fn quit_asks_while_a_call_runs_at_80x24() {
+    let how = Start::new(&["--demo"]).size(80, 24);
+    let Some(t) = Tui::start("quit_asks_while_a_call_runs_at_80x24", how) else {
+        return;
+    };
+    t.wait_for(&["● connected"]);
+    t.keys(&["t"]);
+    t.wait_for(&["Tools (24)"]);
+    open_tool(&t, "slow");
+    fill(&t, "durationMs", "60000");
+    t.keys(&["C-r"]);
+    t.wait_for(&["running…"]);
+    t.keys(&["q"]);
+    t.wait_for(&["still running. Quit anyway?"]);
+    t.keys(&["n"]);
+    let s = t.wait_gone("Quit anyway?");
+    assert!(s.contains("running…"), "{}", framed(&s));
+    t.keys(&["q"]);
+    t.wait_for(&["still running. Quit anyway?"]);
+    t.keys(&["y"]);
+    t.assert_exited_cleanly();
+}
+
+/// The whole demo journey at 80×24, the smallest size the TUI promises.
+#[test]
+fn demo_journey_at_80x24() {
+    demo_journey("demo_journey_at_80x24", "modern", (80, 24));
 }

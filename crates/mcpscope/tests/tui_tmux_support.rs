@@ -288,8 +288,12 @@ impl Tui {
         self.wait(&format!("{text:?} gone"), |s| !s.contains(text))
     }
 
-    /// Press `q` and wait for the TUI to end; asserts it exited 0 and gave the terminal back.
+    /// Press `q` once no call runs (the header's `⟳ N running` gone: with one running, `q`
+    /// asks first) and wait for the TUI to end; asserts it exited 0 and gave the terminal back.
     pub(crate) fn quit(&self) {
+        self.wait("no call running (the header)", |s| {
+            !s.lines().next().unwrap_or_default().contains(" running")
+        });
         self.keys(&["q"]);
         self.assert_exited_cleanly();
     }
