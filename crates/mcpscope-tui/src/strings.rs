@@ -9,8 +9,12 @@ pub const MOUSE_HELP: &str = "The mouse works too: click a server or a tab, scro
 /// Shown in a tab of a server that is not connected.
 pub const NOT_CONNECTED: &str = "Not connected. Press c to connect.";
 
-/// The quit question while `running` calls are in flight.
+/// The quit question while `running` calls are in flight (the count is read as it is drawn:
+/// the calls that made us ask may have finished meanwhile).
 pub fn quit_question(running: usize) -> String {
+    if running == 0 {
+        return "The calls that were running have finished. Quit?".to_string();
+    }
     format!(
         "{running} call{} still running. Quit anyway? (they are cancelled)",
         if running == 1 { " is" } else { "s are" }
