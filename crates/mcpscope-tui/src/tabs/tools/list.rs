@@ -18,6 +18,57 @@ use std::collections::BTreeMap;
 pub(crate) const MAX_TOOLS: usize = 10_000;
 /// Findings kept for one tool.
 const MAX_FINDINGS: usize = 50;
+/// Characters of a tool's description kept for its row (the search and the detail box); the
+/// whole tool is kept as text for its form.
+const MAX_DESCRIPTION: usize = 2_000;
+
+/// One tool of the list: what the list draws and searches, and the tool itself as compact JSON
+/// text, read again only when its form opens. A `serde_json::Value` per tool costs ten times
+/// its text (a map per object): 10,000 tools were ~40 MiB as values.
+#[derive(Debug, Clone)]
+pub(crate) struct Row {
+    /// The tool's name.
+    pub name: Box<str>,
+    /// Its `title`, else its annotations' `title`.
+    pub title: Option<Box<str>>,
+    /// Its description, cut to [`MAX_DESCRIPTION`] characters.
+    pub description: Option<Box<str>>,
+    /// Its annotation tags.
+    pub tags: Box<[Tag]>,
+    /// The whole tool as the server listed it, compact.
+    json: Box<str>,
+}
+
+impl Row {
+    fn new(tool: &Value) -> Row {
+        let text = |v: Option<&Value>| v.and_then(Value::as_str).map(Box::<str>::from);
+        let description = tool.get("description").and_then(Value::as_str);
+        Row {
+            name: super::name(tool).into(),
+            title: text(tool.get("title")).or_else(|| text(tool.pointer("/annotations/title"))),
+            description: description.map(|d| d.chars().take(MAX_DESCRIPTION).collect()),
+            tags: tags(tool).into(),
+            json: tool.to_string().into(),
+        }
+    }
+
+    /// The tool as the server listed it.
+    pub(crate) fn tool(&self) -> Value {
+        serde_json::from_str(&self.json).unwrap_or(Value::Null)
+    }
+
+    /// Case-insensitive search over name, title and description (`q` lowercased).
+    fn matches(&self, q: &str) -> bool {
+        [
+            Some(&self.name),
+            self.title.as_ref(),
+            self.description.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|s| s.to_lowercase().contains(q))
+    }
+}
 
 /// One finding of the quality lint.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,7 +151,7 @@ fn tone_style(t: Tone, theme: Theme) -> Style {
 #[derive(Debug, Default)]
 pub(crate) struct List {
     /// The tools, as the server listed them (`None`: not listed yet).
-    pub tools: Option<Vec<Value>>,
+    pub tools: Option<Vec<Row>>,
     /// Tools left out of the list past [`MAX_TOOLS`].
     pub omitted: usize,
     /// Findings by the tool's position in the list.
@@ -120,26 +171,26 @@ pub(crate) struct List {
 }
 
 impl List {
-    /// Take a `tools/list` answer (`{result: {tools}, lint?, excludedTools?}`).
+    /// Take a `tools/list` answer (`{result: {tools}, lint?, excludedTools?}`), a row per tool
+    /// (the answer itself is not kept).
     pub(crate) fn load(&mut self, answer: &Value) {
         let all = answer
             .pointer("/result/tools")
             .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
+            .map_or(&[][..], Vec::as_slice);
         self.omitted = all.len().saturating_sub(MAX_TOOLS);
-        let tools: Vec<Value> = all.into_iter().take(MAX_TOOLS).collect();
+        let tools: Vec<Row> = all.iter().take(MAX_TOOLS).map(Row::new).collect();
         self.findings = findings_of(answer.get("lint"));
         self.lint_incomplete = answer
             .pointer("/lint/incomplete")
             .and_then(Value::as_str)
             .map(str::to_string);
         self.excluded = excluded_of(answer.get("excludedTools"));
-        let selected = self.selected().and_then(|t| t.get("name").cloned());
+        let selected = self.selected().map(|t| t.name.clone());
         self.tools = Some(tools);
         self.refilter();
         if let Some(name) = selected {
-            self.select_name(name.as_str().unwrap_or(""));
+            self.select_name(&name);
         }
     }
 
@@ -149,7 +200,7 @@ impl List {
         let was = self.shown.get(self.cursor.selected).copied();
         let tools = self.tools.as_deref().unwrap_or(&[]);
         self.shown = (0..tools.len())
-            .filter(|&i| q.is_empty() || matches(&tools[i], &q))
+            .filter(|&i| q.is_empty() || tools[i].matches(&q))
             .collect();
         self.cursor.selected = was
             .and_then(|w| self.shown.iter().position(|&i| i == w))
@@ -160,11 +211,7 @@ impl List {
     /// Put the cursor on the tool called `name`; false when it is not shown.
     pub(crate) fn select_name(&mut self, name: &str) -> bool {
         let tools = self.tools.as_deref().unwrap_or(&[]);
-        match self
-            .shown
-            .iter()
-            .position(|&i| super::name(&tools[i]) == name)
-        {
+        match self.shown.iter().position(|&i| &*tools[i].name == name) {
             Some(p) => {
                 self.cursor.selected = p;
                 true
@@ -174,13 +221,13 @@ impl List {
     }
 
     /// The selected tool, with its position in the list.
-    pub(crate) fn selected_at(&self) -> Option<(usize, &Value)> {
+    pub(crate) fn selected_at(&self) -> Option<(usize, &Row)> {
         let i = *self.shown.get(self.cursor.selected)?;
         Some((i, self.tools.as_ref()?.get(i)?))
     }
 
     /// The selected tool.
-    pub(crate) fn selected(&self) -> Option<&Value> {
+    pub(crate) fn selected(&self) -> Option<&Row> {
         self.selected_at().map(|(_, t)| t)
     }
 
@@ -276,10 +323,10 @@ impl List {
 
     /// A tool's row; `(here, focused)`: it is the selected one, the list has the keyboard (the
     /// mark shows either way, the highlight only with the keyboard).
-    fn row_line(&self, i: usize, tool: &Value, at: (bool, bool), theme: Theme) -> Line<'static> {
+    fn row_line(&self, i: usize, tool: &Row, at: (bool, bool), theme: Theme) -> Line<'static> {
         let (here, focused) = at;
-        let name = super::cut(super::name(tool), 48);
-        let ex = self.excluded.contains_key(super::name(tool));
+        let name = super::cut(&tool.name, 48);
+        let ex = self.excluded.contains_key(&*tool.name);
         let base = if here && focused {
             theme.selected()
         } else if ex {
@@ -294,7 +341,7 @@ impl List {
         if ex {
             spans.push(Span::styled(" (excluded)", theme.dim()));
         }
-        for t in tags(tool) {
+        for t in &tool.tags {
             spans.push(Span::styled(
                 format!(" {}", t.short),
                 tone_style(t.tone, theme),
@@ -317,22 +364,20 @@ impl List {
             return Vec::new();
         };
         let mut out = Vec::new();
-        let title = super::text_of(tool, "title")
-            .or_else(|| tool.pointer("/annotations/title").and_then(Value::as_str));
-        if let Some(t) = title {
+        if let Some(t) = &tool.title {
             out.push(Line::styled(super::cut(t, 200), theme.title()));
         }
-        if let Some(d) = super::text_of(tool, "description") {
+        if let Some(d) = &tool.description {
             let first = d.lines().next().unwrap_or("");
             out.push(Line::raw(super::cut(first, 300)));
         }
-        if let Some(why) = self.excluded.get(super::name(tool)) {
+        if let Some(why) = self.excluded.get(&*tool.name) {
             out.push(Line::styled(
                 super::cut(&format!("excluded: {why}"), 300),
                 theme.warn(),
             ));
         }
-        let words: Vec<&str> = tags(tool).iter().map(|t| t.long).collect();
+        let words: Vec<&str> = tool.tags.iter().map(|t| t.long).collect();
         if !words.is_empty() {
             out.push(Line::styled(words.join(" · "), theme.dim()));
         }
@@ -356,15 +401,6 @@ impl List {
         }
         out
     }
-}
-
-/// Case-insensitive search over name, title and description (`q` lowercased).
-fn matches(tool: &Value, q: &str) -> bool {
-    ["name", "title", "description"].iter().any(|k| {
-        tool.get(*k)
-            .and_then(Value::as_str)
-            .is_some_and(|s| s.to_lowercase().contains(q))
-    })
 }
 
 /// The lint's findings grouped by tool position (entries of the wrong shape left out).

@@ -243,7 +243,7 @@ impl Tools {
 
     /// Open the form of the selected tool (with the arguments it had, or `args`).
     fn open_selected(&mut self, args: Option<Value>) {
-        let Some(tool) = self.list.selected().cloned() else {
+        let Some(tool) = self.list.selected().map(list::Row::tool) else {
             return;
         };
         self.close_form();
