@@ -9,6 +9,7 @@ use mcpscope_inspect::{Catalog, CatalogEntry, Inspector, Options};
 use mcpscope_store::{HistoryStore, Retention};
 use mcpscope_tui::msg::{Done, Effect, Msg, Route};
 use mcpscope_tui::state::AppState;
+use mcpscope_tui::tabs::resources::Item;
 use mcpscope_tui::tabs::{Ctx, Tab, TabId};
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -463,4 +464,21 @@ fn what_a_hostile_server_sends_is_bounded() {
         "{:?}",
         read.heads
     );
+}
+
+/// The two lists answer in either order: the cursor moved onto a template before the resources
+/// arrive stays on that template (it followed its index once, and Enter read a resource).
+#[test]
+fn the_cursor_keeps_its_item_when_the_other_list_arrives() {
+    let mut s = state(&[card("demo", "connected", Some("modern"))], (120, 35));
+    press(&mut s, KeyCode::Char('r'));
+    let (r, t) = lists();
+    send(&mut s, answer(TabId::Resources, "templates", "", t));
+    press(&mut s, KeyCode::Down);
+    let before = tab(&s).selected();
+    assert!(matches!(before, Some(Item::Template(1))), "{before:?}");
+    send(&mut s, answer(TabId::Resources, "list", "", r));
+    let n = tab(&s).resources.as_ref().map_or(0, Vec::len);
+    assert_eq!(tab(&s).selected(), Some(Item::Template(1)));
+    assert_eq!(tab(&s).cursor.selected, n + 1);
 }

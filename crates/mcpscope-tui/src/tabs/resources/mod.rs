@@ -514,12 +514,45 @@ impl Resources {
             self.list_errors.truncate(4);
         }
         let rows = rows.iter().take(MAX_ROWS);
+        // The two lists answer separately: resources arriving after the templates would shift
+        // the rows under the cursor, so a cursor the user moved follows its item, not its
+        // index (one still on the first row stays at the top).
+        let before = self
+            .selected()
+            .filter(|_| self.cursor.selected > 0)
+            .map(|i| self.item_key(i));
         if tag == "list" {
             self.resources = Some(rows.map(resource_of).collect());
         } else {
             self.templates = Some(rows.map(template_of).collect());
         }
-        self.cursor.clamp(self.items().len());
+        let items = self.items();
+        if let Some(at) = before.and_then(|k| items.iter().position(|i| self.item_key(*i) == k)) {
+            self.cursor.selected = at;
+        }
+        self.cursor.clamp(items.len());
+    }
+
+    /// What an item is, whatever its row: a resource's URI or a template's template.
+    fn item_key(&self, item: Item) -> (bool, String) {
+        match item {
+            Item::Resource(i) => (
+                true,
+                self.resources
+                    .as_ref()
+                    .and_then(|r| r.get(i))
+                    .map(|r| r.uri.clone())
+                    .unwrap_or_default(),
+            ),
+            Item::Template(i) => (
+                false,
+                self.templates
+                    .as_ref()
+                    .and_then(|t| t.get(i))
+                    .map(|t| t.template.clone())
+                    .unwrap_or_default(),
+            ),
+        }
     }
 
     fn subscribe_done(&mut self, on: bool, uri: &str, result: Result<Value, String>) {
