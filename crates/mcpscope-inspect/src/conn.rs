@@ -679,8 +679,8 @@ impl Inspector {
         slot.and_then(|sl| {
             sl.tools()
                 .get(tool)
+                .and_then(|text| serde_json::from_str::<Value>(text).ok())
                 .filter(|schema| !schema.is_null())
-                .cloned()
         })
         .ok_or_else(|| {
             Error::not_found(format!(

@@ -369,12 +369,14 @@ impl Processor {
         else {
             return;
         };
-        // Only the input schemas are needed (validation, verdicts): a third of the memory.
+        // Only the input schemas are needed (validation, verdicts), kept as compact JSON text
+        // and read again for the one tool a call names: 10,000 schemas as values were ~12 MiB,
+        // as text well under 1 MiB (bench/RESULTS-tui.md).
         let mut known = self.slot.tools();
         for t in tools {
             if let Some(name) = t.get("name").and_then(Value::as_str) {
-                let schema = t.get("inputSchema").cloned().unwrap_or(Value::Null);
-                known.insert(name.to_string(), schema);
+                let schema = t.get("inputSchema").unwrap_or(&Value::Null).to_string();
+                known.insert(name.to_string(), schema.into());
             }
         }
     }
@@ -393,8 +395,8 @@ impl Processor {
                 .slot
                 .tools()
                 .get(name)
+                .and_then(|text| serde_json::from_str::<Value>(text).ok())
                 .filter(|schema| !schema.is_null())
-                .cloned()
         {
             schemas.insert(name.to_string(), schema);
         }

@@ -122,8 +122,8 @@ pub(crate) struct Slot {
     pub st: Mutex<SlotState>,
     pub frames: Mutex<FrameWindow>,
     /// The `inputSchema` of each tool of the last `tools/list` answers on the current
-    /// connection, by tool name.
-    pub tools: Mutex<HashMap<String, Value>>,
+    /// connection, by tool name, as compact JSON text (a value per schema cost ten times more).
+    pub tools: Mutex<HashMap<String, Box<str>>>,
     /// Serialises connect, disconnect and reconnect.
     pub connect_lock: tokio::sync::Mutex<()>,
     /// The server's OAuth provider.
@@ -139,7 +139,7 @@ impl Slot {
     pub(crate) fn frames(&self) -> MutexGuard<'_, FrameWindow> {
         self.frames.lock().unwrap_or_else(|p| p.into_inner())
     }
-    pub(crate) fn tools(&self) -> MutexGuard<'_, HashMap<String, Value>> {
+    pub(crate) fn tools(&self) -> MutexGuard<'_, HashMap<String, Box<str>>> {
         self.tools.lock().unwrap_or_else(|p| p.into_inner())
     }
     pub(crate) fn auth(&self) -> MutexGuard<'_, crate::auth::reports::AuthState> {
