@@ -181,6 +181,7 @@ def main():
     ap.add_argument("--skip-build", action="store_true")
     ap.add_argument("--tools", type=int, default=10_000)
     ap.add_argument("--frames", type=int, default=100_000)
+    ap.add_argument("--rss-runs", type=int, default=5, help="runs of the 10,000-tool RSS case")
     ap.add_argument("--profile", choices=["release", "debug"], default="release",
                     help="which build to measure (debug: for trying the script, not for numbers)")
     a = ap.parse_args()
@@ -221,11 +222,18 @@ def main():
     print(f"\n## RSS with {a.tools:,} tools (testkit many-tools), Tools tab, 200x60\n")
     server = [TESTKIT, "many-tools", "--", "--count", str(a.tools), "--page-size", str(a.tools)]
     # mcpscope connects an ad-hoc server at once; `t` opens Tools.
-    name, t, shown, (rss, hwm) = many_tools_rss(
-        "mcpscope --tui", [MCPSCOPE, "--tui"] + server, [b"Servers", b"tool-0000"], [b"t"])
+    # glibc's per-thread arenas make one run's RSS land anywhere in a ~30 MiB band (which
+    # thread freed what): several runs, the median and the range.
+    runs = [many_tools_rss("mcpscope --tui", [MCPSCOPE, "--tui"] + server, [b"Servers", b"tool-0000"],
+                           [b"t"]) for _ in range(a.rss_runs)]
+    name, t, shown = runs[0][0], statistics.median(r[1] or 0 for r in runs), all(r[2] for r in runs)
+    rss = sorted(r[3][0] for r in runs)
+    hwm = sorted(r[3][1] for r in runs)
+    print(f"({a.rss_runs} runs: median, [lowest–highest])\n")
     print("| program | first screen after | tools shown | RSS | peak RSS |")
     print("| --- | --- | --- | --- | --- |")
-    print(f"| {name} | {t and f'{t * 1000:.0f} ms'} | {shown} | {rss:.1f} MiB | {hwm:.1f} MiB |")
+    print(f"| {name} | {t * 1000:.0f} ms | {shown} | {statistics.median(rss):.1f} MiB [{rss[0]:.1f}–{rss[-1]:.1f}] "
+          f"| {statistics.median(hwm):.1f} MiB [{hwm[0]:.1f}–{hwm[-1]:.1f}] |")
     if inspector:
         # `c` connects, `t` opens Tools.
         name, t, shown, (rss, hwm) = many_tools_rss(
