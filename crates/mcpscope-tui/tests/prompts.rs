@@ -3,7 +3,8 @@
 //! (text, an image and an embedded resource described); and against the real demo server, a
 //! prompt got through the form in both eras.
 
-use crate::resources::{answer, demo, press_real, pump};
+use crate::real_core::pump;
+use crate::resources::{answer, demo, press_real};
 use crate::support::*;
 use crossterm::event::KeyCode;
 use mcpscope_tui::msg::Effect;

@@ -3,18 +3,16 @@
 //! subscribe / unsubscribe and the updated mark, `goto`; and against the real demo server, a
 //! read through a template in both eras. Also the real core's builder the Prompts tests share.
 
+use crate::real_core::{TempDir, pump};
 use crate::support::*;
 use crossterm::event::KeyCode;
-use mcpscope_inspect::{Catalog, CatalogEntry, Inspector, Options};
-use mcpscope_store::{HistoryStore, Retention};
+use mcpscope_inspect::Inspector;
 use mcpscope_tui::msg::{Done, Effect, Msg, Route};
 use mcpscope_tui::state::AppState;
 use mcpscope_tui::tabs::resources::Item;
 use mcpscope_tui::tabs::{Ctx, Tab, TabId};
 use serde_json::{Value, json};
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The answer of a call, as `effects::call_value` makes it.
 pub(crate) fn answer(tab: TabId, tag: &'static str, key: &str, result: Value) -> Msg {
@@ -277,89 +275,16 @@ fn goto_selects_a_listed_resource_and_reads_any_uri() {
 
 // --- the real demo server ---
 
-/// A directory removed when dropped.
-pub(crate) struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// An inspector over `mcpscope demo-server` (built first: `cargo build -p mcpscope`) named
-/// `demo`, connected in `era`, and the state of a TUI that sees it.
+/// An inspector over `mcpscope demo-server` (`real_core::inspector`) connected in `era`, and
+/// the state of a TUI that sees it.
 pub(crate) async fn demo(era: &str, size: (u16, u16)) -> (TempDir, Arc<Inspector>, AppState) {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let dir = std::env::temp_dir().join(format!("mcpscope-tui-rp-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let store =
-        HistoryStore::open(&dir.join("history.sqlite"), Retention::default()).expect("history");
-    let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/debug/mcpscope");
-    assert!(
-        bin.exists(),
-        "build it first: cargo build -p mcpscope ({bin:?})"
-    );
-    let entry: CatalogEntry = serde_json::from_value(json!({
-        "command": bin.display().to_string(),
-        "args": ["demo-server"],
-    }))
-    .expect("entry");
-    let options = Options {
-        ping_interval: None,
-        secrets: Some(mcpscope_store::SecretStoreConfig::file(
-            dir.join("secrets.enc"),
-            None,
-        )),
-        ..Options::default()
-    };
-    let catalog = Catalog::in_memory(vec![("demo".to_string(), entry.normalized())]);
-    let i = Inspector::new(catalog, store, options);
+    let (dir, i) = crate::real_core::inspector("resources");
     i.connect("demo", Some(era.to_string()))
         .await
         .expect("connect");
     let s = AppState::new(&i.servers().await, size, false);
     assert!(s.servers[0].connected(), "{:?}", s.servers[0]);
-    (TempDir(dir), i, s)
-}
-
-/// True when the loop answers `e` with a `Msg::Done`.
-fn answers(e: &Effect) -> bool {
-    !matches!(
-        e,
-        Effect::Cancel { .. }
-            | Effect::Answer { .. }
-            | Effect::AnswerWithProfile { .. }
-            | Effect::Copy(_)
-            | Effect::OpenUrl(_)
-            | Effect::Quit
-            | Effect::Goto { .. }
-            | Effect::Toast { .. }
-            | Effect::ShowPager(_)
-    )
-}
-
-/// Perform `effects` on the inspector and every effect their answers bring, until none waits.
-pub(crate) async fn pump(s: &mut AppState, i: &Arc<Inspector>, effects: Vec<Effect>) {
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Msg>();
-    let mut waiting = 0usize;
-    let start = |effects: Vec<Effect>, waiting: &mut usize| {
-        for e in effects.into_iter().filter(answers) {
-            *waiting += 1;
-            mcpscope_tui::effects::perform(i, e, &tx);
-        }
-    };
-    start(effects, &mut waiting);
-    while waiting > 0 {
-        let m = tokio::time::timeout(Duration::from_secs(30), rx.recv())
-            .await
-            .expect("an answer within 30 s")
-            .expect("channel open");
-        waiting -= 1;
-        let more = mcpscope_tui::update::update(s, m, NOW_US);
-        start(more, &mut waiting);
-    }
+    (dir, i, s)
 }
 
 /// Press `code` and perform what it asks.
