@@ -1,9 +1,11 @@
 // The top container: the only component that uses the stateful hook. It owns navigation state
 // (active server, tab, replay pre-fills) and binds the view's callbacks to the API actions.
 
+import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { InspectorView, type InFlight, type InspectorCallbacks } from './components/views/InspectorView/InspectorView';
 import { useInspector } from './hooks/useInspector';
+import { parseDeepLink } from './utils/apps';
 import { replayArgs, replayTab } from './utils/history';
 import { serverData } from './utils/state';
 import type { HistoryEntry, Json, JsonObject, Prefill, ServerInfo, TabId } from './utils/types';
@@ -21,6 +23,9 @@ export function App() {
   const nonce = useRef(0);
   const activeRef = useRef<string | null>(null);
   activeRef.current = active;
+  // A deep link (?server=&openApp=&appArgs=, kept across the launch URL's redirect): acted on once.
+  const deepLink = useRef(typeof location === 'undefined' ? null : parseDeepLink(location.search));
+  const [appOpen, setAppOpen] = useState<{ nonce: number; tool: string; args: JsonObject } | null>(null);
 
   const activeServer = active ? state.servers.find((s) => s.name === active) : undefined;
   const data = active ? serverData(state, active) : null;
@@ -50,6 +55,28 @@ export function App() {
         else actions.markUnoffered(active, 'prompts');
       });
   }, [active, activeServer, data, actions]);
+
+  useEffect(() => {
+    const link = deepLink.current;
+    if (!link || state.servers.length === 0) return;
+    deepLink.current = null;
+    const q = new URLSearchParams(location.search);
+    for (const k of ['server', 'openApp', 'appArgs']) q.delete(k);
+    history.replaceState(null, '', location.pathname + (q.size > 0 ? `?${q}` : ''));
+    const s = state.servers.find((x) => x.name === link.server);
+    if (!s) {
+      notifications.show({ color: 'red', title: 'Deep link', message: `no server named ${link.server} in the catalog` });
+      return;
+    }
+    if (link.error) notifications.show({ color: 'red', title: 'Deep link', message: `${link.error}: the app opens without arguments` });
+    const go = () => {
+      setActive(s.name);
+      setTab(link.openApp ? 'apps' : 'tools');
+      if (link.openApp) setAppOpen({ nonce: Date.now(), tool: link.openApp, args: link.args });
+    };
+    if (s.status === 'connected') go();
+    else void actions.connect(s.name).then((ok) => ok && go());
+  }, [state.servers, actions]);
 
   // A removed server cannot stay active.
   if (active && state.servers.length > 0 && !activeServer) setActive(null);
@@ -164,6 +191,15 @@ export function App() {
       olderFrames: () => actions.olderFrames(cur()),
       newerFrames: () => actions.newerFrames(cur()),
       answerInteraction: actions.answerInteraction,
+      appsList: () => actions.apps(cur()),
+      appActions: {
+        about: actions.about,
+        resource: (tool) => actions.appResource(cur(), tool),
+        request: (app, method, params) => actions.appRequest(cur(), app, method, params),
+        launch: (tool, args, asApp) => actions.launchApp(cur(), tool, args, asApp),
+        cancel: actions.cancel,
+        record: (body) => actions.appFrame(cur(), body),
+      },
       auth: {
         load: actions.authView,
         token: actions.authToken,
@@ -191,6 +227,7 @@ export function App() {
       interactions={state.interactions}
       urlWaits={state.urlWaits}
       inflight={inflight}
+      appOpen={appOpen}
       cb={cb}
     />
   );

@@ -6,6 +6,7 @@ import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { ApiError, api, newRequestId, type HistoryQuery, type RequestAnswer } from '../lib/api';
 import type { WebEvent } from '../generated/events';
 import { openEvents } from '../lib/events';
+import type { About, AppFrameBody, ServerAnswer } from '../utils/apps';
 import { authOutcome } from '../utils/auth';
 import { appendNewer, prependOlder } from '../utils/frameWindow';
 import { fromSnapshot, type InteractionAnswer } from '../utils/interactions';
@@ -96,6 +97,8 @@ const store = new Store();
 const BATCHED = new Set<WebEvent['event']>(['interactionOpened', 'interactionClosed', 'serverRequest', 'history', 'progress', 'notification', 'tasks']);
 /** While `GET /api/interactions` is in flight: the ids opened and closed by events meanwhile. */
 let interactionsSince: { opened: Set<number>; closed: Set<number> } | null = null;
+/** `GET /api/about`, asked once. */
+let aboutOnce: Promise<About> | null = null;
 /** Servers whose login this page saw waiting for a person and whose outcome has not come yet. */
 const awaitingLogin = new Set<string>();
 
@@ -419,6 +422,35 @@ function makeActions() {
         return false;
       }
     },
+
+    // --- MCP Apps ---
+    /** `GET /api/about` once (the sandbox URL and the version do not change while the page lives). */
+    about(): Promise<About> {
+      aboutOnce ??= api.about().catch((e: unknown) => {
+        aboutOnce = null;
+        throw e;
+      });
+      return aboutOnce;
+    },
+    apps: (name: string) => api.apps(name),
+    appResource: (name: string, tool: string) => api.appResource(name, tool),
+    /** A request an app makes (`origin: {app}`): the answer, or the refusal with its code. */
+    async appRequest(name: string, app: string, method: string, params: Json): Promise<ServerAnswer> {
+      try {
+        const r = await api.request(name, method, { params, origin: { app } });
+        return { ok: true, result: r.result, historyId: r.historyId };
+      } catch (e) {
+        if (e instanceof ApiError) return { ok: false, code: e.code, message: e.message, historyId: e.body.historyId };
+        return { ok: false, code: 'unreachable', message: errorMessage(e) };
+      }
+    },
+    /** The call that opens an app, as the app itself when the tool is app-only. */
+    launchApp(name: string, tool: string, args: Json, asApp: boolean): CallHandle {
+      const requestId = newRequestId();
+      const done = outcome(api.request(name, 'tools/call', { params: { name: tool, arguments: args }, requestId, progress: true, ...(asApp ? { origin: { app: tool } } : {}) }));
+      return { requestId, done };
+    },
+    appFrame: (name: string, body: AppFrameBody) => api.appFrame(name, body),
 
     // --- authorization (OAuth) ---
     /** The server's authorization view, stored; throws when the backend refuses. */

@@ -4,6 +4,7 @@
 import type { ActiveProfile, Interaction, InteractionClosed, Profile, ProfileAnswer, ProfilesView } from '../generated/events';
 import type { CapabilitiesView, CapabilitySettings, SendBody, SendResult } from '../utils/experimental';
 import type { TaskDetail, TaskRunAnswer, TasksPage } from '../components/screens/TasksScreen/tasks';
+import type { About, AppFrameBody, AppResource, AppsList } from '../utils/apps';
 import type { InteractionAnswer } from '../utils/interactions';
 import type { RootRow, RootsAnswer } from '../utils/roots';
 import type {
@@ -84,6 +85,8 @@ export interface RequestOptions {
   progress?: boolean;
   meta?: JsonObject;
   timeoutMs?: number | null;
+  /** A request an MCP App makes (the backend applies the tool visibility rules). */
+  origin?: { app: string };
 }
 
 export interface RequestAnswer {
@@ -197,6 +200,12 @@ export const api = {
   frames: (name: string, q: { after?: number; before?: number; limit?: number; source?: string }) =>
     call<{ frames: FrameView[] }>('GET', `/api/servers/${enc(name)}/frames${query(q)}`),
   frameBodyUrl: (name: string, seq: number) => `/api/servers/${enc(name)}/frames/${seq}/body`,
+
+  /** MCP Apps: the sandbox URL, the app tools of the last tools/list, a checked UI resource, a bridge message recorded. */
+  about: () => call<About>('GET', '/api/about'),
+  apps: (name: string) => call<AppsList>('GET', `/api/servers/${enc(name)}/apps`),
+  appResource: (name: string, tool: string) => call<AppResource>('POST', `/api/servers/${enc(name)}/apps/${enc(tool)}/resource`, {}),
+  appFrame: (name: string, body: AppFrameBody) => call<{ seq: number | null; dropped: boolean }>('POST', `/api/servers/${enc(name)}/apps/frames`, body),
 };
 
 export type Api = typeof api;

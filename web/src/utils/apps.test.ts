@@ -9,7 +9,11 @@ import {
   clampSize,
   classify,
   downloadItems,
+  encodeAppArgs,
   messageText,
+  modelMayCall,
+  parseDeepLink,
+  toolVisibility,
   type BridgeDeps,
   type HostEnv,
   type HostEvent,
@@ -257,5 +261,21 @@ describe('HostBridge', () => {
     const s2 = setup();
     await ready(s2);
     expect(await s2.b.teardown('closed', 20)).toBe('timeout');
+  });
+});
+
+describe('deep links and visibility', () => {
+  it('reads ?server=&openApp=&appArgs= and refuses bad appArgs', () => {
+    const args = encodeAppArgs({ message: 'héllo / ?' });
+    expect(parseDeepLink(`?server=demo&openApp=show-app&appArgs=${args}`)).toEqual({ server: 'demo', openApp: 'show-app', args: { message: 'héllo / ?' } });
+    expect(parseDeepLink('?openApp=x')).toBeNull();
+    expect(parseDeepLink('?server=demo&openApp=x&appArgs=!!!')).toMatchObject({ error: expect.stringContaining('base64url') });
+    expect(parseDeepLink(`?server=demo&openApp=x&appArgs=${encodeAppArgs([1])}`)).toMatchObject({ error: 'appArgs is not a JSON object' });
+  });
+  it('app-only tools are not the model\'s', () => {
+    expect(modelMayCall(toolVisibility({ ui: { resourceUri: 'ui://a', visibility: ['app'] } }))).toBe(false);
+    expect(modelMayCall(toolVisibility({ ui: { resourceUri: 'ui://a' } }))).toBe(true);
+    expect(modelMayCall(toolVisibility(undefined))).toBe(true);
+    expect(modelMayCall(toolVisibility({ ui: { visibility: ['model'] } }))).toBe(true);
   });
 });

@@ -427,6 +427,12 @@ export class HostBridge {
       case 'notifications/message':
         this.deps.event({ type: 'model-note', method: 'notifications/message', params });
         return;
+      case 'mcpscope/sandbox-dropped': {
+        // The proxy's report of what it did not relay (shape, size, rate).
+        const count = typeof params.count === 'number' ? params.count : 1;
+        this.deps.event({ type: 'dropped', count, reason: `the sandbox proxy dropped ${count}: ${String(params.reason ?? '')}`.slice(0, 300) });
+        return;
+      }
       default:
         return;
     }
@@ -504,4 +510,94 @@ export class HostBridge {
     if (a.historyId !== undefined) data.historyId = a.historyId;
     this.fail(id, RPC.host, `${method} refused by the host: ${a.message}`, data, a.historyId);
   }
+}
+
+// --- the web API's shapes (docs/web-api.md "MCP Apps") ---
+
+/** One app tool of `GET /api/servers/:name/apps`. */
+export interface AppTool {
+  tool: string;
+  title?: string;
+  description?: string;
+  resourceUri: string;
+  visibility: string[];
+  deprecatedKey: boolean;
+  inputSchema: Json;
+  warnings: string[];
+}
+
+export interface AppsList {
+  apps: AppTool[];
+  ignored: { tool: string; reason: string }[];
+}
+
+/** `POST /api/servers/:name/apps/:tool/resource`: the checked UI resource. */
+export interface AppResource {
+  historyId: number;
+  uri: string;
+  mimeType: string;
+  html: string;
+  size: number;
+  csp: string;
+  declaredCsp: JsonObject | null;
+  permissions: { camera: boolean; microphone: boolean; geolocation: boolean; clipboardWrite: boolean };
+  allow: string;
+  domain?: string;
+  prefersBorder?: boolean;
+  warnings: string[];
+}
+
+/** `POST /api/servers/:name/apps/frames`. */
+export interface AppFrameBody {
+  app: string;
+  instance: string;
+  direction: 'toApp' | 'fromApp';
+  message: string;
+  historyId?: number;
+  note?: string;
+}
+
+/** `GET /api/about` (the part the Apps tab reads). */
+export interface About {
+  version: string;
+  sandbox?: { url: string } | null;
+}
+
+/** Whether the model (the Tools tab) may call a tool of this visibility. */
+export function modelMayCall(visibility: string[] | undefined): boolean {
+  return !visibility || visibility.length === 0 || visibility.includes('model');
+}
+
+/** The visibility of a listed tool (`_meta.ui.visibility`; default both). */
+export function toolVisibility(meta: JsonObject | undefined): string[] {
+  const ui = meta?.ui;
+  const v = ui && typeof ui === 'object' && !Array.isArray(ui) ? (ui as JsonObject).visibility : undefined;
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : ['model', 'app'];
+}
+
+/** The deep link `?server=&openApp=&appArgs=<base64url JSON>`, or null; `error` when appArgs is bad. */
+export function parseDeepLink(search: string): { server: string; openApp: string | null; args: JsonObject; error?: string } | null {
+  const q = new URLSearchParams(search);
+  const server = q.get('server');
+  if (!server) return null;
+  const openApp = q.get('openApp');
+  const raw = q.get('appArgs');
+  if (!raw) return { server, openApp, args: {} };
+  try {
+    const b64 = raw.replace(/-/g, '+').replace(/_/g, '/');
+    const bytes = Uint8Array.from(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)), (c) => c.charCodeAt(0));
+    const v = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+    if (!isObject(v)) return { server, openApp, args: {}, error: 'appArgs is not a JSON object' };
+    return { server, openApp, args: v };
+  } catch (e) {
+    return { server, openApp, args: {}, error: `appArgs is not base64url JSON (${e instanceof Error ? e.message : String(e)})` };
+  }
+}
+
+/** base64url of a JSON value (what a deep link's appArgs holds). */
+export function encodeAppArgs(v: Json): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(v));
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }

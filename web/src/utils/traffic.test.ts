@@ -58,3 +58,19 @@ describe('traffic', () => {
     expect(formPairs('a=%E0%A4%A')).toBeNull();
   });
 });
+
+describe('app frames', () => {
+  const base = { text: null, base64: null, size: 10, truncated: false, server: 's', timeUs: 0, kind: 'app-message', meta: {}, durationMs: null, lint: null, headers: null } as unknown as FrameView;
+  const app = (seq: number, direction: 'in' | 'out', message: FrameView['message'], id: number | null, instance: string, method: string | null = null, note?: string) =>
+    ({ ...base, seq, direction, source: 'app', message, id, method, app: { tool: 'show-app', instance, direction: direction === 'out' ? 'toApp' : 'fromApp', note } }) as unknown as FrameView;
+  it('are filtered as App, named by their app, and paired only within one open of the app', () => {
+    const mcp = { ...base, seq: 2, source: 'jsonrpc', kind: 'stdout-line', direction: 'in', message: 'response', id: 1, method: null } as unknown as FrameView;
+    const frames = [app(1, 'in', 'request', 1, 'a', 'ui/initialize'), mcp, app(3, 'out', 'response', 1, 'b'), app(4, 'out', 'response', 1, 'a')];
+    expect(pairIndex(frames, 0)).toBe(3);
+    expect(filterFrames(frames, new Set(['app']), '').map((f) => f.seq)).toEqual([1, 3, 4]);
+    expect(filterFrames(frames, new Set(['jsonrpc']), '').map((f) => f.seq)).toEqual([2]);
+    expect(frameSummary(frames[0]).text).toBe('show-app ← app ui/initialize');
+    expect(frameSummary(app(5, 'in', 'invalid', null, 'a', null, 'malformed: jsonrpc is not "2.0"')).text).toBe('show-app ← app (malformed: jsonrpc is not "2.0")');
+    expect(filterFrames([app(5, 'in', 'invalid', null, 'a', null, 'malformed: x')], new Set(['app']), 'malformed').length).toBe(1);
+  });
+});

@@ -8,7 +8,35 @@ export const SOURCES = [
   { value: 'stderr', label: 'stderr' },
   { value: 'oauth', label: 'OAuth' },
   { value: 'lifecycle', label: 'lifecycle' },
+  { value: 'app', label: 'App' },
 ] as const;
+
+/** An MCP App bridge message's own fields (`source: "app"`): which app, which open of it. */
+export interface AppFrameMeta {
+  tool: string;
+  instance: string;
+  direction: 'toApp' | 'fromApp';
+  note?: string;
+}
+
+/** The app fields of a frame, or null for every other source. */
+export function appOf(f: Pick<FrameView, 'source'>): AppFrameMeta | null {
+  const a = (f as { app?: unknown }).app;
+  if (f.source !== 'app' || !a || typeof a !== 'object') return null;
+  const m = a as Record<string, unknown>;
+  return {
+    tool: String(m.tool ?? ''),
+    instance: String(m.instance ?? ''),
+    direction: m.direction === 'toApp' ? 'toApp' : 'fromApp',
+    note: typeof m.note === 'string' ? m.note : undefined,
+  };
+}
+
+/** Two frames of one conversation: the same source and, for apps, the same open of the app. */
+function sameChannel(a: FrameView, b: FrameView): boolean {
+  if (a.source !== b.source && (a.source === 'app' || b.source === 'app')) return false;
+  return a.source !== 'app' || appOf(a)?.instance === appOf(b)?.instance;
+}
 
 /**
  * Every source a frame belongs to (the backend sends the first as `source`): an HTTP body that
@@ -32,12 +60,18 @@ export function filterFrames(frames: FrameView[], sources: Set<string>, text: st
   return frames.filter(
     (f) =>
       frameSources(f).some((s) => sources.has(s)) &&
-      (!q || (f.method ?? '').toLowerCase().includes(q) || (f.text ?? '').toLowerCase().includes(q) || (f.meta.note ?? '').toLowerCase().includes(q) || (f.meta.url ?? '').toLowerCase().includes(q)),
+      (!q ||
+        (f.method ?? '').toLowerCase().includes(q) ||
+        (f.text ?? '').toLowerCase().includes(q) ||
+        (f.meta.note ?? '').toLowerCase().includes(q) ||
+        (f.meta.url ?? '').toLowerCase().includes(q) ||
+        (appOf(f)?.tool ?? '').toLowerCase().includes(q) ||
+        (appOf(f)?.note ?? '').toLowerCase().includes(q)),
   );
 }
 
 /** The collapsed row's text of a frame, and the OAuth flow step it belongs to (if any). */
-export function frameSummary(f: Pick<FrameView, 'kind' | 'meta' | 'method' | 'text'>): { text: string; step: string | null } {
+export function frameSummary(f: Pick<FrameView, 'kind' | 'meta' | 'method' | 'text'> & Partial<Pick<FrameView, 'source' | 'message'>>): { text: string; step: string | null } {
   const target = `${f.meta.method ?? ''} ${f.meta.url ?? ''}`.trim();
   switch (f.kind) {
     case 'oauth-request':
@@ -47,6 +81,11 @@ export function frameSummary(f: Pick<FrameView, 'kind' | 'meta' | 'method' | 'te
       return { text: f.meta.status === undefined || f.meta.status === null ? target : `HTTP ${f.meta.status} ← ${target}`, step: f.meta.note ?? null };
     case 'oauth-step':
       return { text: f.meta.note ?? f.text ?? '', step: null };
+  }
+  const app = f.source ? appOf(f as FrameView) : null;
+  if (app) {
+    const what = f.method ?? (f.message === 'response' || f.message === 'error' ? 'answer' : app.note ? '' : (f.text ?? '').slice(0, 80));
+    return { text: `${app.tool} ${app.direction === 'toApp' ? '→ app' : '← app'} ${what}${app.note ? ` (${app.note})` : ''}`.replace(/\s+/g, ' ').trim(), step: null };
   }
   if (f.method) return { text: f.method, step: null };
   if (f.kind === 'http-request') return { text: target, step: null };
@@ -84,12 +123,12 @@ export function pairIndex(frames: FrameView[], i: number): number {
   if (f.message === 'request') {
     for (let j = i + 1; j < frames.length; j++) {
       const g = frames[j];
-      if ((g.message === 'response' || g.message === 'error') && JSON.stringify(g.id) === key && g.direction !== f.direction) return j;
+      if ((g.message === 'response' || g.message === 'error') && JSON.stringify(g.id) === key && g.direction !== f.direction && sameChannel(f, g)) return j;
     }
   } else if (f.message === 'response' || f.message === 'error') {
     for (let j = i - 1; j >= 0; j--) {
       const g = frames[j];
-      if (g.message === 'request' && JSON.stringify(g.id) === key && g.direction !== f.direction) return j;
+      if (g.message === 'request' && JSON.stringify(g.id) === key && g.direction !== f.direction && sameChannel(f, g)) return j;
     }
   }
   return -1;

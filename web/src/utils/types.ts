@@ -142,7 +142,7 @@ export interface SavedRequest {
   createdAt?: string;
 }
 
-export type FrameSource = 'jsonrpc' | 'http' | 'stderr' | 'oauth' | 'lifecycle';
+export type FrameSource = 'jsonrpc' | 'http' | 'stderr' | 'oauth' | 'lifecycle' | 'app';
 
 export type Verdict = 'ok' | 'mismatch' | 'missing' | 'undeclared' | 'unchecked';
 

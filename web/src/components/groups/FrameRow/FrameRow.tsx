@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { bytes, clockUs, duration, prettyJsonText } from '../../../utils/format';
 import { frameIsRed } from '../../../utils/headers';
-import { formPairs, frameHeader, frameSummary } from '../../../utils/traffic';
+import { appOf, formPairs, frameHeader, frameSummary } from '../../../utils/traffic';
 import type { FrameView } from '../../../utils/types';
 import { DownloadButton } from '../../elements/DownloadButton/DownloadButton';
 import { TruncatedText } from '../../elements/TruncatedText/TruncatedText';
@@ -15,6 +15,8 @@ export interface FrameRowProps {
   bodyUrl: string;
   /** Jump to the paired request/response. */
   onJumpToPair?: () => void;
+  /** Open the history entry a frame belongs to (an app's message: the MCP request it caused). */
+  onShowInHistory?: (id: number) => void;
 }
 
 const ARROW: Record<string, string> = { out: '→', in: '←', local: '•' };
@@ -27,12 +29,13 @@ function oauthBody(f: FrameView): string | null {
 }
 
 /** One Traffic row: time, direction, source, message type, method, id, duration, lint; expands. */
-export function FrameRow({ frame: f, expanded, onToggle, bodyUrl, onJumpToPair }: FrameRowProps) {
+export function FrameRow({ frame: f, expanded, onToggle, bodyUrl, onJumpToPair, onShowInHistory }: FrameRowProps) {
   const red = frameIsRed(f);
   const isError = f.message === 'error' || f.message === 'invalid';
   const lintCount = f.lint?.length ?? 0;
   const sum = frameSummary(f);
   const oauth = f.kind.startsWith('oauth-');
+  const app = appOf(f);
   return (
     <Stack
       gap={2}
@@ -47,6 +50,9 @@ export function FrameRow({ frame: f, expanded, onToggle, bodyUrl, onJumpToPair }
       data-message={f.message ?? ''}
       data-method={f.method ?? ''}
       data-red={red ? 'true' : 'false'}
+      data-app={app?.tool}
+      data-app-direction={app?.direction}
+      data-history-id={f.historyId ?? undefined}
       data-expanded={expanded ? 'true' : 'false'}
     >
       <UnstyledButton onClick={onToggle}>
@@ -57,7 +63,7 @@ export function FrameRow({ frame: f, expanded, onToggle, bodyUrl, onJumpToPair }
           <Text size="xs" w={14}>
             {ARROW[f.direction]}
           </Text>
-          <Badge color={f.source === 'stderr' ? 'orange' : f.source === 'http' ? 'cyan' : f.source === 'oauth' ? 'grape' : f.source === 'lifecycle' ? 'gray' : 'blue'} w={70}>
+          <Badge color={f.source === 'stderr' ? 'orange' : f.source === 'http' ? 'cyan' : f.source === 'oauth' ? 'grape' : f.source === 'lifecycle' ? 'gray' : f.source === 'app' ? 'teal' : 'blue'} w={70}>
             {f.source}
           </Badge>
           {f.message && (
@@ -96,6 +102,25 @@ export function FrameRow({ frame: f, expanded, onToggle, bodyUrl, onJumpToPair }
       </UnstyledButton>
       {expanded && (
         <Stack gap={4} pl="md" data-testid="frame-detail">
+          {app && (
+            <Group gap="xs" data-testid="frame-app">
+              <Text size="xs">
+                App <b>{app.tool}</b> ({app.direction === 'toApp' ? 'host → app' : 'app → host'}, open {app.instance})
+              </Text>
+              {app.note && (
+                <Text size="xs" c="orange" data-testid="frame-app-note">
+                  {app.note}
+                </Text>
+              )}
+            </Group>
+          )}
+          {f.historyId !== undefined && f.historyId !== null && onShowInHistory && app && (
+            <Group>
+              <Button size="compact-xs" variant="subtle" onClick={() => onShowInHistory(f.historyId!)} data-testid="frame-history-link">
+                The MCP request in History (#{f.historyId})
+              </Button>
+            </Group>
+          )}
           {(f.kind === 'oauth-request' || f.kind === 'oauth-response') && (
             <Text size="xs" ff="monospace" className="mcpscope-pre" data-testid="frame-target">
               {f.meta.method} {f.meta.url}

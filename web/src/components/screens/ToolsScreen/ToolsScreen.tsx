@@ -22,6 +22,7 @@ import {
 } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import type { Interaction, ToolLint } from '../../../generated/events';
+import { modelMayCall, toolVisibility } from '../../../utils/apps';
 import { formDrawable, initialValue } from '../../../utils/form';
 import type { InteractionAnswer } from '../../../utils/interactions';
 import { annotationRows, filterTools, parseMeta, toolBadges, type ToolDef } from '../../../utils/tools';
@@ -124,6 +125,8 @@ export function ToolsScreen(p: ToolsScreenProps) {
   }, [tools, p.lint]);
   const tool = tools.find((t) => t.name === selected) ?? null;
   const excludedReason = selected ? p.excluded[selected] : undefined;
+  // An app-only tool (`_meta.ui.visibility` without "model"): only its app may call it (the backend refuses too).
+  const appOnly = !!tool && !modelMayCall(toolVisibility(tool._meta));
   const model = selected ? models[selected] : undefined;
   const value = selected ? values[selected] : undefined;
   const meta = parseMeta(metaText);
@@ -284,6 +287,7 @@ export function ToolsScreen(p: ToolsScreenProps) {
                       const t = filtered[i];
                       const ex = p.excluded[t.name];
                       const sel = t.name === selected;
+                      const onlyApp = !modelMayCall(toolVisibility(t._meta));
                       return (
                         <Group gap={4} wrap="nowrap" pr="xs" className={sel ? 'mcpscope-row-selected' : undefined} data-testid="tool-row" data-tool={t.name}>
                           <UnstyledButton
@@ -299,13 +303,15 @@ export function ToolsScreen(p: ToolsScreenProps) {
                             data-tool={t.name}
                             data-selected={sel ? 'true' : 'false'}
                             data-excluded={ex ? 'true' : 'false'}
+                            data-app-only={onlyApp ? 'true' : 'false'}
+                            style={onlyApp ? { opacity: 0.55 } : undefined}
                           >
                             <Tooltip label={ex ? `Excluded: ${ex}` : t.description ?? t.name} disabled={!ex && !t.description}>
                               <Text size="sm" fw={sel ? 600 : 400} td={ex ? 'line-through' : undefined} c={ex ? 'dimmed' : undefined} truncate>
                                 {t.name}
                               </Text>
                             </Tooltip>
-                            <AnnotationBadges badges={toolBadges(t)} />
+                            <AnnotationBadges badges={onlyApp ? [{ label: 'app-only', color: 'gray', hint: 'only its MCP App may call it' }, ...toolBadges(t)] : toolBadges(t)} />
                           </UnstyledButton>
                           <QualityBadge tool={t.name} findings={findingsOf.get(t) ?? []} />
                         </Group>
@@ -385,6 +391,11 @@ export function ToolsScreen(p: ToolsScreenProps) {
         {excludedReason && (
           <Alert color="orange" p="xs" title="Excluded from calls" data-testid="excluded-reason">
             {excludedReason}
+          </Alert>
+        )}
+        {appOnly && (
+          <Alert color="gray" p="xs" title="app-only" data-testid="app-only">
+            Its visibility is {JSON.stringify(toolVisibility(tool._meta))}: only its MCP App may call it (open it from Apps). The model, and this tab, may not.
           </Alert>
         )}
         {tool.annotations && Object.keys(tool.annotations).length > 0 && (
@@ -477,7 +488,7 @@ export function ToolsScreen(p: ToolsScreenProps) {
           <Button variant="default" onClick={validate} disabled={!!running} data-testid="validate">
             Validate only
           </Button>
-          <Button onClick={execute} loading={!!running} disabled={!!excludedReason || !!meta.error} data-testid="execute">
+          <Button onClick={execute} loading={!!running} disabled={!!excludedReason || !!meta.error || appOnly} data-testid="execute">
             Execute Tool
           </Button>
           <RunAsTask value={asTask} onChange={setAsTask} />

@@ -12,11 +12,12 @@ export interface TrafficScreenProps {
   bodyUrl: (seq: number) => string;
   onOlder: () => Promise<void>;
   onNewer: () => Promise<void>;
+  onShowInHistory?: (id: number) => void;
 }
 
 /** Traffic: every frame live, source filter, request/response pairs, headers verdicts, lint. */
-export function TrafficScreen({ frames, warnings, bodyUrl, onOlder, onNewer }: TrafficScreenProps) {
-  const [sources, setSources] = useState<string[]>(['jsonrpc', 'http', 'stderr', 'oauth', 'lifecycle']);
+export function TrafficScreen({ frames, warnings, bodyUrl, onOlder, onNewer, onShowInHistory }: TrafficScreenProps) {
+  const [sources, setSources] = useState<string[]>(['jsonrpc', 'http', 'stderr', 'oauth', 'lifecycle', 'app']);
   const [text, setText] = useState('');
   const [expanded, setExpanded] = useState<Set<number>>(() => new Set());
   const [follow, setFollow] = useState(true);
@@ -98,6 +99,7 @@ export function TrafficScreen({ frames, warnings, bodyUrl, onOlder, onNewer }: T
                 expanded={expanded.has(f.seq)}
                 onToggle={() => toggle(f.seq)}
                 bodyUrl={bodyUrl(f.seq)}
+                onShowInHistory={onShowInHistory}
                 onJumpToPair={
                   pair >= 0
                     ? () => {

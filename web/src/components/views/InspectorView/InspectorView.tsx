@@ -4,7 +4,7 @@ import type { Interaction } from '../../../generated/events';
 import { pendingLogins } from '../../../utils/auth';
 import { requestOf, type InteractionAnswer, type UrlWait } from '../../../utils/interactions';
 import type { ServerData } from '../../../utils/state';
-import { isAppTool } from '../../../utils/tools';
+import type { AppsList } from '../../../utils/apps';
 import type {
   AuthView,
   CallHandle,
@@ -24,6 +24,7 @@ import type {
   ServerView,
   TabId,
 } from '../../../utils/types';
+import type { AppActions } from '../../groups/AppFrame/AppFrame';
 import { AuthDialog } from '../../groups/AuthDialog/AuthDialog';
 import { AuthPanel, type AuthActions } from '../../groups/AuthPanel/AuthPanel';
 import { PendingModal } from '../../groups/PendingModal/PendingModal';
@@ -91,6 +92,9 @@ export interface InspectorCallbacks {
   auth: AuthActions;
   /** Answer what a server asked (`POST /api/interactions/:id`); false when it was refused. */
   answerInteraction: (id: number, answer: InteractionAnswer) => Promise<boolean>;
+  /** MCP Apps of the active server: its app tools and what a running app needs. */
+  appsList: () => Promise<AppsList>;
+  appActions: AppActions;
 }
 
 /** A call this page started and is waiting for, by the view's request id: which server and
@@ -118,6 +122,8 @@ export interface InspectorViewProps {
   interactions: Interaction[];
   urlWaits: UrlWait[];
   inflight: Record<string, InFlight>;
+  /** A deep link's app to open (`?server=&openApp=&appArgs=`), once per nonce. */
+  appOpen: { nonce: number; tool: string; args: JsonObject } | null;
   cb: InspectorCallbacks;
 }
 
@@ -163,7 +169,6 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
   const cb = p.cb;
   const show = (t: TabId) => (p.tab === t ? 'mcpscope-screen' : 'mcpscope-screen mcpscope-hidden');
   const recent = useMemo(() => p.history.filter((h) => h.server === server.name).slice(0, 30), [p.history, server.name]);
-  const apps = useMemo(() => (d.tools ?? []).filter(isAppTool), [d.tools]);
   const caps = p.infos[server.name]?.capabilities ?? null;
   const offers = (c: string) => !caps || (caps[c] !== undefined && caps[c] !== null);
   // Prompts and Resources run one request at a time: every inline question is that request's.
@@ -215,7 +220,18 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
         />
       </div>
       <div className={show('apps')}>
-        <Apps apps={apps} />
+        <Apps
+          server={server.name}
+          tools={d.tools}
+          listChanged={d.changed.tools}
+          onRefresh={h.refreshTools}
+          onFormModel={cb.formModel}
+          onValidate={cb.validateTool}
+          onShowInHistory={cb.showInHistory}
+          list={cb.appsList}
+          actions={cb.appActions}
+          open={p.appOpen && p.appOpen.nonce > 0 ? p.appOpen : null}
+        />
       </div>
       <div className={show('resources')}>
         <Resources
@@ -283,7 +299,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
         />
       </div>
       <div className={show('traffic')}>
-        <Traffic frames={d.frames} warnings={d.warnings} bodyUrl={cb.frameBodyUrl} onOlder={cb.olderFrames} onNewer={cb.newerFrames} />
+        <Traffic frames={d.frames} warnings={d.warnings} bodyUrl={cb.frameBodyUrl} onOlder={cb.olderFrames} onNewer={cb.newerFrames} onShowInHistory={cb.showInHistory} />
       </div>
       <div className={show('experimental')}>
         <Experimental server={server.name} info={p.infos[server.name] ?? null} />
