@@ -1,5 +1,5 @@
-// Top bar: status with latency, tabs, the protocol selector (reconnects and clears), Apps and
-// Tasks in their "later version" state, Disconnect.
+// Top bar: status with latency, tabs, the protocol selector (reconnects and clears), the Apps tab
+// idle (apps.spec.ts drives it) and Tasks, Disconnect.
 import { connect, expect, openUi, selectTool, shot, tab, test } from '../fixtures';
 
 test('top bar: protocol selector reconnects and clears; later tabs; disconnect', async ({ page, backend }) => {
@@ -25,7 +25,8 @@ test('top bar: protocol selector reconnects and clears; later tabs; disconnect',
   await page.keyboard.press('Escape');
 
   await tab(page, 'apps');
-  await expect(page.getByTestId('screen-apps')).toHaveAttribute('data-state', 'coming-later');
+  await expect(page.getByTestId('app-panel')).toHaveAttribute('data-app-status', 'idle');
+  await expect(page.getByTestId('apps-count')).not.toHaveAttribute('data-count', '0');
   await shot(page, 'apps');
   await tab(page, 'tasks');
   // Tasks is a real screen now (tasks.spec.ts drives it); here it only has to load on the

@@ -279,3 +279,15 @@ describe('deep links and visibility', () => {
     expect(modelMayCall(toolVisibility({ ui: { visibility: ['model'] } }))).toBe(true);
   });
 });
+
+describe('the sandbox proxy reports', () => {
+  it('records a malformed message it forwarded and answers -32600 for its id', async () => {
+    const s = setup();
+    await ready(s);
+    s.b.receive({ jsonrpc: '2.0', method: 'mcpscope/sandbox-malformed', params: { reason: 'jsonrpc is not "2.0"', text: '{"jsonrpc":"1.0","id":5}', id: 5 } });
+    expect(s.frames.some((f) => f.dir === 'fromApp' && f.text === '{"jsonrpc":"1.0","id":5}' && f.note === 'malformed: jsonrpc is not "2.0"')).toBe(true);
+    expect(s.posted.at(-1)).toMatchObject({ id: 5, error: { code: RPC.invalidRequest } });
+    s.b.receive({ jsonrpc: '2.0', method: 'mcpscope/sandbox-dropped', params: { count: 3, reason: 'from the app: a message of 3000000 characters (over 1048576)' } });
+    expect(s.events.at(-1)).toMatchObject({ type: 'dropped', count: 3, reason: expect.stringContaining('3000000') });
+  });
+});

@@ -392,7 +392,8 @@ export class HostBridge {
     }
     // Proxied requests are recorded when the backend answers (so the frame carries the historyId).
     const proxied = m.kind === 'request' && (m.method === 'tools/call' || m.method === 'resources/read' || m.method === 'resources/list' || m.method === 'resources/templates/list');
-    if (!proxied) this.deps.record('fromApp', t.text);
+    const wrapped = m.kind === 'notification' && m.method === 'mcpscope/sandbox-malformed';
+    if (!proxied && !wrapped) this.deps.record('fromApp', t.text);
     if (m.kind === 'response' || m.kind === 'error') return this.onAnswer(m);
     if (m.kind === 'notification') return this.onNotification(m.method, m.params);
     void this.onRequest(m.id, m.method, m.params, t.text);
@@ -427,6 +428,13 @@ export class HostBridge {
       case 'notifications/message':
         this.deps.event({ type: 'model-note', method: 'notifications/message', params });
         return;
+      case 'mcpscope/sandbox-malformed': {
+        // A message of the app that the proxy found not to be JSON-RPC (its head, and why).
+        const reason = String(params.reason ?? 'not JSON-RPC').slice(0, 200);
+        this.deps.record('fromApp', String(params.text ?? '').slice(0, 4096), undefined, `malformed: ${reason}`);
+        if (isId(params.id)) this.fail(params.id, RPC.invalidRequest, `Invalid Request: ${reason}`);
+        return;
+      }
       case 'mcpscope/sandbox-dropped': {
         // The proxy's report of what it did not relay (shape, size, rate).
         const count = typeof params.count === 'number' ? params.count : 1;

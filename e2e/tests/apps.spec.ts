@@ -1,0 +1,201 @@
+// MCP Apps: the demo server's app opened in the sandbox (another origin), drawn, calling back
+// into its server (its app-only tool), refused a model-only tool, resized, a link confirmed and a
+// javascript: link refused, its fetch('/api/servers') failing, its messages in Traffic linked to
+// History, closed; the Tools tab refusing the app-only tool; a deep link; a hostile app's flood,
+// malformed and huge messages and size loop, and resources that are not HTML, missing or too big;
+// the npm example servers of the MCP Apps project.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { FrameLocator, Page } from '@playwright/test';
+import { REPO, TOKEN, connect, expect, openUi, selectTool, shot, tab, test } from '../fixtures';
+
+const HOSTILE = path.join(REPO, 'e2e/servers/hostile-app-server.mjs');
+
+/** The app's own document: the sandbox proxy's frame, then the app's frame inside it. */
+function appDoc(page: Page): FrameLocator {
+  return page.frameLocator('[data-testid=app-frame]').frameLocator('iframe');
+}
+
+async function openApp(page: Page, tool: string) {
+  await tab(page, 'apps');
+  await page.getByTestId('app-search').fill(tool);
+  await page.locator(`[data-testid=app-item][data-app="${tool}"]`).click();
+  // A tool with inputs shows its form first.
+  const panel = page.getByTestId('app-panel');
+  if ((await panel.getAttribute('data-app-status')) === 'idle') await page.getByTestId('open-app').click();
+  await expect(panel).toHaveAttribute('data-app', tool);
+}
+
+async function importServer(page: Page, name: string, entry: object) {
+  await page.getByTestId('add-server-menu').click();
+  await page.getByTestId('import-config-open').click();
+  await page.getByTestId('import-config-text').fill(JSON.stringify({ mcpServers: { [name]: entry } }));
+  await page.getByTestId('import-config-run').click();
+  await expect(page.getByTestId('import-config-result')).toContainText(name);
+  await page.keyboard.press('Escape');
+}
+
+test('the demo app: drawn in the sandbox, calls back, resizes, links, no /api, Traffic, close', async ({ page, backend }) => {
+  await openUi(page, backend);
+  await connect(page, 'demo');
+  await openApp(page, 'show-app');
+  const panel = page.getByTestId('app-panel');
+  await expect(panel).toHaveAttribute('data-app-status', 'ready');
+  const app = appDoc(page);
+  await expect(app.locator('#status')).toHaveAttribute('data-state', 'initialized');
+  await expect(app.locator('#host-info')).toContainText('mcpscope');
+  await expect(app.locator('#tool-result')).toContainText('ui://demo/app.html');
+
+  // The app's app-only tool runs; the model-only one is refused by the host.
+  await app.locator('#call-app-tool').click();
+  await expect(app.locator('#call-result')).toHaveAttribute('data-state', 'ok');
+  await expect(app.locator('#call-result')).toContainText('refreshed');
+  await app.locator('#call-model-only').click();
+  await expect(app.locator('#call-result')).toHaveAttribute('data-state', 'error');
+  await expect(app.locator('#call-result')).toContainText('tool_not_visible');
+
+  // size-changed resizes the frame.
+  await app.locator('#grow').click();
+  await expect(page.getByTestId('app-frame')).not.toHaveAttribute('data-height', '');
+
+  // An https link is opened once confirmed; a javascript: link is refused without asking.
+  const popup = page.waitForEvent('popup');
+  await app.locator('#open-link').click();
+  await expect(page.getByTestId('app-confirm-url')).toHaveText('https://example.com/mcpscope-demo');
+  await shot(page, 'apps-open-link');
+  await page.getByTestId('app-confirm-yes').click();
+  await (await popup).close();
+  await expect(app.locator('#open-link-result')).toHaveAttribute('data-state', 'ok');
+  await app.locator('#open-js-link').click();
+  await expect(app.locator('#open-link-result')).toHaveAttribute('data-state', 'error');
+  await expect(app.locator('#open-link-result')).toContainText('javascript:');
+  await expect(page.getByTestId('app-confirm-url')).toHaveCount(0);
+
+  // The app runs on the sandbox origin under its CSP: the UI's /api is out of its reach.
+  await app.locator('#fetch-api').click();
+  await expect(app.locator('#fetch-result')).toHaveAttribute('data-state', 'blocked');
+
+  await app.locator('#log').click();
+  await expect(page.locator('[data-testid=app-model-note][data-method="notifications/message"]')).toContainText('hello from the demo app');
+  await shot(page, 'apps-demo');
+
+  await page.getByTestId('app-maximize').click();
+  await expect(page.getByTestId('screen-apps')).toHaveAttribute('data-maximized', 'true');
+  await expect(page.getByTestId('app-list-pane')).toBeHidden();
+  await page.getByTestId('app-maximize').click();
+
+  // Traffic: the bridge messages as source App; the app's tools/call linked to its History entry.
+  await tab(page, 'traffic');
+  await page.getByTestId('traffic-search').fill('show-app');
+  const call = page.locator('[data-testid=frame-row][data-source=app][data-app-direction=fromApp][data-method="tools/call"]').first();
+  await expect(call).toHaveAttribute('data-history-id', /\d+/);
+  await expect(page.locator('[data-testid=frame-row][data-source=app][data-method="ui/initialize"]').first()).toBeVisible();
+  await call.getByRole('button').first().click();
+  await expect(call.getByTestId('frame-app')).toContainText('show-app');
+  await shot(page, 'apps-traffic');
+  await call.getByTestId('frame-history-link').click();
+  await expect(page.getByTestId('screen-history')).toBeVisible();
+
+  // Close waits for the app's ui/resource-teardown answer.
+  await tab(page, 'apps');
+  await page.getByTestId('app-close').click();
+  await expect(page.getByTestId('app-panel')).toHaveAttribute('data-app-status', 'idle');
+  await tab(page, 'traffic');
+  await expect(page.locator('[data-testid=frame-row][data-source=app][data-method="ui/resource-teardown"]').first()).toBeVisible();
+
+  // The app-only tool is not runnable from Tools.
+  await tab(page, 'tools');
+  await selectTool(page, 'app-refresh');
+  await expect(page.getByTestId('app-only')).toBeVisible();
+  await expect(page.getByTestId('execute')).toBeDisabled();
+});
+
+test('a deep link connects the server and opens the app with its arguments, once', async ({ page, backend }) => {
+  const args = Buffer.from(JSON.stringify({ from: 'the deep link' })).toString('base64url');
+  await page.goto(`${backend.origin}/?token=${TOKEN}&server=demo&openApp=show-app&appArgs=${args}`);
+  await expect(page.getByTestId('app-panel')).toHaveAttribute('data-app-status', 'ready');
+  await expect(appDoc(page).locator('#tool-input')).toContainText('the deep link');
+  // Acted on once: the parameters are gone from the address bar.
+  expect(new URL(page.url()).search).toBe('');
+  await shot(page, 'apps-deep-link');
+});
+
+test('a hostile app is bounded and shown; refused resources say why', async ({ page, backend }) => {
+  await openUi(page, backend);
+  await importServer(page, 'hostile', { command: 'node', args: [HOSTILE], protocolEra: 'legacy' });
+  await connect(page, 'hostile');
+  await openApp(page, 'hostile-app');
+  await expect(page.getByTestId('app-panel')).toHaveAttribute('data-app-status', 'ready');
+  const app = appDoc(page);
+  await expect(app.locator('#status')).toHaveAttribute('data-state', 'initialized');
+
+  // A flood: dropped and counted, the page still answers.
+  await app.locator('#flood').click();
+  await expect(page.getByTestId('app-dropped')).toBeVisible();
+  await page.getByTestId('app-maximize').click();
+  await expect(page.getByTestId('screen-apps')).toHaveAttribute('data-maximized', 'true');
+  await page.getByTestId('app-maximize').click();
+
+  // Malformed JSON-RPC with an id is answered -32600; an unknown method -32601.
+  await app.locator('#malformed').click();
+  await expect(app.locator('#answers')).toContainText('"id":55');
+  await expect(app.locator('#answers')).toContainText('-32600');
+  await app.locator('#unknown').click();
+  await expect(app.locator('#answers')).toContainText('-32601');
+  // A 3 MB message is not relayed; a size loop stops being obeyed.
+  await app.locator('#huge').click();
+  await expect(page.getByTestId('app-notes')).toContainText('over 1048576');
+  await app.locator('#loop').click();
+  await expect(page.getByTestId('app-notes')).toContainText('size changes in a second');
+  await shot(page, 'apps-hostile');
+
+  await tab(page, 'traffic');
+  await page.getByTestId('traffic-search').fill('malformed');
+  await expect(page.locator('[data-testid=frame-row][data-source=app]').first()).toBeVisible();
+
+  await tab(page, 'apps');
+  await page.getByTestId('app-close').click();
+  await expect(page.getByTestId('app-panel')).toHaveAttribute('data-app-status', 'idle');
+
+  for (const [tool, why] of [
+    ['not-html-app', /text\/plain|not HTML/i],
+    ['missing-app', /not found|missing|read/i],
+    ['huge-app', /MiB|too big|bigger/i],
+  ] as const) {
+    await openApp(page, tool);
+    await expect(page.getByTestId('app-panel')).toHaveAttribute('data-app-status', 'error');
+    await expect(page.getByTestId('app-error')).toContainText('app_refused');
+    await expect(page.getByTestId('app-error')).toContainText(why);
+    if (tool === 'not-html-app') await shot(page, 'apps-refused');
+    await page.getByTestId('app-close').click();
+  }
+});
+
+/** The MCP Apps project's example servers (apps-core pins them in testenv/npm/peers). */
+for (const example of ['server-basic-vanillajs', 'server-basic-react'] as const) {
+  test(`the example ${example}: opened, drawn, its own button calls back into its server`, async ({ page, backend }) => {
+    const script = path.join(REPO, 'testenv/peers/apps-example.sh');
+    test.skip(!existsSync(script) || !existsSync(path.join(REPO, '.peers/peers/node_modules/@modelcontextprotocol', example)), `${example} is not installed (bash testenv/install.sh)`);
+    await openUi(page, backend);
+    await importServer(page, example, { command: 'bash', args: [script, example], protocolEra: 'legacy' });
+    await connect(page, example);
+    await tab(page, 'apps');
+    await expect(page.getByTestId('apps-count')).not.toHaveAttribute('data-count', '0');
+    await page.getByTestId('app-item').first().click();
+    const panel = page.getByTestId('app-panel');
+    if ((await panel.getAttribute('data-app-status')) === 'idle') await page.getByTestId('open-app').click();
+    await expect(panel).toHaveAttribute('data-app-status', 'ready');
+    const app = appDoc(page);
+    // The examples draw the server time the tool returned, and a button that asks for it again.
+    await expect(app.locator('body')).not.toBeEmpty();
+    const before = await page.locator('[data-testid=app-frame]').count();
+    expect(before).toBe(1);
+    await app.getByRole('button', { name: /get server time/i }).first().click();
+    await tab(page, 'traffic');
+    await expect(page.locator('[data-testid=frame-row][data-source=app][data-app-direction=fromApp][data-method="tools/call"]').first()).toHaveAttribute('data-history-id', /\d+/);
+    await tab(page, 'apps');
+    await shot(page, `apps-${example}`);
+    await page.getByTestId('app-close').click();
+    await expect(panel).toHaveAttribute('data-app-status', 'idle');
+  });
+}
