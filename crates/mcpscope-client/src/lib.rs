@@ -28,7 +28,7 @@ pub use control::RequestControl;
 pub use error::ClientError;
 pub use events::{NoObserver, Observer, Recorded, SessionEvent};
 pub use responder::{
-    DeclineAll, RequestOrigin, Responder, ServerRequest, decline, full_capabilities,
+    DeclineAll, RequestOrigin, Responder, ServerRequest, decline, full_capabilities, without_apps,
 };
 pub use session::{
     ClientOptions, Exchanged, ListStop, Listing, MAX_LIST_PAGES, RequestOptions, ServerInfo,

@@ -60,21 +60,45 @@ pub trait Responder: Send + Sync + 'static {
 pub struct DeclineAll;
 
 /// The capabilities mcpscope declares: everything a client can answer, so servers show all of their
-/// features (the answer may still be a decline).
+/// features (the answer may still be a decline). MCP Apps (`io.modelcontextprotocol/ui`) are
+/// declared in both eras, as the views that can render an app (the web UI) and show its metadata
+/// (the TUI) need; a view that renders nothing takes them out ([`without_apps`]: the CLI unless
+/// `--advertise-apps`).
 pub fn full_capabilities(era: Era) -> Value {
+    use mcpscope_proto::era::{APP_MIME, APPS_EXTENSION, TASKS_EXTENSION};
+    let apps = json!({"mimeTypes": [APP_MIME]});
     match era {
         Era::Legacy => json!({
             "roots": {"listChanged": true},
             "sampling": {},
             "elicitation": {"form": {}, "url": {}},
+            "extensions": {APPS_EXTENSION: apps},
         }),
         Era::Modern => json!({
             "roots": {},
             "sampling": {},
             "elicitation": {"form": {}, "url": {}},
-            "extensions": {mcpscope_proto::era::TASKS_EXTENSION: {}},
+            "extensions": {TASKS_EXTENSION: {}, APPS_EXTENSION: apps},
         }),
     }
+}
+
+/// `caps` without the MCP Apps extension (and without an `extensions` object it leaves empty):
+/// what a client that cannot render an app declares, so servers fall back to text-only tools.
+pub fn without_apps(mut caps: Value) -> Value {
+    if let Some(obj) = caps.as_object_mut() {
+        let emptied = match obj.get_mut("extensions").and_then(Value::as_object_mut) {
+            Some(ext) => {
+                ext.remove(mcpscope_proto::era::APPS_EXTENSION);
+                ext.is_empty()
+            }
+            None => false,
+        };
+        if emptied {
+            obj.remove("extensions");
+        }
+    }
+    caps
 }
 
 impl Responder for DeclineAll {

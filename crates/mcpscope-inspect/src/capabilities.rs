@@ -12,7 +12,7 @@
 use futures::future::BoxFuture;
 use mcpscope_client::{Responder, ServerRequest, full_capabilities};
 use mcpscope_proto::RpcError;
-use mcpscope_proto::era::Era;
+use mcpscope_proto::era::{APP_MIME, APPS_EXTENSION, Era};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -87,6 +87,13 @@ pub const STANDARD: &[StandardCapability] = &[
         "extensions.io.modelcontextprotocol/tasks",
         MODERN,
         "the tasks extension",
+    ),
+    // On by default in both eras (the web UI renders apps); off to see how a server behaves
+    // towards a client that cannot render one.
+    cap(
+        "extensions.io.modelcontextprotocol/ui",
+        BOTH,
+        "MCP Apps: the client renders ui:// resources (text/html;profile=mcp-app)",
     ),
 ];
 
@@ -177,7 +184,7 @@ impl AdvertisedCapabilities {
 }
 
 /// Switch the capability at `path` on (present, `{}` — or `true` for the one boolean,
-/// `roots.listChanged`) or off (absent).
+/// `roots.listChanged`, and the required `mimeTypes` for MCP Apps) or off (absent).
 fn switch(caps: &mut Map<String, Value>, path: &str, on: bool) {
     let (top, sub) = split(path);
     match (sub, on) {
@@ -190,17 +197,23 @@ fn switch(caps: &mut Map<String, Value>, path: &str, on: bool) {
         (Some(sub), true) => {
             let parent = caps.entry(top).or_insert_with(|| json!({}));
             if let Some(p) = parent.as_object_mut() {
-                let value = if path == "roots.listChanged" {
-                    json!(true)
-                } else {
-                    json!({})
+                let value = match sub {
+                    "listChanged" => json!(true),
+                    APPS_EXTENSION => json!({"mimeTypes": [APP_MIME]}),
+                    _ => json!({}),
                 };
                 p.entry(sub).or_insert(value);
             }
         }
         (Some(sub), false) => {
-            if let Some(p) = caps.get_mut(top).and_then(Value::as_object_mut) {
-                p.remove(sub);
+            let emptied = match caps.get_mut(top).and_then(Value::as_object_mut) {
+                Some(p) => p.remove(sub).is_some() && p.is_empty(),
+                None => false,
+            };
+            // An `extensions` left empty is dropped (a legacy client declares none otherwise);
+            // an emptied capability such as `elicitation` stays: it still means something.
+            if emptied && top == "extensions" {
+                caps.remove(top);
             }
         }
     }
@@ -299,13 +312,18 @@ mod tests {
             legacy["experimental"],
             json!({"custom_analytics": {"level": 2}})
         );
-        assert_eq!(legacy["extensions"], json!({"com.example/trace": {}}));
+        let apps = json!({"mimeTypes": ["text/html;profile=mcp-app"]});
+        assert_eq!(
+            legacy["extensions"],
+            json!({"io.modelcontextprotocol/ui": apps, "com.example/trace": {}})
+        );
         let modern = s.advertise(Era::Modern);
         // `tasks.*` is legacy only: modern has the tasks extension instead.
         assert!(modern.get("tasks").is_none(), "{modern}");
         assert_eq!(
             modern["extensions"],
-            json!({"io.modelcontextprotocol/tasks": {}, "com.example/trace": {}})
+            json!({"io.modelcontextprotocol/tasks": {}, "io.modelcontextprotocol/ui": apps,
+                   "com.example/trace": {}})
         );
     }
 
@@ -317,6 +335,43 @@ mod tests {
         let s: AdvertisedCapabilities =
             serde_json::from_value(json!({"standard": {"sampling.context": true}})).unwrap();
         assert_eq!(s.advertise(Era::Modern)["sampling"], json!({"context": {}}));
+    }
+
+    #[test]
+    fn apps_are_declared_in_both_eras_and_switched_off_per_server() {
+        let apps = json!({"mimeTypes": ["text/html;profile=mcp-app"]});
+        let on = AdvertisedCapabilities::default();
+        for era in [Era::Legacy, Era::Modern] {
+            assert_eq!(
+                on.advertise(era)["extensions"][APPS_EXTENSION],
+                apps,
+                "{era}"
+            );
+        }
+        let off: AdvertisedCapabilities = serde_json::from_value(
+            json!({"standard": {"extensions.io.modelcontextprotocol/ui": false}}),
+        )
+        .unwrap();
+        assert!(off.problem().is_none(), "{:?}", off.problem());
+        // Legacy had only the apps extension: no `extensions` object is left.
+        assert!(off.advertise(Era::Legacy).get("extensions").is_none());
+        let modern = off.advertise(Era::Modern);
+        assert_eq!(
+            modern["extensions"],
+            json!({"io.modelcontextprotocol/tasks": {}})
+        );
+        // Switched on again over a default without it, it carries its required mimeTypes.
+        let mut caps = without(Era::Modern);
+        switch(
+            caps.as_object_mut().unwrap(),
+            "extensions.io.modelcontextprotocol/ui",
+            true,
+        );
+        assert_eq!(caps["extensions"][APPS_EXTENSION], apps);
+    }
+
+    fn without(era: Era) -> Value {
+        mcpscope_client::without_apps(full_capabilities(era))
     }
 
     #[test]

@@ -355,7 +355,14 @@ pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<Ca
     let request_id = c.request_id.clone().unwrap_or_else(new_request_id);
     let (control, _cleanup) = in_flight(app, &request_id)?;
     let era = session.era();
+    let refused = app
+        .slots()
+        .get(name)
+        .and_then(|s| crate::apps::refusal(s, &c));
     let hist = open_entry(app, name, &c, era, &request_id, &control, &tx).await?;
+    if let Some(err) = refused {
+        return Ok(refuse(app, name, &tx, hist, err).await);
+    }
     let opts = request_options(&c, era, log_level, &control);
     let (outcome, pagination) = match &c.pages {
         Some(key) => crate::listing::all_pages(&session, &c, key, &opts, &tx).await,
@@ -381,6 +388,27 @@ pub(crate) async fn call(app: &Arc<Inspector>, name: &str, c: Call) -> Result<Ca
         pagination,
         tool_lint,
     })
+}
+
+/// A call refused before it was sent (the visibility rules): its entry ends with the error, and
+/// every view hears why.
+async fn refuse(
+    app: &Arc<Inspector>,
+    name: &str,
+    tx: &Queue,
+    hist: i64,
+    err: Error,
+) -> CallOutcome {
+    let err = err.with("historyId", hist);
+    app.warn(name, format!("refused: {}", err.message));
+    finish_entry(app, tx, hist, "error", None, Some(err.body())).await;
+    CallOutcome {
+        history_id: hist,
+        result: Err(err),
+        excluded_tools: None,
+        pagination: None,
+        tool_lint: None,
+    }
 }
 
 /// Register `request_id` as in flight (so a view can cancel it), until the guard drops.
@@ -504,6 +532,19 @@ pub(crate) async fn close_entry(
             (status, None, Some(err.body()), Err(err))
         }
     };
+    finish_entry(app, tx, hist, status, result_text, error).await;
+    result
+}
+
+/// End entry `hist` through the processor, so every frame is in first.
+async fn finish_entry(
+    app: &Arc<Inspector>,
+    tx: &Queue,
+    hist: i64,
+    status: &'static str,
+    result_text: Option<String>,
+    error: Option<Value>,
+) {
     let (ack, done) = oneshot::channel();
     let sent = tx.send(Item::Finish {
         hist,
@@ -518,7 +559,6 @@ pub(crate) async fn close_entry(
         // The connection's processor is gone (the server went away): record it here.
         finish(app, hist, status, result_text, error, Vec::new()).await;
     }
-    result
 }
 
 pub(crate) struct RemoveOnDrop {
@@ -679,7 +719,7 @@ impl Inspector {
         slot.and_then(|sl| {
             sl.tools()
                 .get(tool)
-                .and_then(|text| serde_json::from_str::<Value>(text).ok())
+                .and_then(|k| serde_json::from_str::<Value>(&k.schema).ok())
                 .filter(|schema| !schema.is_null())
         })
         .ok_or_else(|| {

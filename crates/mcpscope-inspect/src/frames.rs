@@ -50,6 +50,28 @@ pub(crate) struct FrameHead {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub history_id: Option<i64>,
+    /// Source `app` only: which app sent or received the `postMessage`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub app: Option<AppFrame>,
+}
+
+/// What an `app` frame says of its app (`FrameView.app` in docs/web-api.md).
+#[derive(Debug, Clone, Serialize, PartialEq, TS)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct AppFrame {
+    /// The tool whose app it is.
+    pub tool: String,
+    /// Which running instance of it (the view's id: one tool's app may be open twice).
+    pub instance: String,
+    /// `toApp` (host → app), `fromApp` (app → host), or `host` (a note of the core: a refusal,
+    /// messages dropped).
+    #[ts(type = "'toApp' | 'fromApp' | 'host'")]
+    pub direction: &'static str,
+    /// What the view or the core added (why it was refused, how many were dropped).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub note: Option<String>,
 }
 
 /// One schema-lint finding of a frame.
@@ -172,6 +194,7 @@ pub(crate) fn sources(kind: FrameKind, carries_message: bool, exchange: bool) ->
         FrameKind::Lifecycle if exchange => vec!["lifecycle", "http"],
         FrameKind::Lifecycle => vec!["lifecycle"],
         FrameKind::OAuthRequest | FrameKind::OAuthResponse | FrameKind::OAuthStep => vec!["oauth"],
+        FrameKind::AppMessage => vec!["app"],
     }
 }
 
@@ -337,6 +360,7 @@ mod tests {
             lint: Some(vec![]),
             headers: None,
             history_id: Some(3),
+            app: None,
         };
         let body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}";
         let web = WebFrame::new(&head, vec!["jsonrpc"], Bytes::from(body));

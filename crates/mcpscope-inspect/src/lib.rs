@@ -35,6 +35,7 @@
 //! # }
 //! ```
 
+pub mod apps;
 mod auth;
 pub mod capabilities;
 pub mod catalog;

@@ -221,6 +221,7 @@ impl Processor {
             lint,
             headers,
             history_id,
+            app: None,
         };
         if head.headers.is_some()
             && let Some(ex) = exchange
@@ -369,15 +370,12 @@ impl Processor {
         else {
             return;
         };
-        // Only the input schemas are needed (validation, verdicts), kept as compact JSON text
-        // and read again for the one tool a call names: 10,000 schemas as values were ~12 MiB,
-        // as text well under 1 MiB (bench/RESULTS-tui.md).
+        // Only what calls need is kept (`state::KnownTool`): the input schemas as compact text,
+        // the visibility as two bits, whole definitions for app tools only.
         let mut known = self.slot.tools();
+        known.listed = true;
         for t in tools {
-            if let Some(name) = t.get("name").and_then(Value::as_str) {
-                let schema = t.get("inputSchema").unwrap_or(&Value::Null).to_string();
-                known.insert(name.to_string(), schema.into());
-            }
+            known.remember(t);
         }
     }
 
@@ -395,7 +393,7 @@ impl Processor {
                 .slot
                 .tools()
                 .get(name)
-                .and_then(|text| serde_json::from_str::<Value>(text).ok())
+                .and_then(|k| serde_json::from_str::<Value>(&k.schema).ok())
                 .filter(|schema| !schema.is_null())
         {
             schemas.insert(name.to_string(), schema);

@@ -24,6 +24,9 @@ pub struct Call {
     pub timeout: Option<Option<Duration>>,
     /// List calls: walk every page, merging the arrays under this key.
     pub pages: Option<String>,
+    /// The app tool whose app sent this request (MCP Apps: its host proxies it), `None` for a
+    /// view's own request. The visibility rules depend on it (`apps::refusal`).
+    pub app: Option<String>,
 }
 
 /// The outcome of a call: the history entry and the result or the error.

@@ -121,9 +121,10 @@ pub(crate) struct Slot {
     pub name: String,
     pub st: Mutex<SlotState>,
     pub frames: Mutex<FrameWindow>,
-    /// The `inputSchema` of each tool of the last `tools/list` answers on the current
-    /// connection, by tool name, as compact JSON text (a value per schema cost ten times more).
-    pub tools: Mutex<HashMap<String, Box<str>>>,
+    /// The tools of the last `tools/list` answers on the current connection, by name.
+    pub tools: Mutex<ToolCache>,
+    /// The flood bound of the app frames views report (`apps/frames.rs`).
+    pub app_gate: Mutex<crate::apps::gate::Gate>,
     /// Serialises connect, disconnect and reconnect.
     pub connect_lock: tokio::sync::Mutex<()>,
     /// The server's OAuth provider.
@@ -139,11 +140,67 @@ impl Slot {
     pub(crate) fn frames(&self) -> MutexGuard<'_, FrameWindow> {
         self.frames.lock().unwrap_or_else(|p| p.into_inner())
     }
-    pub(crate) fn tools(&self) -> MutexGuard<'_, HashMap<String, Box<str>>> {
+    pub(crate) fn tools(&self) -> MutexGuard<'_, ToolCache> {
         self.tools.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    pub(crate) fn app_gate(&self) -> MutexGuard<'_, crate::apps::gate::Gate> {
+        self.app_gate.lock().unwrap_or_else(|p| p.into_inner())
     }
     pub(crate) fn auth(&self) -> MutexGuard<'_, crate::auth::reports::AuthState> {
         self.auth.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// One tool of the last `tools/list` answers: only what calls need, kept small (10,000 tools
+/// must stay cheap: bench/RESULTS-tui.md).
+pub(crate) struct KnownTool {
+    /// The `inputSchema` as compact JSON text (a value per schema cost ten times more), read
+    /// again for the one tool a call names (validation, header verdicts).
+    pub schema: Box<str>,
+    /// `_meta.ui.visibility`: who may call it (`apps`).
+    pub visibility: crate::apps::meta::Visibility,
+    /// Its place in the listing, so apps are listed in the server's order.
+    pub index: u32,
+    /// The whole definition as compact JSON text, kept only for tools that declare an MCP App.
+    pub app: Option<Box<str>>,
+}
+
+/// The tools of the last `tools/list` answers on a connection, and whether one was answered
+/// (an empty cache is not the same as a server with no tools).
+#[derive(Default)]
+pub(crate) struct ToolCache {
+    pub tools: HashMap<String, KnownTool>,
+    pub listed: bool,
+}
+
+impl ToolCache {
+    pub(crate) fn get(&self, name: &str) -> Option<&KnownTool> {
+        self.tools.get(name)
+    }
+
+    /// Forget everything (a new connection, a list change).
+    pub(crate) fn clear(&mut self) {
+        self.tools.clear();
+        self.listed = false;
+    }
+
+    /// Keep one tool of an answer (a tool listed again keeps its place).
+    pub(crate) fn remember(&mut self, tool: &Value) {
+        let Some(name) = tool.get("name").and_then(Value::as_str) else {
+            return;
+        };
+        let schema = tool.get("inputSchema").unwrap_or(&Value::Null).to_string();
+        let (visibility, _, _) = crate::apps::meta::visibility(tool);
+        let app = crate::apps::meta::declares_app(tool).then(|| tool.to_string().into());
+        let next = u32::try_from(self.tools.len()).unwrap_or(u32::MAX);
+        let index = self.tools.get(name).map_or(next, |k| k.index);
+        let known = KnownTool {
+            schema: schema.into(),
+            visibility,
+            index,
+            app,
+        };
+        self.tools.insert(name.to_string(), known);
     }
 }
 
@@ -275,7 +332,8 @@ impl Inspector {
                     self.options.window_frames,
                     self.options.window_bytes,
                 )),
-                tools: Mutex::new(HashMap::new()),
+                tools: Mutex::new(ToolCache::default()),
+                app_gate: Mutex::new(crate::apps::gate::Gate::default()),
                 connect_lock: tokio::sync::Mutex::new(()),
                 auth: Mutex::new(crate::auth::reports::AuthState::default()),
                 auth_reports: Arc::new(crate::auth::reports::AuthReports::new(

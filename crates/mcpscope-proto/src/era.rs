@@ -37,6 +37,10 @@ pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 pub const META_RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 /// Extension id of the modern tasks extension.
 pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+/// Extension id of MCP Apps (interactive UIs as `ui://` resources), in both eras.
+pub const APPS_EXTENSION: &str = "io.modelcontextprotocol/ui";
+/// The MIME type of an MCP App's UI resource (the one `mimeTypes` entry a host declares).
+pub const APP_MIME: &str = "text/html;profile=mcp-app";
 
 /// Error code: header/body mismatch (modern).
 pub const HEADER_MISMATCH: i64 = -32020;

@@ -29,6 +29,8 @@ pub mod exit {
     pub const OK: i32 = 0;
     /// Usage error, or the server answered with a JSON-RPC error.
     pub const USAGE: i32 = 1;
+    /// `--app-info`: the tool has no MCP App (no `ui://` resource).
+    pub const NO_APP: i32 = 2;
     /// The server requires authorization.
     pub const AUTH: i32 = 3;
     /// Unreachable, connection failed, or timed out.
@@ -89,11 +91,19 @@ pub enum ErrorCode {
     Forbidden,
     /// A fault of the inspector itself (storage, a failed task).
     Internal,
+    /// MCP Apps: a `tools/call` refused by the tool's `_meta.ui.visibility` (an app-only tool
+    /// called from a view, a model-only tool called by an app).
+    ToolNotVisible,
+    /// MCP Apps: the app's UI resource, or what an app asked, was refused (not HTML, missing,
+    /// too big, a bad CSP domain, a method an app may not send).
+    AppRefused,
+    /// MCP Apps: the tool has no app (no `ui://` resource); the CLI's `--app-info` exits 2.
+    NoApp,
 }
 
 impl ErrorCode {
     /// Every code, in the order of the enum (for docs and tests).
-    pub const ALL: [ErrorCode; 21] = [
+    pub const ALL: [ErrorCode; 24] = [
         ErrorCode::Usage,
         ErrorCode::NotFound,
         ErrorCode::Unreachable,
@@ -115,6 +125,9 @@ impl ErrorCode {
         ErrorCode::Unauthorized,
         ErrorCode::Forbidden,
         ErrorCode::Internal,
+        ErrorCode::ToolNotVisible,
+        ErrorCode::AppRefused,
+        ErrorCode::NoApp,
     ];
 
     /// The stable string, as in `{"error": {"code": …}}`.
@@ -141,6 +154,9 @@ impl ErrorCode {
             ErrorCode::Unauthorized => "unauthorized",
             ErrorCode::Forbidden => "forbidden",
             ErrorCode::Internal => "internal",
+            ErrorCode::ToolNotVisible => "tool_not_visible",
+            ErrorCode::AppRefused => "app_refused",
+            ErrorCode::NoApp => "no_app",
         }
     }
 
@@ -159,6 +175,9 @@ impl ErrorCode {
             ErrorCode::InputRoundsExceeded | ErrorCode::ProtocolError => exit::UNREACHABLE,
             ErrorCode::ToolError => exit::TOOL_ERROR,
             ErrorCode::LintFailed => exit::LINT,
+            ErrorCode::NoApp => exit::NO_APP,
+            // Refused by a rule of the tool's own definition: like a tool that cannot be called.
+            ErrorCode::ToolNotVisible => exit::TOOL_ERROR,
             ErrorCode::Cancelled | ErrorCode::Interrupted => exit::INTERRUPTED,
             // Nothing is wrong with the server: our flags declined what it needs (for example
             // sampling without --sampling-text), a usage matter the message explains.
@@ -171,6 +190,7 @@ impl ErrorCode {
             | ErrorCode::Conflict
             | ErrorCode::Unauthorized
             | ErrorCode::Forbidden
+            | ErrorCode::AppRefused
             | ErrorCode::Internal => exit::USAGE,
         }
     }
@@ -234,6 +254,8 @@ mod tests {
         assert_eq!(ErrorCode::HandshakeRefused.exit_code(), 4);
         assert_eq!(ErrorCode::ToolError.exit_code(), 5);
         assert_eq!(ErrorCode::LintFailed.exit_code(), 6);
+        assert_eq!(ErrorCode::NoApp.exit_code(), 2);
+        assert_eq!(ErrorCode::ToolNotVisible.exit_code(), 5);
         assert_eq!(ErrorCode::Cancelled.exit_code(), 130);
         assert_eq!(ErrorCode::Interrupted.exit_code(), 130);
     }

@@ -53,6 +53,9 @@ pub enum FrameKind {
     /// document refused and why, the browser opened); the note says what.
     #[serde(rename = "oauth-step")]
     OAuthStep,
+    /// A `postMessage` between an MCP App and its host (the web UI), as the view reported it:
+    /// not MCP wire traffic, so never linted or judged (source `app`).
+    AppMessage,
 }
 
 /// Transport details attached to a frame. Fields are present when they apply.

@@ -88,10 +88,12 @@ pub(crate) fn status_of(code: ErrorCode) -> StatusCode {
     match code {
         ErrorCode::Usage => StatusCode::BAD_REQUEST,
         ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
-        ErrorCode::Forbidden => StatusCode::FORBIDDEN,
-        ErrorCode::NotFound => StatusCode::NOT_FOUND,
+        ErrorCode::Forbidden | ErrorCode::ToolNotVisible => StatusCode::FORBIDDEN,
+        ErrorCode::NotFound | ErrorCode::NoApp => StatusCode::NOT_FOUND,
         ErrorCode::Conflict => StatusCode::CONFLICT,
-        ErrorCode::RpcError | ErrorCode::ToolError => StatusCode::UNPROCESSABLE_ENTITY,
+        ErrorCode::RpcError | ErrorCode::ToolError | ErrorCode::AppRefused => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
         ErrorCode::Cancelled | ErrorCode::Interrupted => cancelled_status(),
         ErrorCode::Timeout => StatusCode::GATEWAY_TIMEOUT,
         // The server (or its authorization server) failed us, or stopped because it wanted input

@@ -29,6 +29,7 @@ mod assets;
 mod callback;
 mod error;
 mod extract;
+mod sandbox;
 mod security;
 mod sse;
 mod state;
@@ -40,6 +41,7 @@ pub use mcpscope_inspect::{
     Catalog, CatalogEntry, DataDirLock, EventBus, LOCK_FILE, OAuthEntry, RING_BYTES, RING_EVENTS,
     VIEW_BODY_CAP, WINDOW_BYTES, WINDOW_FRAMES, make_private, precreate_private, write_atomically,
 };
+pub use sandbox::{DEFAULT_SANDBOX_PORT, SANDBOX_PAGE, sandbox_router, serve_sandbox};
 pub use security::{FREE_GUESSES, Security, TOKEN_COOKIE, TOKEN_HEADER, new_token};
 pub use state::AppState;
 

@@ -11,6 +11,8 @@ pub struct AppState {
     /// Everything above a session: catalog, connections, traffic, history, events.
     pub(crate) inspector: Arc<Inspector>,
     pub(crate) security: Arc<Security>,
+    /// The MCP Apps sandbox page's URL (`/api/about`), when this process serves one.
+    pub(crate) sandbox_url: Option<Arc<str>>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -31,7 +33,14 @@ impl AppState {
         AppState {
             inspector: Inspector::new(catalog, store, options),
             security: Arc::new(security),
+            sandbox_url: None,
         }
+    }
+
+    /// Say where the MCP Apps sandbox page is served (`sandbox.url` of `/api/about`).
+    pub fn with_sandbox_url(mut self, url: impl Into<String>) -> AppState {
+        self.sandbox_url = Some(Arc::from(url.into()));
+        self
     }
 
     /// The history database.

@@ -10,7 +10,7 @@ use clap::{Parser, ValueEnum};
 ///
 /// Exit codes: 0 ok · 1 usage or a JSON-RPC error · 3 auth required · 4 unreachable, connection
 /// failed or timed out · 5 tool error (isError or unknown tool) · 6 lint found an invalid frame ·
-/// 130 interrupted. On any non-zero exit one JSON line {"error": {...}} is written to stderr.
+/// 2 no app (--app-info) · 130 interrupted. On any non-zero exit one JSON line {"error": {...}} is written to stderr.
 #[derive(Debug, Parser)]
 #[command(name = "mcpscope", version, about, long_about = None, after_help = EXAMPLES)]
 pub struct Args {
@@ -192,6 +192,17 @@ pub struct Args {
     #[arg(long)]
     pub show_stderr: bool,
 
+    /// MCP Apps: probe a tool's app without calling it. With tools/call and --tool-name: its
+    /// metadata and its ui:// resource read and checked (uri, mime, size, effective CSP,
+    /// permissions, warnings; the HTML itself only with --output); exit 2 when the tool has no
+    /// app. With tools/list: one NDJSON line per app tool (metadata only). Implies --advertise-apps.
+    #[arg(long, help_heading = "MCP Apps")]
+    pub app_info: bool,
+    /// MCP Apps: declare the io.modelcontextprotocol/ui extension (off by default: a terminal
+    /// renders no app, so servers should fall back to text-only tools).
+    #[arg(long, help_heading = "MCP Apps")]
+    pub advertise_apps: bool,
+
     /// OAuth: a client id registered with the authorization server (no registration needed).
     #[arg(long, help_heading = "OAuth")]
     pub client_id: Option<String>,
@@ -289,4 +300,5 @@ const EXAMPLES: &str = "Examples:
   mcpscope --cli https://example.com/mcp --protocol-era auto --method resources/read --uri demo://x --format json
   mcpscope --cli --config mcp.json --server github --method prompts/get --prompt-name review --prompt-args pr=42
   mcpscope --cli python srv.py --method tools/list --trace trace.ndjson
+  mcpscope --cli --demo --method tools/call --tool-name show-app --app-info --format json
   mcpscope demo-server --http 3000";

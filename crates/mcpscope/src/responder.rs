@@ -6,7 +6,7 @@
 //! is an interaction like the web UI's and the wire answer comes from the one `wire_answer`.
 
 use futures::future::BoxFuture;
-use mcpscope_client::{Responder, ServerRequest, full_capabilities};
+use mcpscope_client::{Responder, ServerRequest, full_capabilities, without_apps};
 use mcpscope_inspect::interactions::{
     Answer, DEFAULT_INTERACTION_TIMEOUT, Decision, Interaction, InteractionQueue, NoSink, Policy,
     QueueResponder, WaitForView,
@@ -31,6 +31,9 @@ pub struct CliResponder {
     pub roots: Vec<Root>,
     /// Print what the server asked on stderr.
     pub verbose: bool,
+    /// Declare MCP Apps (`--advertise-apps`, implied by `--app-info`). Off by default, as in the
+    /// official Inspector's CLI: a terminal cannot render an app, so servers should fall back.
+    pub advertise_apps: bool,
 }
 
 /// The root a `--root URI` flag offers: named after the URI's last path segment.
@@ -131,7 +134,11 @@ fn queue() -> &'static Arc<InteractionQueue> {
 
 impl Responder for CliResponder {
     fn capabilities(&self, era: Era) -> Value {
-        full_capabilities(era)
+        if self.advertise_apps {
+            full_capabilities(era)
+        } else {
+            without_apps(full_capabilities(era))
+        }
     }
 
     /// Through the same queue as the web UI's: the interaction opens, the flags close it.

@@ -16,6 +16,9 @@
 //! Safety switches, named as in the official Inspector and loud when used:
 //! `DANGEROUSLY_OMIT_AUTH=true|1` (no token), `DANGEROUSLY_BIND_ALL_INTERFACES=true|1` (a
 //! non-loopback `HOST`), `ALLOWED_ORIGINS` (replaces the default Origin allowlist).
+//!
+//! Beside it, the MCP Apps sandbox listener (`MCP_SANDBOX_PORT`, default 6275, 0 = the system
+//! picks): the same host, another port, so apps run on an origin that cannot reach `/api`.
 
 use crate::args::Args;
 use crate::cli::exit;
@@ -93,12 +96,15 @@ async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
     let catalog = Catalog::load(&catalog_path, read_only).map_err(fail)?;
     let store = open_history(history_path).await?;
     let listener = bind(&host, port).await?;
+    let requested_port = port;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(port);
     let mut security = Security::for_port(port, token.clone(), origins);
     if !loopback {
         security.allow_host(&format!("{host}:{port}"));
     }
     let shown_host = shown_host(&host, loopback);
+    let ports = (requested_port, port);
+    let (sandbox, sandbox_url) = start_sandbox(&host, &shown_host, ports, &security).await?;
     let url = match &token {
         Some(t) => format!("http://{shown_host}:{port}/?token={t}"),
         None => format!("http://{shown_host}:{port}/"),
@@ -111,7 +117,8 @@ async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
             secrets: crate::secret_store::secret_config().ok(),
             ..ServerOptions::for_port(port)
         },
-    );
+    )
+    .with_sandbox_url(sandbox_url);
     // Ctrl-C is caught from before the URL is printed: one pressed the moment it appears must
     // shut down cleanly (history written, lock released), not kill us by the default action.
     let shutdown = interrupted();
@@ -127,6 +134,7 @@ async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
         open_browser(url);
     }
     let served = mcpscope_server::serve(listener, state, shutdown).await;
+    sandbox.abort();
     // Held until every connection is closed and the history is written.
     drop(lock);
     served.map_err(|e| {
@@ -252,6 +260,58 @@ async fn bind(host: &str, port: u16) -> Result<tokio::net::TcpListener, i32> {
             );
             exit::UNREACHABLE
         })
+}
+
+/// `MCP_SANDBOX_PORT`: the MCP Apps sandbox's port (default 6275; 0: the system picks one).
+/// A UI on a port the system picked (`CLIENT_PORT=0`: tests, several at once) gets a picked
+/// sandbox port too unless one is given, so parallel launches never fight over 6275.
+fn sandbox_port((requested_ui, ui_port): (u16, u16)) -> Result<u16, i32> {
+    let default = if requested_ui == 0 {
+        0
+    } else {
+        mcpscope_server::DEFAULT_SANDBOX_PORT
+    };
+    let port = match env_text("MCP_SANDBOX_PORT").map(|p| p.trim().parse::<u16>()) {
+        None => default,
+        Some(Ok(p)) => p,
+        Some(Err(_)) => return Err(fail("MCP_SANDBOX_PORT must be a port number (0-65535)")),
+    };
+    if port != 0 && port == ui_port {
+        return Err(fail(format!(
+            "MCP_SANDBOX_PORT is {port}, the web UI's own port: MCP Apps must run on another origin; choose another port"
+        )));
+    }
+    Ok(port)
+}
+
+/// Start the MCP Apps sandbox listener on the UI's host (another port, so another origin),
+/// framed only by the UI's origins; its task and the URL of its page.
+async fn start_sandbox(
+    host: &str,
+    shown_host: &str,
+    ui_ports: (u16, u16),
+    security: &Security,
+) -> Result<(tokio::task::JoinHandle<()>, String), i32> {
+    let port = sandbox_port(ui_ports)?;
+    let bind_host = host.trim_start_matches('[').trim_end_matches(']');
+    let listener = tokio::net::TcpListener::bind((bind_host, port))
+        .await
+        .map_err(|e| {
+            eprintln!(
+                "mcpscope: cannot listen on {host}:{port} for the MCP Apps sandbox: {e}\n\nis another mcpscope or MCP Inspector running? set MCP_SANDBOX_PORT to another port (0 lets the system choose)"
+            );
+            exit::UNREACHABLE
+        })?;
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or(port);
+    let origins = security.allowed_origins.clone();
+    let task = tokio::spawn(async move {
+        if let Err(e) =
+            mcpscope_server::serve_sandbox(listener, origins, std::future::pending()).await
+        {
+            eprintln!("mcpscope: the MCP Apps sandbox stopped: {e}");
+        }
+    });
+    Ok((task, format!("http://{shown_host}:{port}/sandbox")))
 }
 
 /// The host the printed URL names: the loopback host as given (an IPv6 one in brackets), else

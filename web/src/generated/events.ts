@@ -68,17 +68,44 @@ truncated: boolean, seq: number, server: string, timeUs: number, direction: Fram
 /**
  * The history entry this frame belongs to, when known.
  */
-historyId?: number, };
+historyId?: number, 
+/**
+ * Source `app` only: which app sent or received the `postMessage`.
+ */
+app?: AppFrame, };
 
 export type FrameHead = { seq: number, server: string, timeUs: number, direction: FrameDirection, kind: FrameKind, source: FrameSource, meta: FrameMeta, message: 'request' | 'response' | 'notification' | 'error' | 'batch' | 'invalid' | null, method: string | null, id: number | string | null, durationMs: number | null, lint: Array<LintFinding> | null, headers: HeaderVerdicts | null, 
 /**
  * The history entry this frame belongs to, when known.
  */
-historyId?: number, };
+historyId?: number, 
+/**
+ * Source `app` only: which app sent or received the `postMessage`.
+ */
+app?: AppFrame, };
+
+export type AppFrame = { 
+/**
+ * The tool whose app it is.
+ */
+tool: string, 
+/**
+ * Which running instance of it (the view's id: one tool's app may be open twice).
+ */
+instance: string, 
+/**
+ * `toApp` (host → app), `fromApp` (app → host), or `host` (a note of the core: a refusal,
+ * messages dropped).
+ */
+direction: 'toApp' | 'fromApp' | 'host', 
+/**
+ * What the view or the core added (why it was refused, how many were dropped).
+ */
+note?: string, };
 
 export type FrameDirection = "out" | "in" | "local";
 
-export type FrameKind = "stdin-line" | "stdout-line" | "stderr-line" | "http-request" | "http-response" | "sse-event" | "lifecycle" | "oauth-request" | "oauth-response" | "oauth-step";
+export type FrameKind = "stdin-line" | "stdout-line" | "stderr-line" | "http-request" | "http-response" | "sse-event" | "lifecycle" | "oauth-request" | "oauth-response" | "oauth-step" | "app-message";
 
 export type FrameMeta = { 
 /**

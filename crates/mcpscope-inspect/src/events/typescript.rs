@@ -15,7 +15,7 @@
 use super::vocabulary::*;
 use crate::auth::{AuthPending, AuthStored, AuthToken, AuthView, SecretStoreView};
 use crate::catalog::{CatalogEntry, OAuthEntry};
-use crate::frames::{FrameHead, FrameView, LintFinding};
+use crate::frames::{AppFrame, FrameHead, FrameView, LintFinding};
 use crate::interactions::{Interaction, InteractionClosed, InteractionKind, Outcome};
 use crate::subscriptions::{
     Filter, IdSource, StreamStatus, StreamView, SubscriptionsView, Transition, TransitionKind,
@@ -53,6 +53,7 @@ pub fn typescript() -> String {
         ServerView::decl(&cfg),
         FrameView::decl(&cfg),
         FrameHead::decl(&cfg),
+        AppFrame::decl(&cfg),
         Direction::decl(&cfg),
         FrameKind::decl(&cfg),
         FrameMeta::decl(&cfg),

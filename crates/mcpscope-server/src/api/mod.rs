@@ -15,8 +15,10 @@
 //! - [`roots`]: a server's roots (the Roots editor);
 //! - [`tasks`]: a server's tasks (run a tool as one, list, get, result, cancel);
 //! - [`subscriptions`]: a server's Subscriptions panel (listen filter, cancel, subscribe);
+//! - [`apps`]: MCP Apps (a server's app tools, an app's checked UI resource, its bridge frames);
 //! - `/events`: the SSE stream of the core's bus (`crate::sse`).
 
+mod apps;
 mod auth;
 mod connections;
 mod experimental;
@@ -58,6 +60,7 @@ pub(crate) fn router() -> Router<AppState> {
         .merge(tasks::router())
         .merge(subscriptions::router())
         .merge(roots::router())
+        .merge(apps::router())
         .route("/events", get(crate::sse::events))
         .fallback(api_not_found)
 }

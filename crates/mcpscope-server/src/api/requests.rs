@@ -66,7 +66,22 @@ fn call_of(b: &Map<String, Value>) -> ApiResult<Call> {
         meta,
         timeout: timeout_of(b)?,
         pages: None,
+        app: origin_of(b)?,
     })
+}
+
+/// `origin: {"app": "<tool>"}`: the request is an MCP App's, proxied by the page that hosts it
+/// (the core applies the apps' visibility rules to it).
+fn origin_of(b: &Map<String, Value>) -> ApiResult<Option<String>> {
+    let usage = || ApiError::usage("origin must be {\"app\": \"<the app's tool name>\"}");
+    match b.get("origin") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(o)) => match o.get("app") {
+            Some(Value::String(t)) if !t.is_empty() => Ok(Some(t.clone())),
+            _ => Err(usage()),
+        },
+        Some(_) => Err(usage()),
+    }
 }
 
 fn outcome_response(out: CallOutcome, extra: Option<Value>) -> Response {

@@ -30,6 +30,8 @@ async fn about(State(s): State<AppState>) -> Json<Value> {
         "catalog": catalog.map(|p| p.display().to_string()),
         "history": app(&s).store().path().display().to_string(),
         "auth": s.security.token.is_some(),
+        // MCP Apps: where the sandbox page is served (another origin than this page's).
+        "sandbox": s.sandbox_url.as_deref().map(|url| json!({"url": url})),
     }))
 }
 

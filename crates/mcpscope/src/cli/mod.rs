@@ -142,6 +142,7 @@ fn responder(args: &Args, resolved: &Resolved) -> Result<Arc<CliResponder>, Fail
             _ => args.roots.iter().map(|u| root_of_flag(u)).collect(),
         },
         verbose: format_text(args) && !args.quiet,
+        advertise_apps: args.advertise_apps || args.app_info,
     }))
 }
 
