@@ -350,7 +350,8 @@ export class HostBridge {
 
   /** `ui/resource-teardown`, waited for at most `ms`; then the bridge is closed. */
   async teardown(reason: string, ms = TEARDOWN_MS): Promise<'answered' | 'timeout' | 'error'> {
-    let outcome: 'answered' | 'timeout' | 'error' = 'timeout';
+    // Before the app loaded there is nothing to tear down (nor anyone to answer).
+    let outcome: 'answered' | 'timeout' | 'error' = 'answered';
     if (this.phase === 'ready' || this.phase === 'init') {
       const m = await this.request('ui/resource-teardown', { reason }, ms);
       outcome = m === null ? 'timeout' : m.kind === 'response' ? 'answered' : 'error';
