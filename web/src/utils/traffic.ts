@@ -15,7 +15,8 @@ export const SOURCES = [
 export interface AppFrameMeta {
   tool: string;
   instance: string;
-  direction: 'toApp' | 'fromApp';
+  /** `host`: a note of the backend (a refused resource, messages dropped over its bound). */
+  direction: 'toApp' | 'fromApp' | 'host';
   note?: string;
 }
 
@@ -27,7 +28,7 @@ export function appOf(f: Pick<FrameView, 'source'>): AppFrameMeta | null {
   return {
     tool: String(m.tool ?? ''),
     instance: String(m.instance ?? ''),
-    direction: m.direction === 'toApp' ? 'toApp' : 'fromApp',
+    direction: m.direction === 'toApp' ? 'toApp' : m.direction === 'host' ? 'host' : 'fromApp',
     note: typeof m.note === 'string' ? m.note : undefined,
   };
 }
@@ -85,7 +86,7 @@ export function frameSummary(f: Pick<FrameView, 'kind' | 'meta' | 'method' | 'te
   const app = f.source ? appOf(f as FrameView) : null;
   if (app) {
     const what = f.method ?? (f.message === 'response' || f.message === 'error' ? 'answer' : app.note ? '' : (f.text ?? '').slice(0, 80));
-    return { text: `${app.tool} ${app.direction === 'toApp' ? '→ app' : '← app'} ${what}${app.note ? ` (${app.note})` : ''}`.replace(/\s+/g, ' ').trim(), step: null };
+    return { text: `${app.tool} ${app.direction === 'toApp' ? '→ app' : app.direction === 'host' ? '· host' : '← app'} ${what}${app.note ? ` (${app.note})` : ''}`.replace(/\s+/g, ' ').trim(), step: null };
   }
   if (f.method) return { text: f.method, step: null };
   if (f.kind === 'http-request') return { text: target, step: null };

@@ -53,6 +53,9 @@ interface Note {
   params: JsonObject;
 }
 
+/** Characters of one recorded message (UTF-8 may triple them; the route takes 2 MB). */
+const RECORD_MAX = 600_000;
+
 function newInstance(tool: string) {
   return `${tool}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 }
@@ -123,7 +126,10 @@ export function AppFrame(p: AppFrameProps) {
     const chain = { p: Promise.resolve() as Promise<unknown> };
     // Recorded in order, one POST after the other.
     const record = (direction: 'toApp' | 'fromApp', message: string, hid?: number, n?: string) => {
-      chain.p = chain.p.then(() => a.record({ app: p.app.tool, instance, direction, message, historyId: hid, note: n }).catch(() => null));
+      // The route takes 2 MB of body: a long text (the resource-ready HTML, up to 5 MiB) is cut here, and says so.
+      const cut = message.length > RECORD_MAX;
+      const body = { app: p.app.tool, instance, direction, message: cut ? message.slice(0, RECORD_MAX) : message, historyId: hid, note: cut ? [n, `cut by the page to ${RECORD_MAX} of ${message.length} characters`].filter(Boolean).join('; ') : n };
+      chain.p = chain.p.then(() => a.record(body).catch(() => null));
     };
     void (async () => {
       try {

@@ -105,7 +105,7 @@ export function FrameRow({ frame: f, expanded, onToggle, bodyUrl, onJumpToPair, 
           {app && (
             <Group gap="xs" data-testid="frame-app">
               <Text size="xs">
-                App <b>{app.tool}</b> ({app.direction === 'toApp' ? 'host → app' : 'app → host'}, open {app.instance})
+                App <b>{app.tool}</b> ({app.direction === 'toApp' ? 'host → app' : app.direction === 'host' ? 'a note of the backend' : 'app → host'}{app.instance ? `, open ${app.instance}` : ''})
               </Text>
               {app.note && (
                 <Text size="xs" c="orange" data-testid="frame-app-note">
