@@ -57,6 +57,8 @@ pub async fn run(inspector: Arc<Inspector>, opts: TuiOptions) -> std::io::Result
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut terminal = ratatui::try_init()?;
     let _ = crossterm::execute!(std::io::stdout(), EnableMouseCapture);
+    // Before input is read: a `query` there writes to the terminal and reads its answer.
+    widgets::image::init(widgets::image::at_start(color));
     let size = terminal.size()?;
     let mut state = state::AppState::new(&servers, (size.width, size.height), color);
     state.catalog = opts.catalog.clone();

@@ -23,7 +23,7 @@ pub fn update(s: &mut AppState, msg: Msg, now_us: u64) -> Vec<Effect> {
         Msg::Tick => Vec::new(),
         Msg::Resize(w, h) => {
             s.size = (w, h);
-            Vec::new()
+            resized(s)
         }
         Msg::Key(k) => key(s, k),
         Msg::Mouse(m) => mouse(s, m),
@@ -246,8 +246,8 @@ fn mouse(s: &mut AppState, m: MouseEvent) -> Vec<Effect> {
                 }
             } else if inside(a.body) {
                 s.focus = Focus::Tab;
-                let row = m.row - a.body.y;
-                return with_tab(s, |t, ctx| t.click(ctx, row)).unwrap_or_default();
+                let (col, row) = (m.column - a.body.x, m.row - a.body.y);
+                return with_tab(s, |t, ctx| t.click(ctx, col, row)).unwrap_or_default();
             }
             Vec::new()
         }
@@ -262,12 +262,33 @@ fn mouse(s: &mut AppState, m: MouseEvent) -> Vec<Effect> {
             } else if inside(a.servers) {
                 return global(s, if down { Global::Down } else { Global::Up });
             } else if inside(a.body) {
-                with_tab(s, |t, ctx| t.scroll(ctx, down));
+                return with_tab(s, |t, ctx| t.scroll(ctx, down)).unwrap_or_default();
             }
             Vec::new()
         }
         _ => Vec::new(),
     }
+}
+
+/// Tell every tab of every server the new size (each is drawn at it when shown).
+fn resized(s: &mut AppState) -> Vec<Effect> {
+    let area = layout(s.size).body;
+    let mut out = Vec::new();
+    for row in s.servers.clone() {
+        let ctx = Ctx {
+            server: &row,
+            now_us: s.now_us,
+            color: s.color,
+            focused: false,
+            area,
+        };
+        if let Some(tabs) = s.tabs.get_mut(&row.name) {
+            for t in TabId::ALL {
+                out.extend(tabs.get_mut(t).resized(&ctx));
+            }
+        }
+    }
+    out
 }
 
 fn core(s: &mut AppState, e: CoreEvent) -> Vec<Effect> {

@@ -26,6 +26,10 @@ mod protocol;
 /// outcomes, and the demo server called through the form.
 mod tools;
 
+/// Images in a tool's result: drawn as halfblocks, described under NO_COLOR, hostile ones
+/// refused with the reason.
+mod images;
+
 /// The schema form widget: every field kind, validation, arrays, JSON mode both ways.
 mod form;
 

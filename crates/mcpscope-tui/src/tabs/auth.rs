@@ -432,12 +432,13 @@ impl Tab for Auth {
         Handled::done()
     }
 
-    fn scroll(&mut self, _ctx: &Ctx, down: bool) {
+    fn scroll(&mut self, _ctx: &Ctx, down: bool) -> Vec<Effect> {
         self.top = if down {
             self.top + 1
         } else {
             self.top.saturating_sub(1)
         };
+        Vec::new()
     }
 
     fn core(&mut self, _ctx: &Ctx, event: &CoreEvent) -> Vec<Effect> {

@@ -660,16 +660,38 @@ impl Tab for History {
         self.list_key(ctx, key)
     }
 
-    fn scroll(&mut self, ctx: &Ctx, down: bool) {
+    fn scroll(&mut self, ctx: &Ctx, down: bool) -> Vec<Effect> {
         let code = if down { KeyCode::Down } else { KeyCode::Up };
         let k = KeyEvent::new(code, crossterm::event::KeyModifiers::NONE);
         if let Some((_, p)) = self.detail.as_mut() {
             p.key(k, 10);
-        } else {
-            // Paging in from the wheel would need an effect, which scroll cannot return: the
-            // keys page in.
-            let _ = ctx;
-            self.cursor.key(k, self.rows.len(), 10);
+            return Vec::new();
+        }
+        self.cursor.key(k, self.rows.len(), 10);
+        // The wheel past the last row brings the next older page, as ↓ does.
+        if down && self.cursor.selected + 1 >= self.rows.len() {
+            return self.more(ctx);
+        }
+        Vec::new()
+    }
+
+    fn click(&mut self, ctx: &Ctx, _col: u16, row: u16) -> Vec<Effect> {
+        if self.field.is_some() || self.detail.is_some() || row < LIST_TOP {
+            return Vec::new();
+        }
+        let height = list_height(ctx.area);
+        let window = self.cursor.window(self.rows.len(), height);
+        let at = window.start + (row - LIST_TOP) as usize;
+        if at >= window.end {
+            return Vec::new();
+        }
+        // A click on the row already selected opens it, as Enter does.
+        let again = self.cursor.selected == at;
+        self.cursor.selected = at;
+        self.cursor.offset = window.start;
+        match self.rows.get(at).filter(|_| again) {
+            Some(r) => vec![self.open(ctx, r.id, "detail")],
+            None => Vec::new(),
         }
     }
 
@@ -784,8 +806,7 @@ impl Tab for History {
             ),
             theme.dim(),
         ));
-        let height = (area.height as usize).saturating_sub(4).max(1);
-        let window = self.cursor.window(self.rows.len(), height);
+        let window = self.cursor.window(self.rows.len(), list_height(area));
         for i in window.clone() {
             let sel = i == self.cursor.selected && ctx.focused;
             lines.push(self.row_line(&self.rows[i], sel, theme));
@@ -793,6 +814,16 @@ impl Tab for History {
         lines.push(self.foot_line(window.end, theme));
         f.render_widget(Paragraph::new(lines), area);
     }
+}
+
+/// The list's first line in the tab: under the title, the search and the column heads.
+const LIST_TOP: u16 = 3;
+
+/// Rows of the list in the tab's `area` (a line under it says what is left).
+fn list_height(area: Rect) -> usize {
+    (area.height as usize)
+        .saturating_sub(LIST_TOP as usize + 1)
+        .max(1)
 }
 
 impl History {

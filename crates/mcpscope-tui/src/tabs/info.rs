@@ -150,12 +150,13 @@ impl Tab for Info {
         Handled::No
     }
 
-    fn scroll(&mut self, _ctx: &Ctx, down: bool) {
+    fn scroll(&mut self, _ctx: &Ctx, down: bool) -> Vec<Effect> {
         let code = if down { KeyCode::Down } else { KeyCode::Up };
         self.pager.key(
             KeyEvent::new(code, crossterm::event::KeyModifiers::NONE),
             10,
         );
+        Vec::new()
     }
 
     fn bindings(&self) -> &'static [Binding] {

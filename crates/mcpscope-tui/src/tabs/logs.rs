@@ -293,11 +293,12 @@ impl Tab for Logs {
         Handled::done()
     }
 
-    fn scroll(&mut self, ctx: &Ctx, down: bool) {
+    fn scroll(&mut self, ctx: &Ctx, down: bool) -> Vec<Effect> {
         self.feed.scroll(down, list_height(ctx.area));
+        Vec::new()
     }
 
-    fn click(&mut self, ctx: &Ctx, row: u16) -> Vec<Effect> {
+    fn click(&mut self, ctx: &Ctx, _col: u16, row: u16) -> Vec<Effect> {
         if row >= 1 {
             self.feed.click(row as usize - 1, list_height(ctx.area));
         }

@@ -165,10 +165,19 @@ pub trait Tab {
     fn key(&mut self, _ctx: &Ctx, _key: KeyEvent) -> Handled {
         Handled::No
     }
-    /// The mouse wheel over the tab (`down` away from the top).
-    fn scroll(&mut self, _ctx: &Ctx, _down: bool) {}
-    /// A click on line `row` of the tab's area (0 = its first line).
-    fn click(&mut self, _ctx: &Ctx, _row: u16) -> Vec<Effect> {
+    /// The mouse wheel over the tab (`down` away from the top): what it asks for (the next
+    /// page of a list scrolled past its end).
+    fn scroll(&mut self, _ctx: &Ctx, _down: bool) -> Vec<Effect> {
+        Vec::new()
+    }
+    /// A click at column `col` of line `row` of the tab's area (0, 0 = its top left): a list
+    /// selects the row drawn there.
+    fn click(&mut self, _ctx: &Ctx, _col: u16, _row: u16) -> Vec<Effect> {
+        Vec::new()
+    }
+    /// The terminal was resized (`ctx.area` is the new body): what was made for the old size
+    /// may be asked again (a picture).
+    fn resized(&mut self, _ctx: &Ctx) -> Vec<Effect> {
         Vec::new()
     }
     /// The tab was opened (or its server connected while it was open): load what it shows.

@@ -368,7 +368,27 @@ impl Tab for Tasks {
         Handled::No
     }
 
-    fn scroll(&mut self, _ctx: &Ctx, down: bool) {
+    fn click(&mut self, ctx: &Ctx, _col: u16, row: u16) -> Vec<Effect> {
+        if self.detail.is_some() || row < LIST_TOP {
+            return Vec::new();
+        }
+        let height = list_height(ctx.area);
+        let window = self.cursor.window(self.rows.len(), height);
+        let at = window.start + (row - LIST_TOP) as usize;
+        if at >= window.end {
+            return Vec::new();
+        }
+        // A click on the row already selected opens it, as Enter does.
+        let again = self.cursor.selected == at;
+        self.cursor.selected = at;
+        self.cursor.offset = window.start;
+        match again {
+            true => self.task_key(ctx, KeyCode::Enter).unwrap_or_default(),
+            false => Vec::new(),
+        }
+    }
+
+    fn scroll(&mut self, _ctx: &Ctx, down: bool) -> Vec<Effect> {
         let code = if down { KeyCode::Down } else { KeyCode::Up };
         let k = KeyEvent::new(code, crossterm::event::KeyModifiers::NONE);
         match self.detail.as_mut() {
@@ -379,6 +399,7 @@ impl Tab for Tasks {
                 self.cursor.key(k, self.rows.len(), 10);
             }
         }
+        Vec::new()
     }
 
     fn core(&mut self, ctx: &Ctx, event: &CoreEvent) -> Vec<Effect> {
@@ -498,14 +519,23 @@ impl Tab for Tasks {
             ),
             theme.dim(),
         ));
-        let height = (area.height as usize).saturating_sub(4).max(1);
-        for i in self.cursor.window(self.rows.len(), height) {
+        for i in self.cursor.window(self.rows.len(), list_height(area)) {
             let sel = i == self.cursor.selected && ctx.focused;
             lines.push(self.row_line(&self.rows[i], sel, theme));
         }
         lines.push(self.foot_line(ctx, theme));
         f.render_widget(Paragraph::new(lines), area);
     }
+}
+
+/// The list's first line in the tab: under the title, the support line and the column heads.
+const LIST_TOP: u16 = 3;
+
+/// Rows of the list in the tab's `area` (a line under it says more).
+fn list_height(area: Rect) -> usize {
+    (area.height as usize)
+        .saturating_sub(LIST_TOP as usize + 1)
+        .max(1)
 }
 
 impl Tasks {

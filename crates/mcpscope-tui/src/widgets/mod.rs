@@ -2,6 +2,7 @@
 //! cursor, and the styles (with `NO_COLOR`).
 
 pub mod form;
+pub mod image;
 pub mod input;
 pub mod json_editor;
 pub mod list;

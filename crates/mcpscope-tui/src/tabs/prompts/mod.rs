@@ -378,7 +378,7 @@ impl Tab for Prompts {
         }
     }
 
-    fn scroll(&mut self, ctx: &Ctx, down: bool) {
+    fn scroll(&mut self, ctx: &Ctx, down: bool) -> Vec<Effect> {
         let code = if down { KeyCode::Down } else { KeyCode::Up };
         let k = KeyEvent::new(code, KeyModifiers::NONE);
         match (self.pane, self.messages.as_mut()) {
@@ -390,6 +390,27 @@ impl Tab for Prompts {
                 self.cursor.key(k, len, page(ctx));
             }
         }
+        Vec::new()
+    }
+
+    fn click(&mut self, ctx: &Ctx, col: u16, row: u16) -> Vec<Effect> {
+        let Some(list) = view::list_area(self, ctx.area) else {
+            return Vec::new();
+        };
+        let (hh, top) = view::list_lines(self, list);
+        let n = top + row.saturating_sub(hh) as usize;
+        if row < hh || col >= list.width || n >= self.items().len() {
+            return Vec::new();
+        }
+        // A click on the row already selected opens it, as Enter does.
+        let again = self.cursor.selected == n && self.pane == Pane::List;
+        self.cursor.selected = n;
+        self.pane = Pane::List;
+        self.search.typing = false;
+        if again {
+            return self.open(ctx);
+        }
+        Vec::new()
     }
 
     fn entered(&mut self, ctx: &Ctx) -> Vec<Effect> {

@@ -28,7 +28,7 @@ pub(super) fn render(t: &Prompts, ctx: &Ctx, f: &mut Frame, area: Rect) {
         }
         return;
     }
-    let lw = (area.width * 2 / 5).max(30);
+    let lw = list_width(area);
     list(t, ctx, f, Rect { width: lw, ..area }, theme);
     let right = Rect {
         x: area.x + lw,
@@ -43,8 +43,24 @@ pub(super) fn render(t: &Prompts, ctx: &Ctx, f: &mut Frame, area: Rect) {
     detail(t, ctx, f, inner, theme);
 }
 
-fn list(t: &Prompts, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
-    let w = area.width as usize;
+/// The list's width beside the detail.
+fn list_width(area: Rect) -> u16 {
+    (area.width * 2 / 5).max(30)
+}
+
+/// Where the list is drawn in the tab's `area` (`None`: the detail has a narrow screen).
+pub(super) fn list_area(t: &Prompts, area: Rect) -> Option<Rect> {
+    if area.width >= SPLIT_WIDTH {
+        return Some(Rect {
+            width: list_width(area),
+            ..area
+        });
+    }
+    (t.pane == Pane::List).then_some(area)
+}
+
+/// The lines over the list: the search, a stale list, its error, its title.
+fn head(t: &Prompts, theme: Theme, w: usize) -> Vec<Line<'static>> {
     let mut head: Vec<Line> = Vec::new();
     head.extend(t.search.line(theme, w));
     if t.list_changed {
@@ -53,13 +69,32 @@ fn list(t: &Prompts, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
     if let Some(e) = &t.list_error {
         head.push(Line::styled(format!("prompts: {e}"), theme.error()));
     }
-    let items = t.items();
+    let shown = t.items().len();
     let title = match &t.prompts {
         None => "Prompts (loading…)".to_string(),
-        Some(p) if p.len() == items.len() => format!("Prompts ({})", p.len()),
-        Some(p) => format!("Prompts ({} of {})", items.len(), p.len()),
+        Some(p) if p.len() == shown => format!("Prompts ({})", p.len()),
+        Some(p) => format!("Prompts ({shown} of {})", p.len()),
     };
     head.push(Line::styled(title, theme.title()));
+    head
+}
+
+/// The list as drawn in `area`: the lines over it and the first row shown (clicks are placed
+/// by it).
+pub(super) fn list_lines(t: &Prompts, area: Rect) -> (u16, usize) {
+    let hh = (head(t, Theme::new(false), area.width as usize).len() as u16).min(area.height);
+    let top = window(
+        t.cursor.selected,
+        t.items().len(),
+        (area.height - hh) as usize,
+    );
+    (hh, top)
+}
+
+fn list(t: &Prompts, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
+    let w = area.width as usize;
+    let head = head(t, theme, w);
+    let items = t.items();
     let active = ctx.focused && t.pane == Pane::List && !t.search.typing;
     let all = t.prompts.as_deref().unwrap_or(&[]);
     let rows: Vec<Line> = items
@@ -91,10 +126,9 @@ fn list(t: &Prompts, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
             ])
         })
         .collect();
-    let hh = (head.len() as u16).min(area.height);
+    let (hh, top) = list_lines(t, area);
     f.render_widget(Paragraph::new(head), Rect { height: hh, ..area });
     let h = (area.height - hh) as usize;
-    let top = window(t.cursor.selected, rows.len(), h);
     let shown: Vec<Line> = rows.into_iter().skip(top).take(h).collect();
     let rest = Rect {
         y: area.y + hh,

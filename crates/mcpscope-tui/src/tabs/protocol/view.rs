@@ -64,11 +64,12 @@ impl Tab for Protocol {
         Handled::done()
     }
 
-    fn scroll(&mut self, ctx: &Ctx, down: bool) {
+    fn scroll(&mut self, ctx: &Ctx, down: bool) -> Vec<Effect> {
         self.feed.scroll(down, parts(ctx.area).1.height as usize);
+        Vec::new()
     }
 
-    fn click(&mut self, ctx: &Ctx, row: u16) -> Vec<Effect> {
+    fn click(&mut self, ctx: &Ctx, _col: u16, row: u16) -> Vec<Effect> {
         let (_, list, _) = parts(ctx.area);
         if row >= 1 && row < 1 + list.height {
             self.feed.click(row as usize - 1, list.height as usize);

@@ -638,7 +638,7 @@ impl Tab for Resources {
         }
     }
 
-    fn scroll(&mut self, ctx: &Ctx, down: bool) {
+    fn scroll(&mut self, ctx: &Ctx, down: bool) -> Vec<Effect> {
         let code = if down { KeyCode::Down } else { KeyCode::Up };
         let k = KeyEvent::new(code, KeyModifiers::NONE);
         match (self.pane, self.read.as_mut()) {
@@ -650,6 +650,27 @@ impl Tab for Resources {
                 self.cursor.key(k, len, page(ctx));
             }
         }
+        Vec::new()
+    }
+
+    fn click(&mut self, ctx: &Ctx, col: u16, row: u16) -> Vec<Effect> {
+        let Some(list) = view::list_area(self, ctx.area).filter(|_| self.save.is_none()) else {
+            return Vec::new();
+        };
+        let (hh, map, top) = view::list_lines(self, list);
+        let line = (row >= hh && col < list.width).then(|| top + (row - hh) as usize);
+        let Some(&Some(n)) = line.and_then(|l| map.get(l)) else {
+            return Vec::new();
+        };
+        // A click on the row already selected opens it, as Enter does.
+        let again = self.cursor.selected == n && self.pane == Pane::List;
+        self.cursor.selected = n;
+        self.pane = Pane::List;
+        self.search.typing = false;
+        if again {
+            return self.open_selected(ctx);
+        }
+        Vec::new()
     }
 
     fn entered(&mut self, ctx: &Ctx) -> Vec<Effect> {

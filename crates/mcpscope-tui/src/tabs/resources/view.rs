@@ -29,7 +29,7 @@ pub(super) fn render(t: &Resources, ctx: &Ctx, f: &mut Frame, area: Rect) {
         }
         return;
     }
-    let lw = (area.width * 2 / 5).max(30);
+    let lw = list_width(area);
     list(t, ctx, f, Rect { width: lw, ..area }, theme);
     let right = Rect {
         x: area.x + lw,
@@ -49,8 +49,24 @@ fn marks(t: &Resources, uri: &str) -> (bool, Option<u64>) {
     (t.subscribed.contains(uri), t.updated.get(uri).copied())
 }
 
-fn list(t: &Resources, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
-    let w = area.width as usize;
+/// The list's width beside the detail.
+fn list_width(area: Rect) -> u16 {
+    (area.width * 2 / 5).max(30)
+}
+
+/// Where the list is drawn in the tab's `area` (`None`: the detail has a narrow screen).
+pub(super) fn list_area(t: &Resources, area: Rect) -> Option<Rect> {
+    if area.width >= SPLIT_WIDTH {
+        return Some(Rect {
+            width: list_width(area),
+            ..area
+        });
+    }
+    (t.pane == Pane::List).then_some(area)
+}
+
+/// The lines over the list: the search, a stale list, the lists' errors.
+fn head(t: &Resources, theme: Theme, w: usize) -> Vec<Line<'static>> {
     let mut head: Vec<Line> = Vec::new();
     head.extend(t.search.line(theme, w));
     if t.list_changed {
@@ -59,11 +75,42 @@ fn list(t: &Resources, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
     for e in &t.list_errors {
         head.push(Line::styled(super::clean(e, w.max(8) * 2), theme.error()));
     }
+    head
+}
+
+/// The list as drawn in `area`: the lines over it, then each line's item (`None`: the title of
+/// Resources or Templates), and the first of those lines shown. Clicks are placed by it.
+pub(super) fn list_lines(t: &Resources, area: Rect) -> (u16, Vec<Option<usize>>, usize) {
+    let hh = (head(t, Theme::new(false), area.width as usize).len() as u16).min(area.height);
+    let items = t.items();
+    let shown_r = items
+        .iter()
+        .filter(|i| matches!(i, Item::Resource(_)))
+        .count();
+    let mut map = vec![None];
+    for n in 0..items.len() {
+        if n == shown_r {
+            map.push(None);
+        }
+        map.push(Some(n));
+    }
+    if shown_r == items.len() {
+        map.push(None);
+    }
+    let at = map
+        .iter()
+        .position(|m| *m == Some(t.cursor.selected))
+        .unwrap_or(0);
+    let top = window(at, map.len(), (area.height - hh) as usize);
+    (hh, map, top)
+}
+
+fn list(t: &Resources, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
+    let w = area.width as usize;
+    let head = head(t, theme, w);
     let items = t.items();
     let selected = items.get(t.cursor.selected).copied();
     let active = ctx.focused && t.pane == Pane::List && !t.search.typing;
-    let mut lines: Vec<Line> = Vec::new();
-    let mut at = 0;
     let count = |n: Option<usize>, shown: usize| match n {
         None => " (loading…)".to_string(),
         Some(n) if n == shown => format!(" ({n})"),
@@ -74,32 +121,29 @@ fn list(t: &Resources, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
         .filter(|i| matches!(i, Item::Resource(_)))
         .count();
     let n_r = t.resources.as_ref().map(Vec::len);
-    lines.push(Line::styled(
-        format!("Resources{}", count(n_r, shown_r)),
-        theme.title(),
-    ));
-    let templates_header = |lines: &mut Vec<Line>| {
-        let n_t = t.templates.as_ref().map(Vec::len);
-        let header = format!("Templates{}", count(n_t, items.len() - shown_r));
-        lines.push(Line::styled(header, theme.title()));
-    };
-    for (n, item) in items.iter().enumerate() {
-        if n == shown_r {
-            templates_header(&mut lines);
-        }
-        if Some(*item) == selected {
-            at = lines.len();
-        }
-        lines.push(row(t, *item, Some(*item) == selected, active, w, theme));
-    }
-    if shown_r == items.len() {
-        templates_header(&mut lines);
-    }
-    let hh = (head.len() as u16).min(area.height);
+    let n_t = t.templates.as_ref().map(Vec::len);
+    let (hh, map, top) = list_lines(t, area);
     f.render_widget(Paragraph::new(head), Rect { height: hh, ..area });
     let h = (area.height - hh) as usize;
-    let top = window(at, lines.len(), h);
-    let shown: Vec<Line> = lines.into_iter().skip(top).take(h).collect();
+    let shown: Vec<Line> = map
+        .iter()
+        .enumerate()
+        .skip(top)
+        .take(h)
+        .map(|(k, m)| match m {
+            None if k == 0 => {
+                Line::styled(format!("Resources{}", count(n_r, shown_r)), theme.title())
+            }
+            None => Line::styled(
+                format!("Templates{}", count(n_t, items.len() - shown_r)),
+                theme.title(),
+            ),
+            Some(n) => {
+                let item = items[*n];
+                row(t, item, Some(item) == selected, active, w, theme)
+            }
+        })
+        .collect();
     let rest = Rect {
         y: area.y + hh,
         height: area.height - hh,

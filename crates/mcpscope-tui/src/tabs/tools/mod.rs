@@ -495,6 +495,72 @@ impl Tools {
         }
     }
 
+    /// Where the open tool's parts go in `area`: its header, the run's gauge, the form, and the
+    /// result (with its border), as `render_tool` draws them.
+    fn tool_areas(&self, area: Rect) -> [Rect; 4] {
+        let mut y = area.y;
+        let mut take = |h: u16| {
+            let h = h.min(area.y + area.height - y);
+            let r = Rect {
+                y,
+                height: h,
+                ..area
+            };
+            y += h;
+            r
+        };
+        let head = take(1);
+        let run = take(if self.run.is_some() { 2 } else { 0 });
+        let rest = area.height - head.height - run.height;
+        let result_h = match (&self.result, self.part) {
+            (None, _) => 0,
+            (Some(_), Part::Result) => rest * 2 / 3,
+            (Some(_), Part::Form) => (rest / 3).max(3.min(rest)),
+        };
+        let form = take(rest - result_h);
+        [head, run, form, take(result_h)]
+    }
+
+    /// True when the result's pictures are drawn: the result has the keyboard, colours are on
+    /// and the terminal draws images.
+    fn pictures(&self, ctx: &Ctx) -> bool {
+        self.part == Part::Result && ctx.color && crate::widgets::image::graphics().on()
+    }
+
+    /// The cells the result's picture may take, when one is drawn.
+    fn image_box(&self, ctx: &Ctx) -> Option<ratatui::layout::Size> {
+        if !self.pictures(ctx) {
+            return None;
+        }
+        let mut area = ctx.area;
+        if self.note().is_some() {
+            area.y += 1;
+            area.height = area.height.saturating_sub(1);
+        }
+        if area.width >= WIDE {
+            area.x += LIST_W + 1;
+            area.width -= LIST_W + 1;
+        } else if self.pane != Pane::Tool {
+            return None;
+        }
+        let outer = self.tool_areas(area)[3];
+        result::image_box(result_block().inner(outer))
+    }
+
+    /// Ask for the picture of the result's shown image at the size it is drawn, if not made.
+    fn ask_image(&mut self, ctx: &Ctx) -> Vec<Effect> {
+        let Some(max) = self.image_box(ctx) else {
+            return Vec::new();
+        };
+        let Some((key, job)) = self.result.as_mut().and_then(|r| r.ask_image(max)) else {
+            return Vec::new();
+        };
+        vec![Effect::Run {
+            route: Route::new(&ctx.server.name, TabId::Tools, "image", key),
+            job,
+        }]
+    }
+
     fn render_tool(&self, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
         let Some(o) = &self.open else {
             let hint = "Enter on a tool opens its form.";
@@ -502,42 +568,65 @@ impl Tools {
             return;
         };
         let focused = ctx.focused && self.pane == Pane::Tool;
-        let mut y = area.y;
-        let take = |h: u16, y: &mut u16| {
-            let h = h.min(area.y + area.height - *y);
-            let r = Rect {
-                y: *y,
-                height: h,
-                ..area
-            };
-            *y += h;
-            r
-        };
-        let head = run::header(&o.tool, &o.form, theme);
-        f.render_widget(Paragraph::new(head), take(1, &mut y));
+        let [head, run, form, result] = self.tool_areas(area);
+        f.render_widget(Paragraph::new(run::header(&o.tool, &o.form, theme)), head);
         if let Some(r) = &self.run {
-            r.render(f, take(2, &mut y), theme, ctx.now_us);
+            r.render(f, run, theme, ctx.now_us);
         }
-        let rest = area.y + area.height - y;
-        let result_h = match (&self.result, self.part) {
-            (None, _) => 0,
-            (Some(_), Part::Result) => rest * 2 / 3,
-            (Some(_), Part::Form) => (rest / 3).max(3.min(rest)),
-        };
-        let form_area = take(rest - result_h, &mut y);
         o.form
-            .render(f, form_area, theme, focused && self.part == Part::Form);
+            .render(f, form, theme, focused && self.part == Part::Form);
         if let Some(r) = &self.result {
-            let block = ratatui::widgets::Block::default()
-                .borders(ratatui::widgets::Borders::TOP)
-                .border_style(theme.dim())
-                .title(Line::styled(" Result (v) ", theme.title()));
-            let outer = take(result_h, &mut y);
-            let inner = block.inner(outer);
-            f.render_widget(block, outer);
-            r.render(f, inner, theme, focused && self.part == Part::Result);
+            let block = result_block().title(Line::styled(" Result (v) ", theme.title()));
+            let inner = block.inner(result);
+            f.render_widget(block.border_style(theme.dim()), result);
+            let pictures = self.pictures(ctx);
+            r.render(
+                f,
+                inner,
+                theme,
+                focused && self.part == Part::Result,
+                pictures,
+            );
         }
     }
+}
+
+impl Tools {
+    /// A click at (`x`, `y`) on the screen: on a line of the result, select it.
+    fn click_result(&mut self, ctx: &Ctx, x: u16, y: u16) {
+        let mut area = ctx.area;
+        if self.note().is_some() {
+            area.y += 1;
+            area.height = area.height.saturating_sub(1);
+        }
+        if area.width >= WIDE {
+            area.x += LIST_W + 1;
+            area.width -= LIST_W + 1;
+        } else if self.pane != Pane::Tool {
+            return;
+        }
+        let inner = result_block().inner(self.tool_areas(area)[3]);
+        let pictures = self.pictures(ctx);
+        let Some(r) = self.result.as_mut() else {
+            return;
+        };
+        let inner = r.lines_area(inner, pictures);
+        let inside = x >= inner.x && x < inner.x + inner.width && y >= inner.y;
+        if inside && y < inner.y + inner.height {
+            let window = r.cursor.window(r.lines.len(), inner.height as usize);
+            let at = window.start + (y - inner.y) as usize;
+            if at < window.end {
+                r.cursor.selected = at;
+                self.pane = Pane::Tool;
+                self.part = Part::Result;
+            }
+        }
+    }
+}
+
+/// The result's frame: a line over it.
+fn result_block() -> ratatui::widgets::Block<'static> {
+    ratatui::widgets::Block::default().borders(ratatui::widgets::Borders::TOP)
 }
 
 /// The whole result as JSON (copied, or in the pager).
@@ -562,14 +651,22 @@ impl Tab for Tools {
         if self.list.searching {
             return self.search_key(key);
         }
-        match (self.pane, self.part) {
+        let handled = match (self.pane, self.part) {
             (Pane::List, _) => self.list_key(ctx, key),
             (Pane::Tool, Part::Form) => self.form_key(ctx, key),
             (Pane::Tool, Part::Result) => self.result_key(ctx, key),
+        };
+        // A key may show another image, or the result with room for its picture.
+        match handled {
+            Handled::Yes(mut e) => {
+                e.extend(self.ask_image(ctx));
+                Handled::Yes(e)
+            }
+            Handled::No => Handled::No,
         }
     }
 
-    fn scroll(&mut self, _ctx: &Ctx, down: bool) {
+    fn scroll(&mut self, ctx: &Ctx, down: bool) -> Vec<Effect> {
         let code = if down { KeyCode::Down } else { KeyCode::Up };
         let k = KeyEvent::new(code, KeyModifiers::NONE);
         match (self.pane, self.part, self.result.as_mut()) {
@@ -585,20 +682,29 @@ impl Tab for Tools {
                 self.list.cursor.key(k, self.list.shown.len(), PAGE);
             }
         }
+        self.ask_image(ctx)
     }
 
-    fn click(&mut self, ctx: &Ctx, row: u16) -> Vec<Effect> {
+    fn click(&mut self, ctx: &Ctx, col: u16, row: u16) -> Vec<Effect> {
         let area = self.list_area(ctx.area);
         let wide = ctx.area.width >= WIDE;
-        if (self.pane == Pane::List || wide) && row > area.y - ctx.area.y {
+        let (x, y) = (ctx.area.x + col, ctx.area.y + row);
+        let on_list = x < area.x + area.width && (self.pane == Pane::List || wide);
+        if on_list && y > area.y {
             let window = self.list.window(area.height);
-            let at = window.start + (row - (area.y - ctx.area.y)) as usize - 1;
+            let at = window.start + (y - area.y) as usize - 1;
             if at < window.end {
                 self.list.cursor.selected = at;
                 self.pane = Pane::List;
             }
+            return Vec::new();
         }
-        Vec::new()
+        self.click_result(ctx, x, y);
+        self.ask_image(ctx)
+    }
+
+    fn resized(&mut self, ctx: &Ctx) -> Vec<Effect> {
+        self.ask_image(ctx)
     }
 
     fn entered(&mut self, ctx: &Ctx) -> Vec<Effect> {
@@ -633,7 +739,16 @@ impl Tab for Tools {
     fn done(&mut self, ctx: &Ctx, done: Done) -> Vec<Effect> {
         match done.route.tag {
             "list" => self.listed(done),
-            "call" => self.called(ctx, done),
+            "call" => {
+                self.called(ctx, done);
+                return self.ask_image(ctx);
+            }
+            "image" => {
+                if let Some(r) = self.result.as_mut() {
+                    r.image_done(&done.route.key);
+                }
+                return self.ask_image(ctx);
+            }
             "save" => {
                 return vec![match done.result {
                     Ok(v) => toast(

@@ -3,17 +3,26 @@
 //! each content block (text; JSON as a foldable tree; images, audio and blobs described, with
 //! `w` to save them to a file; resource links that Enter follows into Resources), and
 //! `structuredContent` as a foldable tree. Bounded: [`MAX_LINES`] lines, each cut when made.
+//!
+//! Where the terminal draws images (`widgets/image.rs`; not under `NO_COLOR`), the image under
+//! the cursor (else the first) is drawn in a panel beside the lines (below them when narrow);
+//! each is decoded off the loop once per size of panel, and a line under its description says
+//! what it is (size, format, a declared type that is not the real one) or why it cannot be
+//! drawn.
 
+use crate::msg::Job;
+use crate::widgets::image::{self, Inbox, Info, Picture};
 use crate::widgets::list::Cursor;
 use crate::widgets::style::Theme;
 use base64::Engine;
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Rect, Size};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use serde_json::Value;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 /// Lines of one outcome.
 pub(crate) const MAX_LINES: usize = 20_000;
@@ -25,6 +34,12 @@ const MAX_BLOCKS: usize = 200;
 const FOLD_OVER: usize = 50;
 /// Characters of a line made.
 const MAX_CHARS: usize = 500;
+/// Image blocks of one result that can be drawn (the others are described).
+const MAX_IMAGES: usize = 8;
+/// The image panel goes beside the lines from this many columns, else below them.
+const PANEL_BESIDE: u16 = 50;
+/// Columns of a panel beside the lines at least (its caption, a reason it cannot draw).
+const MIN_PANEL: u16 = 24;
 
 /// How `structuredContent` compared with the tool's `outputSchema`.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,6 +111,78 @@ pub(crate) struct ResultView {
     toggled: HashSet<(usize, String)>,
     pub lines: Vec<RLine>,
     pub cursor: Cursor,
+    /// Its images and their pictures.
+    pub images: Images,
+}
+
+/// A picture of an image block for one size of panel, or why it cannot be drawn.
+type Drawn = (Size, Result<(Picture, Info), String>);
+
+/// The image blocks of a result and what became of them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Images {
+    /// The content blocks that are images (the first [`MAX_IMAGES`]).
+    pub blocks: Vec<usize>,
+    /// Each block's last picture, or why it cannot be drawn.
+    drawn: HashMap<usize, Drawn>,
+    /// Keys of the jobs on their way.
+    asked: HashSet<String>,
+    /// Where the jobs leave their pictures.
+    inbox: Inbox,
+}
+
+/// Where the picture goes in the result's `area`: the lines' part, and the panel with the side
+/// its border is on (beside the lines, or below them when narrow); no panel when too small.
+/// Beside, the panel takes half the width at most, and only as much as a picture `picture`
+/// cells wide needs (with room for its caption), so the lines keep the rest.
+fn split(area: Rect, picture: Option<u16>) -> (Rect, Option<(Rect, Borders)>) {
+    if area.width >= PANEL_BESIDE && area.height >= 3 {
+        let half = area.width / 2;
+        let w = picture.map_or(half, |p| half.min((p + 1).max(MIN_PANEL)));
+        let text = Rect {
+            width: area.width - w,
+            ..area
+        };
+        let panel = Rect {
+            x: area.x + area.width - w,
+            width: w,
+            ..area
+        };
+        (text, Some((panel, Borders::LEFT)))
+    } else if area.height >= 10 {
+        let h = area.height / 2;
+        let text = Rect {
+            height: area.height - h,
+            ..area
+        };
+        let panel = Rect {
+            y: area.y + area.height - h,
+            height: h,
+            ..area
+        };
+        (text, Some((panel, Borders::TOP)))
+    } else {
+        (area, None)
+    }
+}
+
+/// Inside a panel: a caption line, then the picture.
+fn panel_parts(panel: Rect, side: Borders) -> (Rect, Rect) {
+    let inner = Block::default().borders(side).inner(panel);
+    let caption = Rect { height: 1, ..inner };
+    let picture = Rect {
+        y: inner.y + 1,
+        height: inner.height.saturating_sub(1),
+        ..inner
+    };
+    (caption, picture)
+}
+
+/// The cells a picture may take in the result's lines `area`, if a panel fits there.
+pub(crate) fn image_box(area: Rect) -> Option<Size> {
+    let (panel, side) = split(area, None).1?;
+    let picture = panel_parts(panel, side).1;
+    (picture.height >= 1 && picture.width >= 1).then(|| Size::new(picture.width, picture.height))
 }
 
 fn cut(s: &str) -> String {
@@ -133,6 +220,20 @@ fn size(n: usize) -> String {
     }
 }
 
+/// The image blocks of `result`, the first [`MAX_IMAGES`].
+fn image_blocks(result: &Value) -> Vec<usize> {
+    let blocks = result.get("content").and_then(Value::as_array);
+    blocks
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .take(MAX_BLOCKS)
+        .filter(|(_, b)| super::text_of(b, "type") == Some("image"))
+        .map(|(i, _)| i)
+        .take(MAX_IMAGES)
+        .collect()
+}
+
 impl ResultView {
     /// The view of `outcome` of a call of `tool` that took `duration_us`.
     pub(crate) fn new(outcome: Outcome, tool: &str, duration_us: u64) -> ResultView {
@@ -143,7 +244,11 @@ impl ResultView {
             toggled: HashSet::new(),
             lines: Vec::new(),
             cursor: Cursor::default(),
+            images: Images::default(),
         };
+        if let Outcome::Result { result, .. } = &v.outcome {
+            v.images.blocks = image_blocks(result);
+        }
         v.rebuild();
         v
     }
@@ -152,7 +257,8 @@ impl ResultView {
         let mut out = Vec::new();
         self.head(&mut out);
         if let Outcome::Result { result, .. } = &self.outcome {
-            body(result, &self.toggled, &mut out);
+            let notes = self.image_notes(result);
+            body(result, &self.toggled, &notes, &mut out);
         }
         if out.len() > MAX_LINES {
             out.truncate(MAX_LINES);
@@ -283,8 +389,180 @@ impl ResultView {
         Some((format!("{stem}-{h}-{i}.{}", extension(mime)), bytes))
     }
 
-    /// Draw the lines into `area`, the cursor's line marked when `focused`.
-    pub(crate) fn render(&self, f: &mut Frame, area: Rect, theme: Theme, focused: bool) {
+    fn has_panel(&self, pictures: bool) -> bool {
+        pictures && !self.images.blocks.is_empty()
+    }
+
+    /// The width of the shown image's picture, once made.
+    fn picture_width(&self) -> Option<u16> {
+        match self.images.drawn.get(&self.shown_image()?) {
+            Some((_, Ok((pic, _)))) => Some(pic.size().width),
+            _ => None,
+        }
+    }
+
+    /// Where the lines go in the result's `area` (beside the picture, if one is drawn).
+    pub(crate) fn lines_area(&self, area: Rect, pictures: bool) -> Rect {
+        match self.has_panel(pictures) {
+            true => split(area, self.picture_width()).0,
+            false => area,
+        }
+    }
+
+    /// The line said under each image block that was decoded, or could not be.
+    fn image_notes(&self, result: &Value) -> Notes {
+        let mut notes = Notes::new();
+        for (i, (_, drawn)) in &self.images.drawn {
+            let note = match drawn {
+                Ok((_, info)) => {
+                    let declared = result
+                        .pointer(&format!("/content/{i}/mimeType"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
+                    let what = format!(
+                        "{}×{} {} · drawn as {}",
+                        info.width,
+                        info.height,
+                        info.format,
+                        image::graphics().name()
+                    );
+                    let mut note = vec![(what, Tone::Dim)];
+                    if declared != image::mime_of(info.format) {
+                        let d = cut(declared);
+                        let lie = format!("declared {d}, but the bytes are {}", info.format);
+                        note.push((lie, Tone::Warn));
+                    }
+                    note
+                }
+                Err(why) => vec![(format!("cannot draw: {why}"), Tone::Warn)],
+            };
+            notes.insert(*i, note);
+        }
+        notes
+    }
+
+    /// The image block drawn in the panel: the one under the cursor, else the first.
+    pub(crate) fn shown_image(&self) -> Option<usize> {
+        let at = self.lines.get(self.cursor.selected).map(|l| &l.action);
+        match at {
+            Some(Action::Save(i)) if self.images.blocks.contains(i) => Some(*i),
+            _ => self.images.blocks.first().copied(),
+        }
+    }
+
+    /// The job that makes the shown image a picture for a panel of `max` cells, with its key;
+    /// `None` when it is made, on its way, or cannot be drawn at any size.
+    pub(crate) fn ask_image(&mut self, max: Size) -> Option<(String, Job)> {
+        let i = self.shown_image()?;
+        match self.images.drawn.get(&i) {
+            Some((_, Err(_))) => return None,
+            Some((size, Ok(_))) if *size == max => return None,
+            _ => {}
+        }
+        let key = format!("{i}:{}x{}", max.width, max.height);
+        if self.images.asked.contains(&key) {
+            return None;
+        }
+        let Outcome::Result { result, .. } = &self.outcome else {
+            return None;
+        };
+        let data = result
+            .pointer(&format!("/content/{i}/data"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if data.len() > image::MAX_BASE64 {
+            // Said at once, without copying the data into a job.
+            let why = image::decode(data).err().unwrap_or_default();
+            self.images.drawn.insert(i, (max, Err(why)));
+            self.rebuild();
+            return None;
+        }
+        self.images.asked.insert(key.clone());
+        let job = image::job(Arc::from(data), max, key.clone(), self.images.inbox.clone());
+        Some((key, job))
+    }
+
+    /// The job of `key` answered: keep its picture (or why not) and say so under the image.
+    pub(crate) fn image_done(&mut self, key: &str) {
+        self.images.asked.remove(key);
+        let Some(drawn) = self.images.inbox.take(key) else {
+            return;
+        };
+        let parsed = key.split_once(':').and_then(|(i, wh)| {
+            let (w, h) = wh.split_once('x')?;
+            Some((i.parse().ok()?, Size::new(w.parse().ok()?, h.parse().ok()?)))
+        });
+        let Some((i, size)) = parsed else {
+            return;
+        };
+        let selected = self.lines.get(self.cursor.selected).cloned();
+        let before = self.lines.len();
+        self.images.drawn.insert(i, (size, drawn));
+        self.rebuild();
+        // A note line came in above the cursor: keep the cursor on its line.
+        if self.lines.len() > before && selected != self.lines.get(self.cursor.selected).cloned() {
+            self.cursor.selected = (self.cursor.selected + 1).min(self.lines.len() - 1);
+        }
+    }
+
+    fn render_image(&self, f: &mut Frame, panel: (Rect, Borders), theme: Theme) {
+        let (area, side) = panel;
+        f.render_widget(
+            Block::default().borders(side).border_style(theme.dim()),
+            area,
+        );
+        let (caption, picture) = panel_parts(area, side);
+        let Some(i) = self.shown_image() else {
+            return;
+        };
+        let n = self.images.blocks.len();
+        let k = self.images.blocks.iter().position(|b| *b == i).unwrap_or(0) + 1;
+        let mut head = match n {
+            1 => "image".to_string(),
+            _ => format!("image {k} of {n}"),
+        };
+        if let Some((_, Ok((_, info)))) = self.images.drawn.get(&i) {
+            head.push_str(&format!(
+                " · {}×{} {}",
+                info.width, info.height, info.format
+            ));
+        }
+        f.render_widget(Paragraph::new(Line::styled(head, theme.dim())), caption);
+        let say = |f: &mut Frame, text: String, style: Style| {
+            let p = Paragraph::new(Line::styled(text, style)).wrap(Wrap { trim: true });
+            f.render_widget(p, picture);
+        };
+        match self.images.drawn.get(&i) {
+            Some((_, Ok((pic, _)))) => {
+                if !image::draw(f, picture, pic) {
+                    let s = pic.size();
+                    let text = format!(
+                        "the picture needs {}×{} cells: a larger window draws it",
+                        s.width, s.height
+                    );
+                    say(f, text, theme.dim());
+                }
+            }
+            Some((_, Err(why))) => say(f, format!("cannot draw: {why}"), theme.warn()),
+            None => say(f, "decoding…".into(), theme.dim()),
+        }
+    }
+
+    /// Draw the lines into `area`, the cursor's line marked when `focused`, and the image
+    /// panel beside them when `pictures` (the terminal draws images) and there is an image.
+    pub(crate) fn render(
+        &self,
+        f: &mut Frame,
+        area: Rect,
+        theme: Theme,
+        focused: bool,
+        pictures: bool,
+    ) {
+        let panel = split(area, self.picture_width()).1;
+        if let (true, Some(p)) = (self.has_panel(pictures), panel) {
+            self.render_image(f, p, theme);
+        }
+        let area = self.lines_area(area, pictures);
         let window = self.cursor.window(self.lines.len(), area.height as usize);
         let shown: Vec<Line> = self.lines[window.clone()]
             .iter()
@@ -367,8 +645,11 @@ fn check_lines(check: Option<&Check>, out: &mut Vec<RLine>) {
     }
 }
 
+/// What is said under an image block: what it is, or why it cannot be drawn.
+type Notes = BTreeMap<usize, Vec<(String, Tone)>>;
+
 /// The content blocks, then `structuredContent`.
-fn body(result: &Value, toggled: &HashSet<(usize, String)>, out: &mut Vec<RLine>) {
+fn body(result: &Value, toggled: &HashSet<(usize, String)>, notes: &Notes, out: &mut Vec<RLine>) {
     let blocks = result.get("content").and_then(Value::as_array);
     let n = blocks.map_or(0, Vec::len);
     out.push(one(
@@ -380,6 +661,12 @@ fn body(result: &Value, toggled: &HashSet<(usize, String)>, out: &mut Vec<RLine>
             return;
         }
         block(i, b, toggled, out);
+        for (note, tone) in notes.get(&i).into_iter().flatten() {
+            out.push(RLine {
+                parts: vec![(cut(&format!("  {note}")), *tone)],
+                action: Action::Save(i),
+            });
+        }
     }
     if n > MAX_BLOCKS {
         out.push(one(
