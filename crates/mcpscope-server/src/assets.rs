@@ -6,6 +6,7 @@
 //! with an extension is a plain 404. `/api/*` never falls back to HTML (the router answers those
 //! with a JSON 404 before this runs).
 
+use crate::AppState;
 use crate::security::{Security, TOKEN_COOKIE};
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -19,11 +20,16 @@ use std::sync::Arc;
 struct Spa;
 
 /// What the page may load: only our own origin; inline styles because Mantine sets style
-/// attributes; no framing by anyone.
+/// attributes; no framing by anyone. With an MCP Apps sandbox listener, `frame-src` adds its
+/// origin (and only it): the Apps tab frames the sandbox proxy page from there.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /// The fallback service: launch URL, SPA files, client routes.
-pub(crate) async fn spa(State(sec): State<Arc<Security>>, req: Request) -> Response {
+pub(crate) async fn spa(
+    State(sec): State<Arc<Security>>,
+    State(app): State<AppState>,
+    req: Request,
+) -> Response {
     let path = req.uri().path().to_string();
     if let Some(token) = query_token(req.uri().query()) {
         if !sec.token_matches(&token)
@@ -85,12 +91,29 @@ pub(crate) async fn spa(State(sec): State<Arc<Security>>, req: Request) -> Respo
     // File names are fixed (not content-hashed), so the browser must revalidate every time.
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     if name.ends_with(".html") {
-        h.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CSP),
-        );
+        let csp = page_csp(app.sandbox_url.as_deref());
+        if let Ok(v) = HeaderValue::from_str(&csp) {
+            h.insert(header::CONTENT_SECURITY_POLICY, v);
+        } else {
+            h.insert(
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(CSP),
+            );
+        }
     }
     resp
+}
+
+/// The page's CSP: [`CSP`], plus `frame-src` of the sandbox's origin when there is one.
+fn page_csp(sandbox_url: Option<&str>) -> String {
+    let origin = sandbox_url
+        .and_then(|u| url::Url::parse(u).ok())
+        .filter(|u| u.scheme() == "http" || u.scheme() == "https")
+        .map(|u| u.origin().ascii_serialization());
+    match origin {
+        Some(o) => format!("{CSP}; frame-src {o}"),
+        None => CSP.to_string(),
+    }
 }
 
 fn query_token(query: Option<&str>) -> Option<String> {
@@ -138,4 +161,21 @@ fn launch(sec: &Security, path: &str, query: &str, token: &str) -> Response {
     }
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     resp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_may_frame_the_sandbox_origin_and_nothing_else() {
+        assert_eq!(page_csp(None), CSP);
+        assert_eq!(
+            page_csp(Some("http://127.0.0.1:6275/sandbox")),
+            format!("{CSP}; frame-src http://127.0.0.1:6275")
+        );
+        // Not a URL, or not http(s): no frame-src at all (default-src 'self' refuses frames).
+        assert_eq!(page_csp(Some("javascript:alert(1)")), CSP);
+        assert_eq!(page_csp(Some("no url")), CSP);
+    }
 }
