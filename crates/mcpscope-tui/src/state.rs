@@ -28,6 +28,8 @@ pub struct ServerRow {
     pub era_choice: String,
     /// The negotiated protocol version.
     pub protocol_version: Option<String>,
+    /// The catalog entry's `roots` (`[{uri, name?}]`, or null): what a roots dialog offers.
+    pub roots: Value,
 }
 
 impl ServerRow {
@@ -54,6 +56,7 @@ impl ServerRow {
             }
             .to_string(),
             protocol_version: s("protocolVersion"),
+            roots: v.pointer("/entry/roots").cloned().unwrap_or(Value::Null),
         }
     }
 
@@ -101,6 +104,8 @@ pub struct AppState {
     pub modal: Option<Modal>,
     /// Questions servers wait on (`Interaction` bodies), oldest first.
     pub interactions: Vec<Value>,
+    /// Which of our calls in flight caused which question (a cancelled call dismisses them).
+    pub causes: crate::modals::interaction::causes::Causes,
     /// Calls in flight (quitting asks first while there are any).
     pub running: usize,
     /// The line at the bottom.

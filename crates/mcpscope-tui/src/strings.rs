@@ -23,3 +23,9 @@ pub fn quit_question(running: usize) -> String {
 
 /// `!` with no question waiting.
 pub const NO_QUESTIONS: &str = "No server is waiting for an answer.";
+
+/// A question closed because the call that asked it was cancelled.
+pub const CANCELLED_WITH_CALL: &str = "question cancelled with its call";
+
+/// A URL elicitation's flow finished: the server sent `notifications/elicitation/complete`.
+pub const URL_FLOW_COMPLETE: &str = "the server says the URL flow is complete";

@@ -192,6 +192,11 @@ fn keep_app_effects(s: &mut AppState, effects: Vec<Effect>) -> Vec<Effect> {
             }
             Effect::Toast { text, error } => s.toast(text, error),
             Effect::ShowPager(p) => s.modal = Some(Modal::Pager(p)),
+            Effect::Cancel { request_id } => {
+                let dismissed = dismiss_questions_of(s, &request_id);
+                out.push(Effect::Cancel { request_id });
+                out.extend(dismissed);
+            }
             other => out.push(other),
         }
     }
@@ -221,8 +226,35 @@ fn open_next_question(s: &mut AppState) {
     if s.modal.is_none()
         && let Some(i) = s.interactions.first()
     {
-        s.modal = Some(Modal::Interaction(Box::new(Dialog::new(i.clone()))));
+        let d = Dialog::open(i, s);
+        s.modal = Some(Modal::Interaction(Box::new(d)));
     }
+}
+
+/// A call was cancelled: the questions it caused are answered `cancel` and their dialogs close
+/// (the web's Tools screen does the same), after the cancel itself (the effects run in order).
+fn dismiss_questions_of(s: &mut AppState, request_id: &str) -> Vec<Effect> {
+    let ids = s.causes.questions_of(request_id, &s.interactions);
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let gone = |v: &Value| {
+        v.get("id")
+            .and_then(Value::as_u64)
+            .is_some_and(|i| ids.contains(&i))
+    };
+    s.interactions.retain(|i| !gone(i));
+    if matches!(&s.modal, Some(Modal::Interaction(d)) if ids.contains(&d.id())) {
+        s.modal = None;
+        open_next_question(s);
+    }
+    s.toast(crate::strings::CANCELLED_WITH_CALL, false);
+    ids.into_iter()
+        .map(|id| Effect::Answer {
+            id,
+            answer: mcpscope_inspect::Answer::Cancel,
+        })
+        .collect()
 }
 
 fn mouse(s: &mut AppState, m: MouseEvent) -> Vec<Effect> {
@@ -311,6 +343,7 @@ fn core(s: &mut AppState, e: CoreEvent) -> Vec<Effect> {
                 .retain(|i| i.get("id").and_then(Value::as_u64) != id);
             if let Some(Modal::Interaction(d)) = &s.modal
                 && Some(d.id()) == id
+                && !d.stays_after(&e.data)
             {
                 s.modal = None;
                 let outcome = crate::tabs::text(&e.data, "outcome");
@@ -323,9 +356,20 @@ fn core(s: &mut AppState, e: CoreEvent) -> Vec<Effect> {
             to_tabs(s, &e)
         }
         "history" => {
+            s.causes.history(&e.data);
             let mut out = to_tabs(s, &e);
             out.extend(history_elsewhere(s, &e));
             out
+        }
+        "notification" => {
+            if let Some(Modal::Interaction(d)) = &s.modal
+                && d.completed_by(&e.data)
+            {
+                s.modal = None;
+                s.toast(crate::strings::URL_FLOW_COMPLETE, false);
+                open_next_question(s);
+            }
+            to_tabs(s, &e)
         }
         "reset" => {
             let server = crate::tabs::text(&e.data, "server").to_string();

@@ -354,11 +354,234 @@ fn roots_and_other_methods() {
     );
     let q = interaction(9, "roots", "roots/list", json!({}));
     let mut s = open((80, 24), &[q]);
-    assert!(draw(&s).contains("Roots Request"));
+    let screen = draw(&s);
+    assert!(screen.contains("Roots Request"), "{screen}");
+    assert!(screen.contains("none configured"), "{screen}");
     assert_eq!(
-        answer_of(&press(&mut s, KeyCode::Char('a'))),
+        answer_of(&press(&mut s, KeyCode::Enter)),
         Some((9, Answer::Accept(json!([]))))
     );
+}
+
+/// A state whose server `demo` has `roots` in its catalog entry, a roots question open.
+fn roots_open(size: (u16, u16), roots: Value) -> AppState {
+    let mut c = card("demo", "connected", Some("legacy"));
+    c["entry"]["roots"] = roots;
+    let mut s = state(&[c], size);
+    core(
+        &mut s,
+        "interactionOpened",
+        interaction(9, "roots", "roots/list", json!({})),
+    );
+    s
+}
+
+#[test]
+fn roots_lists_the_configured_roots_and_sends_them() {
+    let roots = json!([
+        {"uri": "file:///home/ada/project", "name": "Project"},
+        {"uri": "file:///tmp/scratch"}
+    ]);
+    for size in SIZES {
+        let s = roots_open(size, roots.clone());
+        let screen = draw(&s);
+        assert!(screen.contains("Configured roots (2)"), "{screen}");
+        assert!(
+            screen.contains("file:///home/ada/project  Project"),
+            "{screen}"
+        );
+        insta::assert_snapshot!(format!("interaction_roots_{}x{}", size.0, size.1), screen);
+    }
+    let mut s = roots_open((80, 24), roots.clone());
+    assert_eq!(
+        answer_of(&press(&mut s, KeyCode::Enter)),
+        Some((9, Answer::Accept(roots.clone())))
+    );
+    assert!(s.modal.is_none());
+    for (key, want) in [
+        (KeyCode::Char('d'), Answer::Decline),
+        (KeyCode::Esc, Answer::Cancel),
+    ] {
+        let mut s = roots_open((80, 24), roots.clone());
+        assert_eq!(answer_of(&press(&mut s, key)), Some((9, want)));
+    }
+}
+
+#[test]
+fn roots_edited_are_checked_then_sent() {
+    for size in SIZES {
+        let mut s = roots_open(size, json!([{"uri": "file:///home/ada/project"}]));
+        press(&mut s, KeyCode::Char('e'));
+        press(&mut s, KeyCode::Enter);
+        type_text(&mut s, "https://example.com/x");
+        assert!(ctrl(&mut s, 's').is_empty(), "a bad root is not sent");
+        let screen = draw(&s);
+        assert!(screen.contains("roots must be file:// URIs"), "{screen}");
+        insta::assert_snapshot!(
+            format!("interaction_roots_edit_{}x{}", size.0, size.1),
+            screen
+        );
+    }
+    let mut s = roots_open((80, 24), json!([{"uri": "file:///home/ada/project"}]));
+    press(&mut s, KeyCode::Char('e'));
+    press(&mut s, KeyCode::Enter);
+    type_text(&mut s, "file:///srv/data Data");
+    assert_eq!(
+        answer_of(&ctrl(&mut s, 's')),
+        Some((
+            9,
+            Answer::Accept(json!([
+                {"uri": "file:///home/ada/project"},
+                {"uri": "file:///srv/data", "name": "Data"}
+            ]))
+        ))
+    );
+    // Esc in the editor goes back to the list, unsent.
+    let mut s = roots_open((80, 24), json!([]));
+    press(&mut s, KeyCode::Char('e'));
+    assert!(press(&mut s, KeyCode::Esc).is_empty());
+    assert!(draw(&s).contains("Configured roots (0)"));
+}
+
+#[test]
+fn an_accepted_url_waits_for_the_servers_complete_notification() {
+    for size in SIZES {
+        let mut s = open(size, &[url_question("https://auth.example.com/authorize")]);
+        let e = press(&mut s, KeyCode::Char('a'));
+        assert_eq!(answer_of(&e), Some((5, Answer::Accept(Value::Null))));
+        let screen = draw(&s);
+        assert!(
+            screen.contains("Waiting for the server to say the flow is complete"),
+            "{screen}"
+        );
+        assert!(!screen.contains("Declined automatically"), "{screen}");
+        insta::assert_snapshot!(
+            format!("interaction_url_wait_{}x{}", size.0, size.1),
+            screen
+        );
+    }
+    let mut s = open(
+        (80, 24),
+        &[url_question("https://auth.example.com/authorize")],
+    );
+    press(&mut s, KeyCode::Char('a'));
+    // The core closes the question as accepted: the wait goes on.
+    core(
+        &mut s,
+        "interactionClosed",
+        json!({"id": 5, "server": "demo", "outcome": "accepted", "kind": "elicitationUrl"}),
+    );
+    assert!(s.modal.is_some());
+    let complete = |server: &str, id: &str| {
+        json!({"server": server, "method": "notifications/elicitation/complete",
+               "params": {"elicitationId": id}})
+    };
+    // Another id, another server: still waiting.
+    core(&mut s, "notification", complete("demo", "e-2"));
+    core(&mut s, "notification", complete("other", "e-1"));
+    assert!(s.modal.is_some());
+    core(&mut s, "notification", complete("demo", "e-1"));
+    assert!(s.modal.is_none());
+    let toast = s.toast.as_ref().map(|t| t.text.clone()).unwrap_or_default();
+    assert!(toast.contains("URL flow is complete"), "{toast}");
+    // Esc stops waiting, sending nothing more.
+    let mut s = open(
+        (80, 24),
+        &[url_question("https://auth.example.com/authorize")],
+    );
+    press(&mut s, KeyCode::Char('a'));
+    assert!(press(&mut s, KeyCode::Esc).is_empty());
+    assert!(s.modal.is_none());
+    // A question closed otherwise (timed out before the answer landed) closes the wait too.
+    let mut s = open(
+        (80, 24),
+        &[url_question("https://auth.example.com/authorize")],
+    );
+    press(&mut s, KeyCode::Char('a'));
+    core(
+        &mut s,
+        "interactionClosed",
+        json!({"id": 5, "server": "demo", "outcome": "timedOut", "reason": "timed out"}),
+    );
+    assert!(s.modal.is_none());
+}
+
+#[test]
+fn a_modern_url_question_has_no_id_to_wait_for() {
+    let q = interaction(
+        6,
+        "elicitationUrl",
+        "elicitation/create",
+        json!({"mode": "url", "message": "Consent.", "url": "https://auth.example.com/x"}),
+    );
+    let mut s = open((80, 24), &[q]);
+    let e = press(&mut s, KeyCode::Char('a'));
+    assert_eq!(answer_of(&e), Some((6, Answer::Accept(Value::Null))));
+    assert!(s.modal.is_none());
+}
+
+#[test]
+fn cancelling_the_call_dismisses_the_questions_it_caused() {
+    let mut s = state(&[card("demo", "connected", Some("legacy"))], (80, 24));
+    // The call's history entry, pending, as the core publishes it before sending.
+    core(
+        &mut s,
+        "history",
+        json!({"id": 12, "server": "demo", "method": "tools/call", "status": "pending",
+               "requestId": "tui-tools-1"}),
+    );
+    let mut other = interaction(3, "elicitationForm", "elicitation/create", form_payload());
+    other["historyId"] = json!(99);
+    for q in [
+        interaction(1, "elicitationForm", "elicitation/create", form_payload()),
+        interaction(2, "sampling", "sampling/createMessage", sampling_payload()),
+        other,
+    ] {
+        core(&mut s, "interactionOpened", q);
+    }
+    assert!(draw(&s).contains("^X cancels the call"), "{}", draw(&s));
+    let e = ctrl(&mut s, 'x');
+    assert!(
+        matches!(&e[0], Effect::Cancel { request_id } if request_id == "tui-tools-1"),
+        "the cancel goes first: {e:?}"
+    );
+    let mut answered: Vec<(u64, Answer)> = e
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Answer { id, answer } => Some((*id, answer.clone())),
+            _ => None,
+        })
+        .collect();
+    answered.sort_by_key(|(id, _)| *id);
+    assert_eq!(answered, vec![(1, Answer::Cancel), (2, Answer::Cancel)]);
+    let toast = s.toast.as_ref().map(|t| t.text.clone()).unwrap_or_default();
+    assert!(toast.contains("cancelled with its call"), "{toast}");
+    // The question another request asked is the one open now.
+    match &s.modal {
+        Some(Modal::Interaction(d)) => assert_eq!(d.id(), 3),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(s.interactions.len(), 1);
+    // Its cause is not a call of ours in flight: no ^X.
+    assert!(!draw(&s).contains("^X cancels the call"));
+    assert!(ctrl(&mut s, 'x').is_empty());
+}
+
+#[test]
+fn a_finished_call_no_longer_links_its_questions() {
+    let mut s = state(&[card("demo", "connected", Some("legacy"))], (80, 24));
+    let entry = |status: &str| {
+        json!({"id": 12, "server": "demo", "method": "tools/call", "status": status,
+               "requestId": "tui-tools-1"})
+    };
+    core(&mut s, "history", entry("pending"));
+    core(&mut s, "history", entry("ok"));
+    core(
+        &mut s,
+        "interactionOpened",
+        interaction(1, "elicitationForm", "elicitation/create", form_payload()),
+    );
+    assert!(!draw(&s).contains("^X cancels the call"));
 }
 
 #[test]
@@ -583,6 +806,103 @@ mod demo {
             let keys = [KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL)];
             let text = answered(&i, era, "elicit-form", json!({}), &keys).await;
             assert!(text.contains("action: decline"), "{era}: {text}");
+        }
+        i.shutdown().await;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The loop's side of a test: where the effects' answers come back, and the next event.
+    struct Loop {
+        tx: tokio::sync::mpsc::UnboundedSender<mcpscope_tui::msg::Msg>,
+        rx: tokio::sync::mpsc::UnboundedReceiver<mcpscope_tui::msg::Msg>,
+        from: u64,
+    }
+
+    /// Perform `effects` and feed the core's events (from `l.from` on) and the effects' answers
+    /// through the reducer, performing what they bring, until `done` holds (at most 30 s).
+    async fn drive(
+        i: &Arc<Inspector>,
+        s: &mut AppState,
+        effects: Vec<Effect>,
+        l: &mut Loop,
+        done: impl Fn(&AppState) -> bool,
+    ) {
+        let Loop { tx, rx, from } = l;
+        for e in effects {
+            effects::perform(i, e, tx);
+        }
+        for _ in 0..600 {
+            let (events, _) = i.events().since(*from, 10_000);
+            let mut more = Vec::new();
+            for e in events {
+                *from = e.id + 1;
+                let data = serde_json::from_str(&e.data).expect("an event is JSON");
+                let m = mcpscope_tui::msg::Msg::Core(mcpscope_tui::msg::CoreEvent {
+                    name: e.name.to_string(),
+                    data,
+                });
+                more.extend(send(s, m));
+            }
+            while let Ok(m) = rx.try_recv() {
+                more.extend(send(s, m));
+            }
+            for e in more {
+                effects::perform(i, e, tx);
+            }
+            if done(s) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("not there within 30 s; the screen:\n{}", draw(s));
+    }
+
+    /// A tool that elicits, called through the Tools tab; ^X in its dialog cancels the call:
+    /// the dialog goes with a toast, the call ends cancelled, and the core's queue is empty.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn cancelling_a_call_closes_the_question_it_asked_in_both_eras() {
+        let dir = std::env::temp_dir().join(format!(
+            "mcpscope-tui-cancel-ask-{}-{}",
+            std::process::id(),
+            mcpscope_tui::app::now_us()
+        ));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let i = inspector(&dir);
+        for era in ["legacy", "modern"] {
+            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+            let from = i.events().last_id() + 1;
+            let mut l = Loop { tx, rx, from };
+            i.connect(era, None).await.expect("connect");
+            let cards = i.servers().await;
+            let mut s = AppState::new(&cards, (160, 45), false);
+            s.selected = s.servers.iter().position(|r| r.name == era).expect("row");
+            let e = press(&mut s, KeyCode::Char('t'));
+            drive(&i, &mut s, e, &mut l, |s| draw(s).contains("elicit-form")).await;
+            press(&mut s, KeyCode::Char('/'));
+            type_text(&mut s, "elicit-form");
+            press(&mut s, KeyCode::Enter);
+            press(&mut s, KeyCode::Enter);
+            let e = ctrl(&mut s, 'r');
+            assert!(matches!(&e[..], [Effect::Call { .. }]), "{era}: {e:?}");
+            drive(&i, &mut s, e, &mut l, |s| {
+                matches!(s.modal, Some(Modal::Interaction(_)))
+            })
+            .await;
+            let screen = draw(&s);
+            assert!(screen.contains("^X cancels the call"), "{era}: {screen}");
+            let e = ctrl(&mut s, 'x');
+            assert!(s.modal.is_none(), "{era}: the dialog went");
+            let toast = s.toast.as_ref().map(|t| t.text.clone()).unwrap_or_default();
+            assert!(toast.contains("cancelled with its call"), "{era}: {toast}");
+            drive(&i, &mut s, e, &mut l, |s| {
+                draw(s).contains("Cancelled after")
+            })
+            .await;
+            assert!(
+                i.interactions().iter().all(|q| q.server != era),
+                "{era}: the core's queue holds nothing of it"
+            );
+            assert!(s.modal.is_none(), "{era}: nothing opened again");
         }
         i.shutdown().await;
         let _ = std::fs::remove_dir_all(&dir);

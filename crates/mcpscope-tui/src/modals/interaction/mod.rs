@@ -7,6 +7,7 @@
 //! Everything drawn here was sent by a server: it goes through [`clean`] first (control
 //! characters made visible, never written to the terminal) and is bounded in length and lines.
 
+pub mod causes;
 mod editor;
 mod elicit;
 mod roots;
@@ -37,6 +38,8 @@ pub struct Dialog {
     pub interaction: Value,
     /// What it asks, by kind.
     body: Body,
+    /// The request id of our call that asked, while it runs (`^X` cancels it and this).
+    call: Option<String>,
 }
 
 /// The part of a dialog that depends on its kind.
@@ -45,6 +48,7 @@ enum Body {
     Form(Box<elicit::FormBody>),
     Url(url::UrlBody),
     Sampling(Box<sampling::SamplingBody>),
+    Roots(roots::RootsBody),
     Raw(roots::RawBody),
 }
 
@@ -59,10 +63,34 @@ impl Dialog {
             "elicitationForm" => Body::Form(Box::new(elicit::FormBody::new(&payload))),
             "elicitationUrl" => Body::Url(url::UrlBody::new(&payload)),
             "sampling" => Body::Sampling(Box::new(sampling::SamplingBody::new(&payload))),
-            "roots" => Body::Raw(roots::RawBody::roots(&payload)),
+            "roots" => Body::Roots(roots::RootsBody::new(&Value::Null)),
             _ => Body::Raw(roots::RawBody::other(&payload)),
         };
-        Dialog { interaction, body }
+        Dialog {
+            interaction,
+            body,
+            call: None,
+        }
+    }
+
+    /// The dialog for `interaction` as the app opens it: with the call that asked (from
+    /// `s.causes`) and, for roots, the server's configured roots (its card's catalog entry).
+    pub fn open(interaction: &Value, s: &crate::state::AppState) -> Dialog {
+        let call = s.causes.request_of(interaction).map(str::to_string);
+        let mut d = Dialog::new(interaction.clone()).with_call(call);
+        if let Body::Roots(b) = &mut d.body {
+            let server = crate::tabs::text(interaction, "server");
+            let row = s.servers.iter().find(|r| r.name == server);
+            *b = roots::RootsBody::new(row.map_or(&Value::Null, |r| &r.roots));
+        }
+        d
+    }
+
+    /// The same dialog knowing the request id of the call that asked (`None`: not one of ours,
+    /// or finished), so `^X` can cancel it.
+    pub fn with_call(mut self, call: Option<String>) -> Dialog {
+        self.call = call;
+        self
     }
 
     /// Its interaction's id.
@@ -81,13 +109,60 @@ impl Dialog {
     /// A key: the dialog stays (with effects: a copy, a browser) or closes with the answer.
     pub fn key(&mut self, key: KeyEvent) -> Outcome {
         let id = self.id();
+        let ctrl = key
+            .modifiers
+            .contains(crossterm::event::KeyModifiers::CONTROL);
+        if let Some(request_id) = self.call.clone().filter(|_| ctrl)
+            && key.code == crossterm::event::KeyCode::Char('x')
+        {
+            // The cancel first, then this question's own answer: the reducer dismisses the
+            // call's other questions when it sees the cancel.
+            return Outcome::Close(vec![
+                Effect::Cancel { request_id },
+                Effect::Answer {
+                    id,
+                    answer: mcpscope_inspect::Answer::Cancel,
+                },
+                Effect::Toast {
+                    text: crate::strings::CANCELLED_WITH_CALL.into(),
+                    error: false,
+                },
+            ]);
+        }
         let server = self.server().to_string();
         match &mut self.body {
             Body::Form(b) => b.key(id, key),
             Body::Url(b) => b.key(id, key),
             Body::Sampling(b) => b.key(id, &server, key),
+            Body::Roots(b) => b.key(id, key),
             Body::Raw(b) => b.key(id, key),
         }
+    }
+
+    /// The elicitation id an accepted URL dialog waits on (`notifications/elicitation/complete`).
+    pub fn waits_for(&self) -> Option<&str> {
+        match &self.body {
+            Body::Url(b) => b.waits_for(),
+            _ => None,
+        }
+    }
+
+    /// True when the core's `interactionClosed` (`closed`) leaves this dialog open: it was
+    /// accepted and now waits for the flow's completion.
+    pub fn stays_after(&self, closed: &Value) -> bool {
+        self.waits_for().is_some() && crate::tabs::text(closed, "outcome") == "accepted"
+    }
+
+    /// True when `notification` (a core `notification` event) completes what this dialog waits
+    /// on: `notifications/elicitation/complete` from its server with its elicitation id.
+    pub fn completed_by(&self, notification: &Value) -> bool {
+        let Some(want) = self.waits_for() else {
+            return false;
+        };
+        let n = notification;
+        crate::tabs::text(n, "method") == "notifications/elicitation/complete"
+            && crate::tabs::text(n, "server") == self.server()
+            && n.pointer("/params/elicitationId").and_then(Value::as_str) == Some(want)
     }
 
     /// True when `route` brings the answer to an effect this dialog asked for.
@@ -119,6 +194,7 @@ impl Dialog {
             bottom.push(Span::styled(*k, theme.key()));
             bottom.push(Span::raw(format!(" {what}  ")));
         }
+
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.title())
@@ -127,7 +203,17 @@ impl Dialog {
         let inner = block.inner(area);
         f.render_widget(block, area);
         let place = Place::of(i, queue);
-        let head = header_lines(i, theme, now_us, place);
+        let mut head = header_lines(i, theme, now_us, place, self.waits_for().is_none());
+        if self.call.is_some() && self.waits_for().is_none() {
+            // A line of its own: the bottom line is full of the body's keys at 80×24.
+            head.push(Line::from(vec![
+                Span::styled("^X", theme.key()),
+                Span::styled(
+                    " cancels the call that asked (and its other questions)",
+                    theme.dim(),
+                ),
+            ]));
+        }
         let h = (head.len() as u16).min(inner.height);
         f.render_widget(Paragraph::new(head), Rect { height: h, ..inner });
         let rest = Rect {
@@ -139,6 +225,7 @@ impl Dialog {
             Body::Form(b) => b.render(f, rest, theme),
             Body::Url(b) => b.render(f, rest, theme),
             Body::Sampling(b) => b.render(f, rest, theme),
+            Body::Roots(b) => b.render(f, rest, theme),
             Body::Raw(b) => b.render(f, rest, theme),
         }
     }
@@ -148,6 +235,7 @@ impl Dialog {
             Body::Form(b) => b.hints(),
             Body::Url(b) => b.hints(),
             Body::Sampling(_) => sampling::HINTS,
+            Body::Roots(b) => b.hints(),
             Body::Raw(b) => b.hints(),
         }
     }
@@ -168,7 +256,14 @@ fn title(i: &Value) -> &'static str {
 
 /// Who asks, for which request, the round, the time left and the queue behind (one line each,
 /// cut at the modal's width rather than wrapped).
-fn header_lines(i: &Value, theme: Theme, now_us: u64, place: Place) -> Vec<Line<'static>> {
+/// `deadline`: the question still waits (an accepted one waiting for its flow has no deadline).
+fn header_lines(
+    i: &Value,
+    theme: Theme,
+    now_us: u64,
+    place: Place,
+    deadline: bool,
+) -> Vec<Line<'static>> {
     let s = |k: &str| clean_line(crate::tabs::text(i, k), MAX_SHORT);
     let mut who = vec![
         Span::styled(s("server"), theme.title()),
@@ -183,16 +278,23 @@ fn header_lines(i: &Value, theme: Theme, now_us: u64, place: Place) -> Vec<Line<
     if let Some(round) = i.get("round").and_then(Value::as_u64) {
         out.push(Line::styled(round_text(i, round, place.left), theme.warn()));
     }
-    let mut when = vec![Span::styled(
-        format!(
-            "Declined automatically in {} if not answered",
-            time_left(i, now_us)
-        ),
-        theme.dim(),
-    )];
+    let mut when = Vec::new();
+    if deadline {
+        when.push(Span::styled(
+            format!(
+                "Declined automatically in {} if not answered",
+                time_left(i, now_us)
+            ),
+            theme.dim(),
+        ));
+    }
     if place.waiting > 0 {
         when.push(Span::styled(
-            format!(" · {} more waiting", place.waiting),
+            format!(
+                "{}{} more waiting",
+                if deadline { " · " } else { "" },
+                place.waiting
+            ),
             theme.warn(),
         ));
     }

@@ -3,6 +3,11 @@
 //! check), the message, the elicitation id. Opening it in the browser is the user's consent, so
 //! it answers accept, as in the web UI; over SSH the URL is copied (OSC 52) and opened elsewhere,
 //! then accepted by hand. Only http(s) URLs are opened or accepted.
+//!
+//! An accepted URL elicitation with an `elicitationId` (2025-11-25) is finished out of band: the
+//! dialog stays, saying it waits for the server's `notifications/elicitation/complete` with that
+//! id, and closes when it comes (the reducer sees the notification) or on Esc. A 2026-07-28 one
+//! has no id (the retried call finishes it): it closes at once.
 
 use super::{Hint, answer, clean, clean_line, clean_lines, hint_line, message_of};
 use crate::modals::Outcome;
@@ -20,6 +25,8 @@ use serde_json::Value;
 const MAX_URL_SHOWN: usize = 2_000;
 /// Longest URL kept at all: a bigger one is no link a user should follow.
 const MAX_URL: usize = 64 * 1024;
+/// Longest elicitation id kept (compared with the notification's; drawn cut shorter).
+const MAX_ID: usize = 1_024;
 
 /// A URL cut so its host can be shown apart.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -70,7 +77,10 @@ pub(crate) struct UrlBody {
     url: String,
     parts: UrlParts,
     message: Vec<String>,
+    /// As the server sent it (bounded), to match its completion notification.
     elicitation_id: Option<String>,
+    /// Accepted: waiting for `notifications/elicitation/complete`.
+    waiting: bool,
 }
 
 const HINTS: &[Hint] = &[
@@ -81,6 +91,7 @@ const HINTS: &[Hint] = &[
     ("Esc", "cancel"),
 ];
 const HINTS_UNSAFE: &[Hint] = &[("y", "copy URL"), ("d", "decline"), ("Esc", "cancel")];
+const WAIT_HINTS: &[Hint] = &[("Esc", "stop waiting"), ("y", "copy URL")];
 
 impl UrlBody {
     /// The body for a URL elicitation's `payload`.
@@ -99,33 +110,43 @@ impl UrlBody {
             elicitation_id: payload
                 .get("elicitationId")
                 .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-                .map(|s| clean_line(s, 200)),
+                .filter(|s| !s.is_empty() && s.len() <= MAX_ID)
+                .map(str::to_string),
+            waiting: false,
         }
     }
 
     /// The keys shown.
     pub(crate) fn hints(&self) -> &'static [Hint] {
-        if self.parts.openable {
+        if self.waiting {
+            WAIT_HINTS
+        } else if self.parts.openable {
             HINTS
         } else {
             HINTS_UNSAFE
         }
     }
 
+    /// The elicitation id whose completion the accepted dialog waits for.
+    pub(crate) fn waits_for(&self) -> Option<&str> {
+        self.elicitation_id.as_deref().filter(|_| self.waiting)
+    }
+
     /// A key.
     pub(crate) fn key(&mut self, id: u64, key: KeyEvent) -> Outcome {
+        if self.waiting {
+            return match key.code {
+                KeyCode::Esc => Outcome::Close(vec![]),
+                KeyCode::Char('y') => Outcome::Stay(vec![Effect::Copy(self.url.clone())]),
+                _ => Outcome::Stay(vec![]),
+            };
+        }
         let ok = self.parts.openable;
         match key.code {
-            KeyCode::Char('o') | KeyCode::Enter if ok => Outcome::Close(vec![
-                Effect::OpenUrl(self.url.clone()),
-                Effect::Answer {
-                    id,
-                    // URL mode carries no content (the web sends `{action: "accept"}`).
-                    answer: Answer::Accept(Value::Null),
-                },
-            ]),
-            KeyCode::Char('a') if ok => answer(id, Answer::Accept(Value::Null)),
+            KeyCode::Char('o') | KeyCode::Enter if ok => {
+                self.accept(id, vec![Effect::OpenUrl(self.url.clone())])
+            }
+            KeyCode::Char('a') if ok => self.accept(id, vec![]),
             KeyCode::Char('y') => Outcome::Stay(vec![Effect::Copy(self.url.clone())]),
             KeyCode::Char('d') => answer(id, Answer::Decline),
             KeyCode::Esc => answer(id, Answer::Cancel),
@@ -133,8 +154,26 @@ impl UrlBody {
         }
     }
 
+    /// Accept (after `first`): closes, unless there is an elicitation id to wait on.
+    fn accept(&mut self, id: u64, mut first: Vec<Effect>) -> Outcome {
+        first.push(Effect::Answer {
+            id,
+            // URL mode carries no content (the web sends `{action: "accept"}`).
+            answer: Answer::Accept(Value::Null),
+        });
+        if self.elicitation_id.is_some() {
+            self.waiting = true;
+            Outcome::Stay(first)
+        } else {
+            Outcome::Close(first)
+        }
+    }
+
     /// Draw it into `area`.
     pub(crate) fn render(&self, f: &mut Frame, area: Rect, theme: Theme) {
+        if self.waiting {
+            return self.render_wait(f, area, theme);
+        }
         let mut lines: Vec<Line<'static>> = Vec::new();
         for m in &self.message {
             lines.push(Line::raw(m.clone()));
@@ -158,14 +197,40 @@ impl UrlBody {
         lines.push(Line::styled(
             format!(
                 "Elicitation ID: {}",
-                self.elicitation_id
-                    .as_deref()
-                    .unwrap_or("none (2026-07-28 drops it: the retried call finishes the request)")
+                self.elicitation_id.as_deref().map_or(
+                    "none (2026-07-28 drops it: the retried call finishes the request)".into(),
+                    |e| clean_line(e, 200)
+                )
             ),
             theme.dim(),
         ));
         lines.push(Line::raw(""));
         lines.push(hint_line(self.hints(), theme));
+        f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+    }
+
+    /// Accepted: what it waits for.
+    fn render_wait(&self, f: &mut Frame, area: Rect, theme: Theme) {
+        let id = self.elicitation_id.as_deref().unwrap_or("");
+        let lines = vec![
+            Line::styled("Accepted.", theme.ok()),
+            Line::raw(""),
+            Line::styled(
+                "Waiting for the server to say the flow is complete \
+                 (notifications/elicitation/complete)…",
+                theme.warn(),
+            ),
+            Line::styled(
+                format!("Elicitation ID: {}", clean_line(id, 200)),
+                theme.dim(),
+            ),
+            Line::styled(clean_line(&self.url, MAX_URL_SHOWN), theme.plain()),
+            Line::raw(""),
+            Line::styled(
+                "Esc stops waiting (the answer was sent; the server finishes on its own).",
+                theme.dim(),
+            ),
+        ];
         f.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
     }
 
