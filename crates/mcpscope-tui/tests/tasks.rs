@@ -112,11 +112,11 @@ fn a_task_in_detail_and_cancelled() {
 }
 
 #[test]
-fn a_tasks_event_reads_again_and_u_asks_the_server() {
+fn a_tasks_event_reads_again_and_f_asks_the_server() {
     let mut s = opened((80, 24));
     let e = core(&mut s, "tasks", json!({"server": "demo", "version": 4}));
     assert_eq!(route_of(&e).tag, "page");
-    let e = press(&mut s, KeyCode::Char('u'));
+    let e = press(&mut s, KeyCode::Char('f'));
     assert_eq!(route_of(&e).tag, "list");
     let e = press(&mut s, KeyCode::Char('w'));
     assert_eq!(route_of(&e).tag, "get");

@@ -523,7 +523,7 @@ fn goto_opens_a_tool_with_arguments_and_list_changes_are_said() {
         "notification",
         json!({"server": "demo", "method": "notifications/tools/list_changed"}),
     );
-    assert!(draw(&s).contains("u lists them again"));
+    assert!(draw(&s).contains("f reloads"));
 }
 
 #[test]

@@ -108,8 +108,8 @@ const KEYS: &[Binding] = &[
         what: "the task in detail",
     },
     Binding {
-        keys: "u",
-        what: "tasks/list (ask the server)",
+        keys: "f",
+        what: "reload: tasks/list (ask the server)",
     },
     Binding {
         keys: "w",
@@ -343,7 +343,8 @@ impl Tab for Tasks {
         if let Some(e) = self.task_key(ctx, key.code) {
             return Handled::Yes(e);
         }
-        if key.code == KeyCode::Char('u') {
+        // `f` reloads, as in the official TUI's Tasks tab and this TUI's other lists.
+        if key.code == KeyCode::Char('f') {
             return Handled::Yes(vec![run(ctx, "list", "", |i, s, _| async move {
                 json(serde_json::to_value(i.list_tasks(&s).await?))
             })]);
@@ -588,7 +589,7 @@ impl Tasks {
             let s = if !self.loaded {
                 "Reading…".to_string()
             } else if ctx.server.connected() {
-                "No tasks yet. Run a tool as a task (Tools tab), or u asks the server (tasks/list)."
+                "No tasks yet. Run a tool as a task (Tools tab), or f asks the server (tasks/list)."
                     .to_string()
             } else {
                 crate::strings::NOT_CONNECTED.to_string()

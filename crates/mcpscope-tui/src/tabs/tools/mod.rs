@@ -126,8 +126,8 @@ const LIST_KEYS: &[Binding] = &[
         what: "open the tool's form",
     },
     Binding {
-        keys: "u",
-        what: "list again",
+        keys: "f",
+        what: "reload the list",
     },
     Binding {
         keys: "x",
@@ -310,7 +310,8 @@ impl Tools {
                 self.list.search.set("");
                 self.list.refilter();
             }
-            KeyCode::Char('u') if ctx.server.connected() => {
+            // `f` reloads in every tab that lists (the official TUI's Tasks key).
+            KeyCode::Char('f') if ctx.server.connected() => {
                 return Handled::Yes(self.list_effect(ctx));
             }
             KeyCode::Char('x') if self.run.is_some() => return Handled::Yes(self.cancel()),
@@ -859,7 +860,7 @@ impl Tools {
             return Some(cut(e, 300));
         }
         if self.list_changed {
-            return Some("The server's tools changed: u lists them again.".into());
+            return Some("The server's tools changed: f reloads.".into());
         }
         if self.list.omitted > 0 {
             return Some(format!(
