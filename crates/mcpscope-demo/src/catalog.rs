@@ -41,32 +41,14 @@ roots, tasks, custom `Mcp-Param-*` headers and huge results.\n\
 - Prompts and resource templates offer completions.\n\
 - `resources/list` comes in pages of two, to show pagination.\n";
 
-/// The MCP Apps page behind `ui://demo/app.html`.
-pub(crate) const APP_HTML: &str = "<!DOCTYPE html>\n\
-<html lang=\"en\">\n\
-<head>\n\
-<meta charset=\"utf-8\">\n\
-<title>mcpscope demo app</title>\n\
-<style>body{font-family:system-ui,sans-serif;margin:1rem}code{background:#eee;padding:0 .2em}</style>\n\
-</head>\n\
-<body>\n\
-<h1>mcpscope demo app</h1>\n\
-<p>This page was served by the demo server as <code>ui://demo/app.html</code>.</p>\n\
-<p id=\"status\">Waiting for the host&hellip;</p>\n\
-<script>\n\
-// Speak just enough of the MCP Apps bridge to show the host is talking to us.\n\
-window.addEventListener('message', (event) => {\n\
-  const msg = event.data;\n\
-  if (msg && msg.method === 'ui/notifications/tool-result') {\n\
-    document.getElementById('status').textContent = 'Received the tool result.';\n\
-  }\n\
-});\n\
-window.parent.postMessage({jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {\n\
-  protocolVersion: '2026-01-26', appInfo: {name: 'mcpscope-demo-app', version: '1'},\n\
-  appCapabilities: {}}}, '*');\n\
-</script>\n\
-</body>\n\
-</html>\n";
+/// The MCP Apps page behind `ui://demo/app.html`: a real app that speaks the bridge by hand
+/// (`app.html`; its element ids are the browser journeys' contract).
+pub(crate) const APP_HTML: &str = include_str!("app.html");
+
+/// The app-only tool the demo app calls back (`_meta.ui.visibility: ["app"]`).
+pub(crate) const APP_ONLY_TOOL: &str = "app-refresh";
+/// The model-only tool: the demo app may not call it (`_meta.ui.visibility: ["model"]`).
+pub(crate) const MODEL_ONLY_TOOL: &str = "model-only";
 
 /// The name of the tool `toggle-extra-tool` adds and removes.
 pub(crate) const EXTRA_TOOL: &str = "extra-tool";
@@ -264,6 +246,20 @@ fn tool_values(extra: bool) -> Vec<Value> {
             "description": "An MCP Apps tool: its UI is ui://demo/app.html.",
             "inputSchema": empty_schema(),
             "_meta": {"ui": {"resourceUri": APP_URI}}
+        }),
+        json!({
+            "name": APP_ONLY_TOOL,
+            "title": "Refresh the demo app",
+            "description": "App-only (_meta.ui.visibility [\"app\"]): the demo app calls it; a host never offers it to the model.",
+            "inputSchema": empty_schema(),
+            "_meta": {"ui": {"resourceUri": APP_URI, "visibility": ["app"]}}
+        }),
+        json!({
+            "name": MODEL_ONLY_TOOL,
+            "title": "Model-only demo app tool",
+            "description": "Model-only (_meta.ui.visibility [\"model\"]): the demo app may not call it.",
+            "inputSchema": empty_schema(),
+            "_meta": {"ui": {"resourceUri": APP_URI, "visibility": ["model"]}}
         }),
     ];
     if extra {

@@ -256,6 +256,16 @@ impl DemoServer {
                 "The demo app is at {}; a host that speaks MCP Apps renders it.",
                 catalog::APP_URI
             ))),
+            catalog::APP_ONLY_TOOL => {
+                let n = self.shared.app_refreshes.fetch_add(1, Ordering::SeqCst) + 1;
+                let mut result =
+                    CallToolResult::success(vec![ContentBlock::text(format!("refreshed {n}"))]);
+                result.structured_content = Some(json!({"count": n}));
+                Ok(result.into())
+            }
+            catalog::MODEL_ONLY_TOOL => Ok(text_result(
+                "model-only answered: a host lets the model call it, never the app.",
+            )),
             catalog::EXTRA_TOOL if self.shared.extra_tool.load(Ordering::SeqCst) => {
                 Ok(text_result("extra-tool says hello."))
             }

@@ -7,7 +7,7 @@ use std::{
     hash::{BuildHasher, Hasher},
     sync::{
         Arc, Mutex, MutexGuard,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicU64, Ordering},
     },
     time::Instant,
 };
@@ -35,6 +35,8 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 pub(crate) struct Shared {
     /// Whether `toggle-extra-tool` has switched the extra tool on.
     pub(crate) extra_tool: AtomicBool,
+    /// How many times the demo app has called `app-refresh`.
+    pub(crate) app_refreshes: AtomicU64,
     /// Wakes every `subscriptions/listen` stream when the tool list changes.
     pub(crate) tool_changes: broadcast::Sender<()>,
     /// Ends the listen streams on demand (`end-subscriptions`, see `listen_end`).
@@ -55,6 +57,7 @@ impl Shared {
     pub(crate) fn new() -> Arc<Self> {
         Arc::new(Self {
             extra_tool: AtomicBool::new(false),
+            app_refreshes: AtomicU64::new(0),
             tool_changes: broadcast::channel(16).0,
             listen_ends: crate::listen_end::Ends::default(),
             legacy_peers: Mutex::new(Vec::new()),

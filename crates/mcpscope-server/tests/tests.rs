@@ -39,3 +39,6 @@ mod roots;
 mod tool_lint;
 // The Subscriptions panel's routes: a modern stream and its events, cancel; legacy subscribe; bad bodies.
 mod subscriptions;
+// MCP Apps: advertised and switched off, app tools, a checked UI resource, visibility refused both
+// ways, app frames recorded and bounded, the sandbox listener's page and 404s.
+mod apps;

@@ -7,7 +7,7 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 /// The demo's tools, in the order `tools/list` gives them.
-const TOOLS: [&str; 24] = [
+const TOOLS: [&str; 26] = [
     "echo",
     "add",
     "get-weather",
@@ -32,6 +32,8 @@ const TOOLS: [&str; 24] = [
     "big",
     "fail",
     "show-app",
+    "app-refresh",
+    "model-only",
 ];
 
 /// Calls `tool` with `args` (`--tool-arg` pairs), `--format json --lint`, expecting exit 0 and a
@@ -92,6 +94,15 @@ async fn tools_list_has_every_tool_with_its_schemas() {
         assert_eq!(
             tool("show-app")["_meta"]["ui"]["resourceUri"],
             "ui://demo/app.html"
+        );
+        // MCP Apps visibility: app-only and model-only tools of the same app.
+        assert_eq!(
+            tool("app-refresh")["_meta"]["ui"]["visibility"],
+            json!(["app"])
+        );
+        assert_eq!(
+            tool("model-only")["_meta"]["ui"]["visibility"],
+            json!(["model"])
         );
         // Legacy task support is a 2025-11-25 member; the modern era uses the extension.
         let task_support = &tool("research")["execution"]["taskSupport"];

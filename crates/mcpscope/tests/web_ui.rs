@@ -442,3 +442,71 @@ async fn the_data_directory_and_every_file_in_it_are_owner_only() {
     }
     assert_eq!(ui.stop().await, 0);
 }
+
+/// The MCP Apps sandbox listener started beside the UI: on another port (another origin), its
+/// URL in `/api/about`, only `/sandbox`, framed only by the UI; a taken `MCP_SANDBOX_PORT` is a
+/// clear exit 4 naming the variable, a bad one exit 1.
+#[tokio::test]
+async fn the_sandbox_listener_starts_beside_the_ui_on_its_own_origin() {
+    let dir = TempDir::new("sandbox");
+    let ui = launch(&dir.0, &[], &["--no-open"]).await;
+    let about = ui.get("/api/about").await;
+    let url = about["sandbox"]["url"]
+        .as_str()
+        .expect("a sandbox url")
+        .to_string();
+    let port = url
+        .strip_prefix("http://127.0.0.1:")
+        .and_then(|rest| rest.strip_suffix("/sandbox"))
+        .unwrap_or_else(|| panic!("{url}"))
+        .to_string();
+    assert!(
+        !ui.base.ends_with(&format!(":{port}")),
+        "{url} vs {}",
+        ui.base
+    );
+    let page = ui.http.get(&url).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let csp = page.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        csp.starts_with("frame-ancestors ") && csp.contains(&ui.base),
+        "{csp}"
+    );
+    let api = ui
+        .http
+        .get(url.replace("/sandbox", "/api/servers"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(api.status(), 404);
+
+    let other = TempDir::new("sandbox-taken");
+    let run = command(
+        &other.0,
+        &[("MCP_SANDBOX_PORT", port.as_str())],
+        &["--no-open"],
+    )
+    .output();
+    let out = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .unwrap()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
+    assert!(err.contains("MCP_SANDBOX_PORT"), "{err}");
+    let run = command(&other.0, &[("MCP_SANDBOX_PORT", "many")], &["--no-open"]).output();
+    let out = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(ui.stop().await, 0);
+}

@@ -280,6 +280,8 @@ async fn legacy_stdio_tools_content_and_errors() {
         "big",
         "fail",
         "show-app",
+        "app-refresh",
+        "model-only",
     ] {
         assert!(names.contains(&expected), "missing tool {expected}");
     }

@@ -4,7 +4,10 @@
 //! The flow, one file per step: [`params`] builds the request from the flags, [`execute`] runs
 //! it on the session, [`output`] prints what came back, [`failure`] turns anything that went wrong
 //! into the stderr line and exit code of the error-code table (`mcpscope_proto::error_code`).
+//! [`apps`] is `--app-info` (a tool's MCP App probed without calling it) and the visibility rule
+//! of `--advertise-apps`.
 
+mod apps;
 mod execute;
 mod failure;
 mod output;
@@ -50,6 +53,12 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     let method = args.method.clone().ok_or_else(|| {
         UsageError("--cli needs --method (for example --method tools/list)".into())
     })?;
+    if args.app_info && method != Method::ToolsCall && method != Method::ToolsList {
+        return Err(UsageError(format!(
+            "--app-info works with --method tools/call (one tool's app) or tools/list (every app tool), not {method}"
+        ))
+        .into());
+    }
     let resolved = resolve(&args)?;
     let oauth = crate::oauth::setup(&args, &resolved)?;
     let params = params::build_params(&args, &method)?;
@@ -75,6 +84,15 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
+    if args.app_info {
+        let r = app_info(&session, &args, &method, &tool_name, &observer, output).await;
+        session.close().await;
+        observer.finish();
+        return r;
+    }
+    if args.advertise_apps && method == Method::ToolsCall {
+        apps::check_visible(&session, &tool_name).await?;
+    }
     let outcome = run_method(&session, &args, &method, params, &observer).await?;
     let outcome = outcome.map_err(|f| explain_unserved(f, &session, &method));
     settle_late_logs(&session, &method).await;
@@ -87,6 +105,23 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
         outcome.extra.extend(oauth.initialize_extra());
     }
     report(&args, &observer, outcome, &tool_name, output)
+}
+
+/// `--app-info`: every app tool (tools/list) or one tool's app and resource (tools/call); the
+/// tool is never called.
+async fn app_info(
+    session: &Session,
+    args: &Args,
+    method: &str,
+    tool_name: &str,
+    observer: &CliObserver,
+    output: Option<std::fs::File>,
+) -> Result<i32, Failure> {
+    if method == Method::ToolsList {
+        return apps::list_apps(session, observer, output).await;
+    }
+    let outcome = apps::probe(session, args, tool_name, output).await?;
+    report(args, observer, outcome, tool_name, None)
 }
 
 /// `--trace` / `--output`: the file created, or a usage failure naming it.
