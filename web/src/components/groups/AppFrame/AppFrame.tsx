@@ -317,9 +317,9 @@ export function AppFrame(p: AppFrameProps) {
             </Button>
           )}
           <Tooltip label={p.maximized ? 'Show the app list' : 'Maximize (hide the app list)'}>
-            <ActionIcon variant="default" onClick={p.onToggleMaximize} aria-label="Maximize" data-testid="app-maximize" data-maximized={p.maximized ? 'true' : 'false'}>
-              {p.maximized ? '⤡' : '⛶'}
-            </ActionIcon>
+            <Button size="compact-xs" variant="default" onClick={p.onToggleMaximize} aria-label="Maximize" data-testid="app-maximize" data-maximized={p.maximized ? 'true' : 'false'}>
+              {p.maximized ? 'Restore' : 'Maximize'}
+            </Button>
           </Tooltip>
           <Tooltip label="Close the app (ui/resource-teardown)">
             <ActionIcon variant="default" onClick={() => void exit('close')} disabled={closing} aria-label="Close app" data-testid="app-close">

@@ -279,11 +279,17 @@ export function AppsScreen(p: AppsScreenProps) {
               {errors.length} validation error{errors.length > 1 ? 's' : ''}
             </Badge>
           )}
-          <Group>
-            <Button onClick={() => void open()} data-testid="open-app">
-              ▶ Open App
-            </Button>
-          </Group>
+          {model !== undefined && !('error' in model) && fieldCount(model) === 0 ? (
+            <Text size="sm" c="dimmed">
+              No inputs: the app opens at once.
+            </Text>
+          ) : (
+            <Group>
+              <Button onClick={() => void open()} disabled={model === undefined} data-testid="open-app">
+                ▶ Open App
+              </Button>
+            </Group>
+          )}
         </Stack>
       </ScrollArea>,
     );
