@@ -596,3 +596,29 @@ fn slash_in_the_open_tool_searches_the_list_again() {
     press(&mut s, KeyCode::Enter);
     assert!(draw(&s).contains("slow ✓ valid"), "{}", draw(&s));
 }
+
+#[test]
+fn a_long_search_scrolls_inside_its_box_and_keeps_the_cursor() {
+    for size in SIZES {
+        let mut s = listed(size);
+        press(&mut s, KeyCode::Char('/'));
+        let long = format!("{}-the-end", "a-long-query".repeat(8));
+        type_text(&mut s, &long);
+        let screen = draw(&s);
+        let line = screen
+            .lines()
+            .find(|l| l.contains("Tools ("))
+            .expect("the title line");
+        // The end of the query (where the cursor is) and the count are on screen, the start
+        // has scrolled out.
+        assert!(line.contains("-the-end"), "{size:?}: {line}");
+        assert!(line.contains("0 shown"), "{size:?}: {line}");
+        assert!(!line.contains(&long), "{size:?}: {line}");
+        // Home: the start is back in view.
+        press(&mut s, KeyCode::Home);
+        let screen = draw(&s);
+        let line = screen.lines().find(|l| l.contains("Tools (")).expect("title");
+        assert!(line.contains("/a-long-querya-long"), "{size:?}: {line}");
+        assert!(!line.contains("-the-end"), "{size:?}: {line}");
+    }
+}

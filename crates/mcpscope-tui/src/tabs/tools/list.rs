@@ -22,6 +22,9 @@ const MAX_FINDINGS: usize = 50;
 /// whole tool is kept as text for its form.
 const MAX_DESCRIPTION: usize = 2_000;
 
+/// Columns the search box keeps however narrow the list is (the count may be cut instead).
+const MIN_SEARCH_W: usize = 8;
+
 /// One tool of the list: what the list draws and searches, and the tool itself as compact JSON
 /// text, read again only when its form opens. A `serde_json::Value` per tool costs ten times
 /// its text (a map per object): 10,000 tools were ~40 MiB as values.
@@ -239,7 +242,7 @@ impl List {
             height: area.height - dh,
             ..area
         };
-        let mut lines = vec![self.title_line(theme)];
+        let mut lines = vec![self.title_line(theme, area.width as usize)];
         let window = self.window(area.height);
         let tools = self.tools.as_deref().unwrap_or(&[]);
         for (row, &i) in self.shown[window.clone()].iter().enumerate() {
@@ -292,26 +295,30 @@ impl List {
         self.cursor.follow(self.shown.len(), rows as usize);
     }
 
-    fn title_line(&self, theme: Theme) -> Line<'static> {
+    /// "Tools (24) /query 3 shown", at most `width` columns: a long query scrolls inside the
+    /// room left between the title and the count, the cursor kept in view.
+    fn title_line(&self, theme: Theme, width: usize) -> Line<'static> {
         let n = self.tools.as_ref().map_or(0, Vec::len);
-        let mut spans = vec![Span::styled(format!("Tools ({n}) "), theme.title())];
+        let title = format!("Tools ({n}) ");
         if self.searching || !self.search.text().is_empty() {
+            let count = format!(" {} shown", self.shown.len());
+            let used = title.chars().count() + 1 + count.chars().count();
+            let room = width.saturating_sub(used).max(MIN_SEARCH_W);
+            let mut spans = vec![Span::styled(title, theme.title())];
             spans.push(Span::styled("/", theme.key()));
-            spans.extend(self.search.spans(self.searching, 30).spans);
-            spans.push(Span::styled(
-                format!(" {} shown", self.shown.len()),
-                theme.dim(),
-            ));
-        } else {
-            let (e, w) = self.totals();
-            if e > 0 {
-                spans.push(Span::styled(format!("✗{e} "), theme.error()));
-            }
-            if w > 0 {
-                spans.push(Span::styled(format!("!{w} "), theme.warn()));
-            }
-            spans.push(Span::styled("/ search", theme.dim()));
+            spans.extend(self.search.spans(self.searching, room).spans);
+            spans.push(Span::styled(count, theme.dim()));
+            return Line::from(spans);
         }
+        let mut spans = vec![Span::styled(title, theme.title())];
+        let (e, w) = self.totals();
+        if e > 0 {
+            spans.push(Span::styled(format!("✗{e} "), theme.error()));
+        }
+        if w > 0 {
+            spans.push(Span::styled(format!("!{w} "), theme.warn()));
+        }
+        spans.push(Span::styled("/ search", theme.dim()));
         Line::from(spans)
     }
 
