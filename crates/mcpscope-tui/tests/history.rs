@@ -322,3 +322,34 @@ fn another_servers_entry_shows_only_when_all_are_shown() {
     core(&mut s, "history", theirs);
     assert_eq!(history(&s).rows()[0].server, "other");
 }
+
+#[test]
+fn a_click_selects_a_row_a_second_opens_it_and_the_wheel_pages() {
+    for size in SIZES {
+        let mut s = opened(size);
+        // Title, search, column heads, then the entries newest first (5, 4, 3, 2).
+        assert!(click(&mut s, 10, 4).is_empty());
+        match &press(&mut s, KeyCode::Enter)[..] {
+            [Effect::HistoryEntry { id, .. }] => assert_eq!(*id, 4),
+            other => panic!("{other:?}"),
+        }
+        // The column heads are not a row; the selected row clicked again opens it.
+        assert!(click(&mut s, 10, 2).is_empty());
+        assert!(click(&mut s, 10, 6).is_empty());
+        match &click(&mut s, 10, 6)[..] {
+            [Effect::HistoryEntry { id, .. }] => assert_eq!(*id, 2),
+            other => panic!("{other:?}"),
+        }
+    }
+    // The wheel past the last row asks for the next older page, once.
+    let mut s = opened((80, 24));
+    let down = crossterm::event::MouseEventKind::ScrollDown;
+    let mut asked = Vec::new();
+    for _ in 0..5 {
+        asked.extend(mouse_at(&mut s, down, 10, 5));
+    }
+    match &asked[..] {
+        [Effect::History { query, .. }] => assert_eq!(query.before, Some(2)),
+        other => panic!("one older page, got {other:?}"),
+    }
+}

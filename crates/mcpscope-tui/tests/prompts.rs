@@ -212,3 +212,20 @@ async fn the_demo_server_gets_a_prompt_through_its_form_in_both_eras() {
         i.shutdown().await;
     }
 }
+
+#[test]
+fn a_click_selects_a_prompt_and_a_second_opens_it() {
+    for size in SIZES {
+        let mut s = loaded(size);
+        // The title, then review, greet, showcase.
+        assert!(click(&mut s, 3, 2).is_empty());
+        let line = body_line(&s, 2);
+        assert!(
+            line.contains('▸') && line.contains("Greet someone"),
+            "{line}"
+        );
+        assert!(click(&mut s, 3, 0).is_empty());
+        click(&mut s, 3, 2);
+        assert!(draw(&s).contains("Who to greet"), "{}", draw(&s));
+    }
+}

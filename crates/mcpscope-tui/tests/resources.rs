@@ -407,3 +407,67 @@ fn the_cursor_keeps_its_item_when_the_other_list_arrives() {
     assert_eq!(tab(&s).selected(), Some(Item::Template(1)));
     assert_eq!(tab(&s).cursor.selected, n + 1);
 }
+
+#[test]
+fn a_click_selects_the_row_drawn_there_and_a_second_opens_it() {
+    for size in SIZES {
+        let mut s = loaded(size);
+        // Resources (3) on the first line, then readme, logo, counter; Templates (2) after.
+        assert!(click(&mut s, 2, 2).is_empty());
+        assert_eq!(tab(&s).cursor.selected, 1);
+        let line = body_line(&s, 2);
+        assert!(line.contains('▸') && line.contains("Logo"), "{line}");
+        // A section's title is not a row.
+        click(&mut s, 2, 4);
+        assert_eq!(tab(&s).cursor.selected, 1);
+        click(&mut s, 2, 5);
+        assert_eq!(tab(&s).cursor.selected, 3);
+        // The selected row clicked again opens it, as Enter: the template's form.
+        click(&mut s, 2, 5);
+        assert!(
+            draw(&s).contains("Template demo://greeting/{name}"),
+            "{}",
+            draw(&s)
+        );
+    }
+}
+
+#[test]
+fn a_click_in_a_scrolled_list_selects_the_row_drawn_there() {
+    let mut s = state(&[card("demo", "connected", Some("modern"))], (80, 24));
+    press(&mut s, KeyCode::Char('r'));
+    let many: Vec<Value> = (0..60)
+        .map(|i| json!({"uri": format!("demo://r/{i}"), "name": format!("res-{i:02}")}))
+        .collect();
+    send(
+        &mut s,
+        answer(TabId::Resources, "list", "", json!({"resources": many})),
+    );
+    send(
+        &mut s,
+        answer(
+            TabId::Resources,
+            "templates",
+            "",
+            json!({"resourceTemplates": []}),
+        ),
+    );
+    press(&mut s, KeyCode::End);
+    press(&mut s, KeyCode::PageUp);
+    for row in [0u16, 3, 10] {
+        let before = body_line(&s, row);
+        let name = before
+            .split_whitespace()
+            .find(|w| w.starts_with("res-"))
+            .unwrap_or_else(|| panic!("a row at {row}: {before}"))
+            .to_string();
+        click(&mut s, 3, row);
+        let after = body_line(&s, row);
+        assert!(
+            after.contains('▸') && after.contains(&name),
+            "{before} → {after}"
+        );
+        let n: usize = name[4..].parse().expect("a number");
+        assert_eq!(tab(&s).cursor.selected, n);
+    }
+}

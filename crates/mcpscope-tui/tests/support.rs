@@ -84,3 +84,38 @@ pub(crate) fn draw(s: &AppState) -> String {
     }
     out
 }
+
+/// A mouse event of `kind` at (`col`, `row`) of the open tab's body (0, 0: its top left).
+pub(crate) fn mouse_at(
+    s: &mut AppState,
+    kind: crossterm::event::MouseEventKind,
+    col: u16,
+    row: u16,
+) -> Vec<Effect> {
+    let body = mcpscope_tui::render::layout(s.size).body;
+    send(
+        s,
+        Msg::Mouse(crossterm::event::MouseEvent {
+            kind,
+            column: body.x + col,
+            row: body.y + row,
+            modifiers: KeyModifiers::NONE,
+        }),
+    )
+}
+
+/// A left click at (`col`, `row`) of the open tab's body.
+pub(crate) fn click(s: &mut AppState, col: u16, row: u16) -> Vec<Effect> {
+    let kind = crossterm::event::MouseEventKind::Down(crossterm::event::MouseButton::Left);
+    mouse_at(s, kind, col, row)
+}
+
+/// The line of the screen drawn at `row` of the open tab's body.
+pub(crate) fn body_line(s: &AppState, row: u16) -> String {
+    let body = mcpscope_tui::render::layout(s.size).body;
+    draw(s)
+        .lines()
+        .nth((body.y + row) as usize)
+        .unwrap_or_default()
+        .to_string()
+}

@@ -180,3 +180,18 @@ async fn a_real_task_is_listed_and_followed_to_its_end() {
     i.shutdown().await;
     drop(dir);
 }
+
+#[test]
+fn a_click_selects_a_task_and_a_second_opens_it() {
+    for size in SIZES {
+        let mut s = opened(size);
+        // Title, support, column heads, then t-1 and t-2.
+        assert!(click(&mut s, 5, 4).is_empty());
+        assert!(draw(&s).contains("t-2"));
+        let e = click(&mut s, 5, 4);
+        let r = route_of(&e);
+        assert_eq!((r.tag, r.key.as_str()), ("detail", "t-2"));
+        // A click under the last row selects nothing.
+        assert!(click(&mut s, 5, 9).is_empty());
+    }
+}

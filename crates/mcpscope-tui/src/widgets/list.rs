@@ -58,6 +58,13 @@ impl Cursor {
     }
 }
 
+/// The first line of a window that was `clicked` (its first line then), while the row `at` of
+/// `len` is still inside it, `height` lines tall: a list whose window is otherwise worked out
+/// from the cursor alone stays still under the mouse, so a second click finds the same row.
+pub fn stay(clicked: Option<usize>, at: usize, len: usize, height: usize) -> Option<usize> {
+    clicked.filter(|top| at >= *top && at < top + height.max(1) && *top < len)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

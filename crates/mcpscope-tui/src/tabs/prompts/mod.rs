@@ -72,6 +72,9 @@ pub struct Prompts {
     pub list_error: Option<String>,
     /// The list was asked and not answered.
     loading: bool,
+    /// The list's first line as last clicked: the list stays still under the mouse (a second
+    /// click opens the same row) until a key or the wheel moves it.
+    click_top: Option<usize>,
     /// The server said the list changed (`f` reloads).
     pub list_changed: bool,
     /// The `/` filter.
@@ -366,6 +369,7 @@ impl Tab for Prompts {
     }
 
     fn key(&mut self, ctx: &Ctx, key: KeyEvent) -> Handled {
+        self.click_top = None;
         if self.search.typing {
             if self.search.key(key) {
                 self.cursor = Cursor::default();
@@ -381,6 +385,7 @@ impl Tab for Prompts {
     fn scroll(&mut self, ctx: &Ctx, down: bool) -> Vec<Effect> {
         let code = if down { KeyCode::Down } else { KeyCode::Up };
         let k = KeyEvent::new(code, KeyModifiers::NONE);
+        self.click_top = None;
         match (self.pane, self.messages.as_mut()) {
             (Pane::Detail, Some(m)) => {
                 m.pager.key(k, page(ctx));
@@ -405,6 +410,7 @@ impl Tab for Prompts {
         // A click on the row already selected opens it, as Enter does.
         let again = self.cursor.selected == n && self.pane == Pane::List;
         self.cursor.selected = n;
+        self.click_top = Some(top);
         self.pane = Pane::List;
         self.search.typing = false;
         if again {

@@ -4,6 +4,7 @@
 use super::{Pane, Prompts};
 use crate::tabs::Ctx;
 use crate::tabs::resources::form::{window, wrap};
+use crate::widgets::list::stay;
 use crate::widgets::style::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -83,11 +84,12 @@ fn head(t: &Prompts, theme: Theme, w: usize) -> Vec<Line<'static>> {
 /// by it).
 pub(super) fn list_lines(t: &Prompts, area: Rect) -> (u16, usize) {
     let hh = (head(t, Theme::new(false), area.width as usize).len() as u16).min(area.height);
-    let top = window(
+    let (at, len, h) = (
         t.cursor.selected,
         t.items().len(),
         (area.height - hh) as usize,
     );
+    let top = stay(t.click_top, at, len, h).unwrap_or_else(|| window(at, len, h));
     (hh, top)
 }
 

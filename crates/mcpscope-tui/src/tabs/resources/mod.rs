@@ -98,6 +98,9 @@ pub struct Resources {
     pub list_errors: Vec<String>,
     /// Lists asked and not answered.
     loading: usize,
+    /// The list's first line as last clicked: the list stays still under the mouse (a second
+    /// click opens the same row) until a key or the wheel moves it.
+    click_top: Option<usize>,
     /// The server said the list changed (`f` reloads).
     pub list_changed: bool,
     /// The `/` filter.
@@ -623,6 +626,7 @@ impl Tab for Resources {
     }
 
     fn key(&mut self, ctx: &Ctx, key: KeyEvent) -> Handled {
+        self.click_top = None;
         if self.save.is_some() {
             return self.save_key(ctx, key);
         }
@@ -641,6 +645,7 @@ impl Tab for Resources {
     fn scroll(&mut self, ctx: &Ctx, down: bool) -> Vec<Effect> {
         let code = if down { KeyCode::Down } else { KeyCode::Up };
         let k = KeyEvent::new(code, KeyModifiers::NONE);
+        self.click_top = None;
         match (self.pane, self.read.as_mut()) {
             (Pane::Detail, Some(r)) => {
                 r.pager.key(k, page(ctx));
@@ -665,6 +670,7 @@ impl Tab for Resources {
         // A click on the row already selected opens it, as Enter does.
         let again = self.cursor.selected == n && self.pane == Pane::List;
         self.cursor.selected = n;
+        self.click_top = Some(top);
         self.pane = Pane::List;
         self.search.typing = false;
         if again {

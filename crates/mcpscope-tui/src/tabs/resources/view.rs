@@ -5,6 +5,7 @@
 use super::form::{clock, window, wrap};
 use super::{Item, Pane, Resources};
 use crate::tabs::Ctx;
+use crate::widgets::list::stay;
 use crate::widgets::style::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -101,7 +102,8 @@ pub(super) fn list_lines(t: &Resources, area: Rect) -> (u16, Vec<Option<usize>>,
         .iter()
         .position(|m| *m == Some(t.cursor.selected))
         .unwrap_or(0);
-    let top = window(at, map.len(), (area.height - hh) as usize);
+    let h = (area.height - hh) as usize;
+    let top = stay(t.click_top, at, map.len(), h).unwrap_or_else(|| window(at, map.len(), h));
     (hh, map, top)
 }
 
