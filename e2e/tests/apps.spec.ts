@@ -151,12 +151,33 @@ test('a hostile app is bounded and shown; refused resources say why', async ({ p
   await expect(page.getByTestId('app-notes')).toContainText('size changes in a second');
   await shot(page, 'apps-hostile');
 
+  // Display modes: honoured and answered with the actual mode.
+  await app.locator('#fullscreen').click();
+  await expect(page.getByTestId('app-panel')).toHaveAttribute('data-mode', 'fullscreen');
+  await expect(app.locator('#answers')).toContainText('{"mode":"fullscreen"}');
+  await page.getByTestId('app-inline').click();
+  await expect(page.getByTestId('app-panel')).toHaveAttribute('data-mode', 'inline');
+  await app.locator('#pip').click();
+  await expect(page.getByTestId('app-panel')).toHaveAttribute('data-mode', 'pip');
+  await page.getByTestId('app-inline').click();
+
+  // A download is confirmed first, then saved.
+  await app.locator('#download').click();
+  await expect(page.getByTestId('app-confirm')).toContainText('report.csv');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('app-confirm-yes').click();
+  expect((await download).suggestedFilename()).toBe('report.csv');
+  await expect(app.locator('#answers')).toContainText('"id":62,"result":{}');
+
   await tab(page, 'traffic');
   await page.getByTestId('traffic-search').fill('malformed');
   await expect(page.locator('[data-testid=frame-row][data-source=app]').first()).toBeVisible();
 
+  // An app that does not answer ui/resource-teardown is torn down after the bound, and it says so.
   await tab(page, 'apps');
+  await app.locator('#mute').click();
   await page.getByTestId('app-close').click();
+  await expect(page.getByTestId('app-notes')).toContainText('did not answer ui/resource-teardown in 3 s');
   await expect(page.getByTestId('app-panel')).toHaveAttribute('data-app-status', 'idle');
 
   for (const [tool, why] of [

@@ -291,3 +291,19 @@ describe('the sandbox proxy reports', () => {
     expect(s.events.at(-1)).toMatchObject({ type: 'dropped', count: 3, reason: expect.stringContaining('3000000') });
   });
 });
+
+describe('host context changes', () => {
+  it('sends only what changed, and only once the app is initialized', async () => {
+    const s = setup();
+    s.b.contextChanged({ ...ENV, theme: 'light' });
+    expect(s.posted).toHaveLength(0);
+    await ready(s);
+    const n = s.posted.length;
+    s.b.contextChanged({ ...ENV, theme: 'dark', width: 900 });
+    expect(s.posted.at(-1)).toEqual({ jsonrpc: '2.0', method: 'ui/notifications/host-context-changed', params: { theme: 'dark', containerDimensions: { width: 900, maxHeight: MAX_HEIGHT } } });
+    s.b.contextChanged({ ...ENV, theme: 'dark', width: 900 });
+    expect(s.posted).toHaveLength(n + 1);
+    s.b.setMode('pip');
+    expect(s.posted.at(-1)).toMatchObject({ params: { displayMode: 'pip' } });
+  });
+});
