@@ -47,6 +47,8 @@ impl Peers {
             "peers/node_modules/@modelcontextprotocol/sdk/package.json",
             "peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js",
             "peers/node_modules/@modelcontextprotocol/server-memory/dist/index.js",
+            "peers/node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js",
+            "peers/node_modules/@modelcontextprotocol/server-basic-react/dist/index.js",
             "python/bin/python",
         ];
         let missing: Vec<String> = needed

@@ -32,6 +32,7 @@ mod demo_utilities;
 // MCP Apps in the CLI: --app-info (exit 2 without an app), NDJSON for tools/list, --advertise-apps
 // and the visibility rule; the npm example app servers (peers_apps).
 mod apps;
+mod peers_apps;
 // OAuth against the testkit's authorization server: login, storage, refresh, revocation, limits.
 mod oauth;
 // OAuth against the Python SDK's and FastMCP's own authorization servers (testenv/peers/python).

@@ -115,7 +115,7 @@ pub(super) async fn probe(
         .map_err(|why| Failure::new(ErrorCode::AppRefused, why))?;
     let mut summary = serde_json::to_value(&checked).unwrap_or_default();
     if let Some(m) = summary.as_object_mut() {
-        m.remove("html");
+        m.shift_remove("html");
     }
     if let Some(path) = &args.output {
         write_out(output, checked.html.as_bytes(), "the app's HTML")?;
