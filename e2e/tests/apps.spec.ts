@@ -194,31 +194,37 @@ test('a hostile app is bounded and shown; refused resources say why', async ({ p
   }
 });
 
-/** The MCP Apps project's example servers (apps-core pins them in testenv/npm/peers). */
-for (const example of ['server-basic-vanillajs', 'server-basic-react'] as const) {
-  test(`the example ${example}: opened, drawn, its own button calls back into its server`, async ({ page, backend }) => {
-    const script = path.join(REPO, 'testenv/peers/apps-example.sh');
+/** The MCP Apps project's example servers (pinned in testenv/npm/peers, started by testenv/peers/basic-app.sh). */
+for (const variant of ['vanillajs', 'react'] as const) {
+  const example = `server-basic-${variant}`;
+  test(`the example ${example}: opened, drawn, its own buttons call back into its server`, async ({ page, backend }) => {
+    const script = path.join(REPO, 'testenv/peers/basic-app.sh');
     test.skip(!existsSync(script) || !existsSync(path.join(REPO, '.peers/peers/node_modules/@modelcontextprotocol', example)), `${example} is not installed (bash testenv/install.sh)`);
     await openUi(page, backend);
-    await importServer(page, example, { command: 'bash', args: [script, example], protocolEra: 'legacy' });
+    await importServer(page, example, { command: script, args: [variant, 'stdio'], protocolEra: 'legacy', env: { MCPSCOPE_PEERS_DIR: path.join(REPO, '.peers') } });
     await connect(page, example);
-    await tab(page, 'apps');
-    await expect(page.getByTestId('apps-count')).not.toHaveAttribute('data-count', '0');
-    const tool = await page.getByTestId('app-item').first().getAttribute('data-app');
-    await openApp(page, tool!);
+    await openApp(page, 'get-time');
     const panel = page.getByTestId('app-panel');
     await expect(panel).toHaveAttribute('data-app-status', 'ready');
     const app = appDoc(page);
-    // The examples draw the server time the tool returned, and a button that asks for it again.
-    await expect(app.locator('body')).not.toBeEmpty();
-    const before = await page.locator('[data-testid=app-frame]').count();
+    // Its own App class drew the page and got the tool's result.
+    await expect(app.getByRole('button', { name: 'Get Server Time' })).toBeVisible();
+    // It sizes itself (ext-apps' auto-resize sends size-changed): the frame follows.
+    await expect(page.getByTestId('app-frame')).toHaveAttribute('data-height', /\d+/);
+    // Its button calls get-time back through the host (origin app): a tools/call in Traffic, linked to History.
+    const before = await page.locator('[data-testid=app-history-link]').count();
     expect(before).toBe(1);
-    await app.getByRole('button', { name: /get server time/i }).first().click();
+    await app.getByRole('button', { name: 'Get Server Time' }).click();
+    await app.getByRole('button', { name: 'Send Message' }).click();
+    await expect(page.locator('[data-testid=app-model-note][data-method="ui/message"]').first()).toBeVisible();
+    await shot(page, `apps-${example}`);
     await tab(page, 'traffic');
+    await page.getByTestId('traffic-search').fill('get-time');
     await expect(page.locator('[data-testid=frame-row][data-source=app][data-app-direction=fromApp][data-method="tools/call"]').first()).toHaveAttribute('data-history-id', /\d+/);
     await tab(page, 'apps');
-    await shot(page, `apps-${example}`);
     await page.getByTestId('app-close').click();
     await expect(panel).toHaveAttribute('data-app-status', 'idle');
+    await tab(page, 'traffic');
+    await expect(page.locator('[data-testid=frame-row][data-source=app][data-method="ui/resource-teardown"]').first()).toBeVisible();
   });
 }
