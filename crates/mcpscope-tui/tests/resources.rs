@@ -370,7 +370,7 @@ fn what_a_hostile_server_sends_is_bounded() {
     let t = tab(&s);
     let rows = t.resources.as_ref().expect("listed");
     assert_eq!(rows.len(), mcpscope_tui::tabs::resources::MAX_ROWS);
-    assert!(rows[0].uri.chars().count() <= mcpscope_tui::tabs::resources::form::MAX_TEXT + 1);
+    assert!(rows[0].uri.chars().count() <= mcpscope_tui::widgets::completion::MAX_TEXT + 1);
     assert!(!rows[0].uri.contains('\x1b'));
     core(
         &mut s,

@@ -1,6 +1,8 @@
 //! Pieces the tabs and modals share: a one-line text input, a scrollable text pager, a list
-//! cursor, and the styles (with `NO_COLOR`).
+//! cursor, the styles (with `NO_COLOR`), the schema form (`form/`) and the completion form of
+//! resource templates and prompt arguments (`completion.rs`).
 
+pub mod completion;
 pub mod form;
 pub mod image;
 pub mod input;

@@ -2,8 +2,8 @@
 //! text; images, audio, resources and links described), in a pager. Bounded: text past
 //! [`MAX_TEXT_BYTES`] is cut, at most [`MAX_MESSAGES`] messages are shown.
 
-use crate::tabs::resources::form::{MAX_TEXT, clean, field_text};
 use crate::tabs::resources::read::error_text;
+use crate::widgets::completion::{MAX_TEXT, clean, field_text};
 use crate::widgets::pager::Pager;
 use serde_json::Value;
 

@@ -7,10 +7,10 @@
 mod messages;
 mod view;
 
-use super::resources::form::{Field, Form, FormOut, MAX_TEXT, Search, clean, field_text};
 use super::resources::read::error_text;
 use super::{Binding, Ctx, Handled, Tab, TabId};
 use crate::msg::{CoreEvent, Done, Effect, Route};
+use crate::widgets::completion::{Field, Form, FormOut, MAX_TEXT, Search, clean, field_text};
 use crate::widgets::list::Cursor;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use mcpscope_inspect::{Call, Pages};

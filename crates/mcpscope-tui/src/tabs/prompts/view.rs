@@ -3,7 +3,7 @@
 
 use super::{Pane, Prompts};
 use crate::tabs::Ctx;
-use crate::tabs::resources::form::{window, wrap};
+use crate::widgets::completion::{window, wrap};
 use crate::widgets::list::stay;
 use crate::widgets::style::Theme;
 use ratatui::Frame;

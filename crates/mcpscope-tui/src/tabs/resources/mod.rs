@@ -10,17 +10,16 @@
 //! `form.rs` is the argument form the Prompts tab shares; `read.rs` the read's answer;
 //! `template.rs` RFC 6570 expansion.
 
-pub mod form;
 pub mod read;
 pub mod template;
 mod view;
 
 use super::{Binding, Ctx, Handled, Tab, TabId};
 use crate::msg::{Done, Effect, Job, Route};
+use crate::widgets::completion::{Field, Form, FormOut, MAX_TEXT, Search, clean, field_text};
 use crate::widgets::input::Input;
 use crate::widgets::list::Cursor;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use form::{Field, Form, FormOut, MAX_TEXT, Search, clean, field_text};
 use mcpscope_inspect::{Call, Pages};
 use ratatui::Frame;
 use ratatui::layout::Rect;

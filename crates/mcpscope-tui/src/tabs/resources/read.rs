@@ -3,7 +3,7 @@
 //! (save to a file). Bounded: text past [`MAX_TEXT_BYTES`] and blobs past [`MAX_BLOB_BYTES`] are
 //! described, not kept.
 
-use super::form::{MAX_TEXT, clean};
+use crate::widgets::completion::{MAX_TEXT, clean, field_text};
 use crate::widgets::pager::Pager;
 use base64::Engine;
 use serde_json::Value;
@@ -84,8 +84,8 @@ impl ReadView {
     }
 
     fn content(&mut self, i: usize, many: bool, c: &Value, text: &mut String) {
-        let uri = super::form::field_text(c, "uri");
-        let mime = match super::form::field_text(c, "mimeType") {
+        let uri = field_text(c, "uri");
+        let mime = match field_text(c, "mimeType") {
             m if m.is_empty() => "no MIME type".to_string(),
             m => m,
         };
@@ -140,7 +140,7 @@ impl ReadView {
 
 /// An error object (`{code, message, rpcCode?}`) in a line.
 pub fn error_text(e: &Value) -> String {
-    let msg = super::form::field_text(e, "message");
+    let msg = field_text(e, "message");
     let code = e
         .get("rpcCode")
         .or_else(|| e.get("code"))

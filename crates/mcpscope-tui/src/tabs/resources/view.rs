@@ -2,9 +2,9 @@
 //! subscribed `●` and updated `↻` marks) beside the detail (the template form, the read, or
 //! what the selected row is); on a narrow screen one half at a time.
 
-use super::form::{clock, window, wrap};
 use super::{Item, Pane, Resources};
 use crate::tabs::Ctx;
+use crate::widgets::completion::{clock, window, wrap};
 use crate::widgets::list::stay;
 use crate::widgets::style::Theme;
 use ratatui::Frame;

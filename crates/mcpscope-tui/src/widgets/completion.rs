@@ -1,4 +1,5 @@
-//! What the Resources and Prompts tabs share: an argument form (one [`Input`] per argument,
+//! The completion form, and what else the Resources and Prompts tabs share (it lived in
+//! `tabs/resources/` while only Resources had it): an argument form (one [`Input`] per argument,
 //! required ones marked, descriptions shown) that asks the server for completions
 //! (`completion/complete`) as the user types, the `/` search box of their lists, and the
 //! cleaning of text a server sent before it is kept or drawn.
@@ -66,7 +67,7 @@ pub fn wrap(s: &str, width: usize, max_lines: usize) -> Vec<String> {
 
 /// `v[key]` as cleaned text, or "".
 pub fn field_text(v: &Value, key: &str) -> String {
-    clean(super::super::text(v, key), MAX_TEXT)
+    clean(crate::tabs::text(v, key), MAX_TEXT)
 }
 
 /// One argument of a form.
