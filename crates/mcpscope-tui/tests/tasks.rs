@@ -195,3 +195,40 @@ fn a_click_selects_a_task_and_a_second_opens_it() {
         assert!(click(&mut s, 5, 9).is_empty());
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctrl_k_runs_a_tool_as_a_task_and_the_tasks_tab_lists_it() {
+    use crossterm::event::{KeyEvent, KeyModifiers};
+    for era in ["legacy", "modern"] {
+        let (_dir, i) = crate::real_core::inspector("tasks-ctrl-k");
+        i.connect("demo", Some(era.into())).await.expect("connect");
+        let mut s = AppState::new(&i.servers().await, (120, 35), false);
+        let e = press(&mut s, KeyCode::Char('t'));
+        crate::real_core::pump(&mut s, &i, e).await;
+        press(&mut s, KeyCode::Char('/'));
+        type_text(&mut s, "research");
+        press(&mut s, KeyCode::Enter);
+        press(&mut s, KeyCode::Enter);
+        press(&mut s, KeyCode::Enter);
+        type_text(&mut s, "otters");
+        press(&mut s, KeyCode::Enter);
+        let k = KeyEvent::new(KeyCode::Char('k'), KeyModifiers::CONTROL);
+        let e = send(&mut s, Msg::Key(k));
+        assert!(
+            matches!(&e[..], [Effect::Run { route, .. }] if route.tag == "task"),
+            "{era}: {e:?}"
+        );
+        crate::real_core::pump(&mut s, &i, e).await;
+        let toast = s.toast.clone().map(|t| t.text).unwrap_or_default();
+        assert!(
+            toast.starts_with("task ") && toast.ends_with("started: k shows it"),
+            "{era}: {toast}"
+        );
+        let e = press(&mut s, KeyCode::Char('k'));
+        crate::real_core::pump(&mut s, &i, e).await;
+        let rows = s.tabs["demo"].tasks.rows();
+        assert!(rows.iter().any(|r| r.tool == "research"), "{era}: {rows:?}");
+        assert!(draw(&s).contains("research"), "{}", draw(&s));
+        i.shutdown().await;
+    }
+}

@@ -12,7 +12,7 @@ mod result;
 mod run;
 
 use super::{Binding, Ctx, Handled, Tab, TabId};
-use crate::msg::{CoreEvent, Done, Effect, Route};
+use crate::msg::{CoreEvent, Done, Effect, Job, Route};
 use crate::widgets::form::{Form, FormEvent};
 use crate::widgets::pager::Pager;
 use crate::widgets::style::Theme;
@@ -36,6 +36,8 @@ const WIDE: u16 = 100;
 const LIST_W: u16 = 38;
 /// Rows a page key moves.
 const PAGE: usize = 10;
+/// The `ttl` a task run with Ctrl-K asks for on 2025-11-25 (ms).
+const TASK_TTL_MS: u64 = 300_000;
 
 /// `v[key]` as text, if it is.
 pub(crate) fn text_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
@@ -179,6 +181,10 @@ const FORM_KEYS: &[Binding] = &[
     Binding {
         keys: "Esc",
         what: "back to the list",
+    },
+    Binding {
+        keys: "Ctrl-K",
+        what: "run as a task (the Tasks tab follows it)",
     },
 ];
 
@@ -339,6 +345,9 @@ impl Tools {
         if ctrl(&key, 'r') {
             return Handled::Yes(self.start(ctx));
         }
+        if ctrl(&key, 'k') {
+            return Handled::Yes(self.start_task(ctx));
+        }
         let Some(o) = self.open.as_mut() else {
             self.pane = Pane::List;
             return Handled::No;
@@ -409,6 +418,61 @@ impl Tools {
                 bytes,
             }],
             None => vec![toast("this block has no data to save (not base64?)", true)],
+        }
+    }
+
+    /// Ctrl-K: run the open tool as a task (the core asks the server for one: `params.task` on
+    /// 2025-11-25, the tasks extension on 2026-07-28); the Tasks tab lists and follows it.
+    fn start_task(&mut self, ctx: &Ctx) -> Vec<Effect> {
+        if !ctx.server.connected() {
+            return vec![toast(crate::strings::NOT_CONNECTED, true)];
+        }
+        let Some(o) = self.open.as_mut() else {
+            return Vec::new();
+        };
+        let args = match o.form.finish() {
+            Ok(a) => a,
+            Err(why) => return vec![toast(format!("cannot send yet: {why}"), true)],
+        };
+        let (server, tool) = (ctx.server.name.clone(), name(&o.tool).to_string());
+        let route = Route::new(&server, TabId::Tools, "task", tool.clone());
+        let job = Job::new(move |i| {
+            let (server, tool, arguments) = (server.clone(), tool.clone(), args.clone());
+            async move {
+                let run = mcpscope_inspect::tasks::RunTask {
+                    tool,
+                    arguments,
+                    ttl_ms: Some(TASK_TTL_MS),
+                    request_id: None,
+                };
+                let out = i.run_task(&server, run).await?;
+                Ok(json!({
+                    "historyId": out.history_id,
+                    "taskId": out.task.map(|t| t.task.task_id),
+                    "error": out.result.err().map(|e| e.message),
+                }))
+            }
+        });
+        vec![Effect::Run { route, job }]
+    }
+
+    /// What Ctrl-K's task became, said in the footer.
+    fn task_started(done: Done) -> Effect {
+        match done.result {
+            Ok(v) => match (text_of(&v, "taskId"), text_of(&v, "error")) {
+                (_, Some(e)) => toast(cut(&format!("the task call failed: {e}"), 300), true),
+                (Some(id), None) => {
+                    toast(format!("task {} started: k shows it", cut(id, 60)), false)
+                }
+                (None, None) => toast(
+                    "the server answered at once, without a task (see History)",
+                    false,
+                ),
+            },
+            Err(f) => toast(
+                cut(&format!("the task call failed: {}", f.message), 300),
+                true,
+            ),
         }
     }
 
@@ -744,6 +808,7 @@ impl Tab for Tools {
                 self.called(ctx, done);
                 return self.ask_image(ctx);
             }
+            "task" => return vec![Tools::task_started(done)],
             "image" => {
                 if let Some(r) = self.result.as_mut() {
                     r.image_done(&done.route.key);
