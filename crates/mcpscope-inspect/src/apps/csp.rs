@@ -44,7 +44,7 @@ pub fn check_domain(domain: &str) -> Result<(), String> {
     }
     let lower = domain.to_ascii_lowercase();
     let rest = match lower.split_once("://") {
-        Some((scheme, rest)) if matches!(scheme, "http" | "https" | "ws" | "wss") => rest,
+        Some(("http" | "https" | "ws" | "wss", rest)) => rest,
         Some((scheme, _)) => {
             return refuse(&format!("the scheme {scheme}: is not http(s) or ws(s)"));
         }
