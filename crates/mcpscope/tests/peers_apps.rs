@@ -188,3 +188,81 @@ async fn the_core_lists_and_reads_the_example_apps_over_http() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// The e2e journeys' hostile app server (`e2e/servers/hostile-app-server.mjs`, plain Node): its
+/// UI resources that are not HTML, missing, or 6 MiB are refused by the core with the reason,
+/// each a History entry, a warning event and a `host` app frame in Traffic.
+#[tokio::test]
+async fn hostile_ui_resources_are_refused_with_the_reason() {
+    use mcpscope_inspect::{Call, Catalog, CatalogEntry, Inspector, Options, Pages};
+    use mcpscope_proto::error_code::ErrorCode;
+    let Some(peers) = Peers::get("hostile_ui_resources_are_refused_with_the_reason") else {
+        return;
+    };
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let cmd = peers.node_stdio("", &[], &[]);
+    let node = cmd[cmd.iter().position(|a| a == "--").unwrap() + 1].clone();
+    let server = format!("{root}/e2e/servers/hostile-app-server.mjs");
+    let dir = std::env::temp_dir().join(format!("mcpscope-apps-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = mcpscope_store::HistoryStore::open(&dir.join("history.sqlite"), Default::default())
+        .expect("history");
+    let entry: CatalogEntry =
+        serde_json::from_value(json!({"command": node, "args": [server], "protocolEra": "legacy"}))
+            .unwrap();
+    let options = Options {
+        ping_interval: None,
+        ..Options::default()
+    };
+    let app = Inspector::new(
+        Catalog::in_memory(vec![("hostile".into(), entry)]),
+        store,
+        options,
+    );
+    app.connect("hostile", None).await.expect("connect");
+    let list = Call {
+        method: "tools/list".into(),
+        ..Call::default()
+    };
+    app.call("hostile", list.with_pages(Pages::All { key: None }))
+        .await
+        .expect("tools/list");
+    assert_eq!(app.apps("hostile").expect("apps").apps.len(), 4);
+    assert!(app.read_app("hostile", "hostile-app").await.is_ok());
+    for (tool, why) in [
+        ("not-html-app", "\"text/plain\", not HTML"),
+        ("missing-app", "could not read ui://hostile/missing.html"),
+        ("huge-app", "app resources over 5 MiB are refused"),
+    ] {
+        let e = app.read_app("hostile", tool).await.expect_err(tool);
+        assert_eq!(e.code, ErrorCode::AppRefused, "{tool}: {e}");
+        assert!(e.message.contains(why), "{tool}: {}", e.message);
+        assert!(e.extra["historyId"].as_i64().is_some(), "{tool}");
+    }
+    let page = app
+        .frames(
+            "hostile",
+            mcpscope_inspect::FramePage {
+                after: Some(0),
+                before: None,
+                limit: Some(1000),
+                sources: vec!["app".into()],
+            },
+        )
+        .await
+        .expect("frames");
+    let notes: Vec<String> = page
+        .iter()
+        .filter_map(|f| {
+            let v: Value = serde_json::from_str(f).ok()?;
+            v["app"]["note"].as_str().map(str::to_owned)
+        })
+        .collect();
+    assert_eq!(notes.len(), 3, "{notes:?}");
+    assert!(
+        notes.iter().all(|n| n.starts_with("refused: ")),
+        "{notes:?}"
+    );
+    app.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
