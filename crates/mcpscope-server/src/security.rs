@@ -7,6 +7,10 @@
 //!    loopback name with our port, or a host named in `ALLOWED_ORIGINS`, is required.
 //! 2. **`Sec-Fetch-Site: cross-site`** (403): the browser says another site started the request.
 //! 3. **Origin allowlist** (403) when the request carries an `Origin`: only our own page.
+//!    On `/api/*`, `Sec-Fetch-Site: same-site` is refused too: a page on another port of this
+//!    host (the MCP Apps sandbox, where a server's app runs, or any local dev server) gets our
+//!    SameSite cookie, since cookies do not separate ports, and a no-cors GET carries no
+//!    `Origin` to refuse it by.
 //! 4. **Token** (401) on `/api/*`: `x-mcp-remote-auth: Bearer <token>` or the `mcpscope_token`
 //!    cookie, compared in constant time (`subtle`), unless auth was disabled on purpose. After
 //!    [`FREE_GUESSES`] wrong tokens in this process, each further wrong one is answered 429 after
@@ -328,6 +332,17 @@ fn not_json(req: &Request) -> Option<ApiError> {
     })
 }
 
+/// The refusal of an `/api` request another page of this host started (rule 3): only our own
+/// page (`same-origin`) or no page at all (`none`, or no header: curl, the CLI) may call it.
+fn same_site(headers: &HeaderMap) -> Option<ApiError> {
+    let site = headers.get("sec-fetch-site")?.to_str().unwrap_or_default();
+    site.eq_ignore_ascii_case("same-site").then(|| {
+        forbidden(
+            "a page on another port of this host tried to reach mcpscope's API (Sec-Fetch-Site: same-site), e.g. an MCP App in the sandbox; only mcpscope's own page may",
+        )
+    })
+}
+
 /// The middleware: duplicate guarded headers, Host, Sec-Fetch-Site and Origin on every request;
 /// the token and the Content-Type rule on `/api/*`.
 pub(crate) async fn guard(State(sec): State<Arc<Security>>, req: Request, next: Next) -> Response {
@@ -337,6 +352,9 @@ pub(crate) async fn guard(State(sec): State<Arc<Security>>, req: Request, next: 
         return refusal.into_response();
     }
     let is_api = path == "/api" || path.starts_with("/api/");
+    if is_api && let Some(refusal) = same_site(req.headers()) {
+        return refusal.into_response();
+    }
     if is_api && !sec.authenticated(req.headers()) {
         let presented = Security::presented(req.headers()).is_some();
         if presented && let Some(slowed) = sec.wrong_token().await {
@@ -420,6 +438,15 @@ mod tests {
         assert!(s.refuse(&headers(&cross), false).is_some());
         // Only the OAuth callback admits a cross-site navigation (the authorization server's page).
         assert!(s.refuse(&headers(&cross), true).is_none());
+    }
+
+    #[test]
+    fn the_api_refuses_a_same_site_page_such_as_the_apps_sandbox() {
+        assert!(same_site(&headers(&[("sec-fetch-site", "same-site")])).is_some());
+        assert!(same_site(&headers(&[("sec-fetch-site", "Same-Site")])).is_some());
+        assert!(same_site(&headers(&[("sec-fetch-site", "same-origin")])).is_none());
+        assert!(same_site(&headers(&[("sec-fetch-site", "none")])).is_none());
+        assert!(same_site(&headers(&[])).is_none());
     }
 
     #[test]
