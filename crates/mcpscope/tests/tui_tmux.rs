@@ -5,7 +5,9 @@
 //! both eras and at 80×24, and against server-everything (a server not built by us). Around it:
 //! the seeded catalog connected with `c`, Info naming the server, `?` help, a resize that still
 //! draws, the mouse on the tab bar, `NO_COLOR`, `q` asking first while a call runs, and quitting
-//! with the terminal given back.
+//! with the terminal given back. Then the era key cycling on a connected server, Protocol's
+//! filter and pager, the Logs level, a tool run as a task in the Tasks tab, the Auth tab of a
+//! server without OAuth, a tool's image drawn as halfblocks, and mouse clicks on list rows.
 
 use crate::peers_support::{EVERYTHING, Peers};
 use crate::tui_tmux_support::{Start, Tui, framed, sets_colour, sgr_params};
@@ -216,7 +218,7 @@ fn demo_journey(test: &str, era: &str, size: (u16, u16)) {
     };
     t.wait_for(&["● connected", version]);
     t.keys(&["t"]);
-    t.wait_for(&["Tools (24)"]);
+    t.wait_for(&["Tools (", TOOL_LIST]);
 
     // A tool through its form: the required field flagged until filled, then the answer.
     open_tool(&t, "echo");
@@ -401,7 +403,7 @@ fn quit_asks_while_a_call_runs_at_80x24() {
     };
     t.wait_for(&["● connected"]);
     t.keys(&["t"]);
-    t.wait_for(&["Tools (24)"]);
+    t.wait_for(&["Tools (", TOOL_LIST]);
     open_tool(&t, "slow");
     fill(&t, "durationMs", "60000");
     t.keys(&["C-r"]);
@@ -421,4 +423,195 @@ fn quit_asks_while_a_call_runs_at_80x24() {
 #[test]
 fn demo_journey_at_80x24() {
     demo_journey("demo_journey_at_80x24", "modern", (80, 24));
+}
+
+/// The count of entries in the Logs tab's title (`… · N of M entries`): M.
+fn entries(screen: &str) -> Option<usize> {
+    let line = screen.lines().find(|l| l.contains(" entries"))?;
+    let before = &line[..line.find(" entries")?];
+    before.rsplit(' ').next()?.parse().ok()
+}
+
+/// The line of `screen` holding `text`, and where: (row, column of its first character).
+fn find(screen: &str, text: &str) -> Option<(u16, u16)> {
+    screen.lines().enumerate().find_map(|(row, l)| {
+        let at = l.find(text)?;
+        Some((row as u16, l[..at].chars().count() as u16))
+    })
+}
+
+/// `e` on the connected demo cycles Auto → 2026-07-28 → 2025-11-25 → Auto: each reconnects in
+/// that era (the header says which was asked and which was negotiated) and the lists are read
+/// again (the Tools list comes back, Info names the era).
+#[test]
+fn era_key_cycles_and_the_lists_reload() {
+    let Some(t) = Tui::start(
+        "era_key_cycles_and_the_lists_reload",
+        Start::new(&["--demo"]),
+    ) else {
+        return;
+    };
+    t.wait_for(&["● connected", "(era: auto)"]);
+    t.keys(&["t"]);
+    t.wait_for(&["Tools (", TOOL_LIST]);
+    for (asked, version, era) in [
+        ("2026-07-28", "2026-07-28", "modern"),
+        ("2025-11-25", "2025-11-25", "legacy"),
+        ("auto", "2026-07-28", "modern"),
+    ] {
+        t.keys(&["e"]);
+        t.wait_for(&["● connected", &format!("{version} (era: {asked})")]);
+        t.keys(&["t"]);
+        t.wait_for(&["Tools (", TOOL_LIST]);
+        t.keys(&["i"]);
+        t.wait_for(&["mcpscope-demo", "Capabilities", era, version]);
+    }
+    t.quit();
+}
+
+/// Protocol: every frame; `f` narrows to one source, `/` to a method; Enter opens the selected
+/// frame's whole body in the pager, Esc closes it; Esc clears the filters.
+#[test]
+fn protocol_filter_and_pager() {
+    let Some(t) = Tui::start("protocol_filter_and_pager", Start::new(&["--demo"])) else {
+        return;
+    };
+    t.wait_for(&["● connected"]);
+    t.keys(&["t"]);
+    t.wait_for(&["Tools (", TOOL_LIST]);
+    t.keys(&["p"]);
+    t.wait_for(&["[all sources]", "spawned pid"]);
+    t.keys(&["f"]);
+    t.wait_for(&["[jsonrpc]"]);
+    t.keys(&["/"]);
+    t.type_text("tools/list");
+    t.keys(&["Enter"]);
+    let s = t.wait_for(&["[jsonrpc]", "/tools/list"]);
+    assert!(!s.contains("spawned pid"), "{}", framed(&s));
+    t.keys(&["Enter"]);
+    t.wait_for(&["frame ", "Body (", "\"jsonrpc\": \"2.0\""]);
+    t.keys(&["Escape"]);
+    t.wait_gone("Body (");
+    t.keys(&["Escape"]);
+    t.wait_for(&["[all sources]", "spawned pid"]);
+    t.quit();
+}
+
+/// Logs on 2025-11-25: the demo's log-every-level sends one entry per level while no level is
+/// set; `V` sets the server's level (logging/setLevel) to emergency, and the same call then
+/// brings only the emergency entry.
+#[test]
+fn logs_level_change() {
+    let how = Start::new(&["--demo", "--protocol-era", "legacy"]);
+    let Some(t) = Tui::start("logs_level_change", how) else {
+        return;
+    };
+    t.wait_for(&["● connected", "2025-11-25"]);
+    t.keys(&["t"]);
+    t.wait_for(&["Tools (", TOOL_LIST]);
+    open_tool(&t, "log-every-level");
+    t.keys(&["C-r"]);
+    t.wait_for(&["✓ success"]);
+    t.keys(&["l"]);
+    let s = t.wait_for(&["level not set", "DEBUG", "EMERGENCY"]);
+    // However many the demo had logged before, the call brought one per level.
+    let n = entries(&s).expect("the Logs title");
+    t.keys(&["V"]);
+    t.wait_for(&[&format!("level emergency · {n} of {n} entries")]);
+    t.keys(&["t"]);
+    t.wait_for(&["✓ success"]);
+    t.keys(&["C-r"]);
+    t.wait_for(&["✓ success"]);
+    t.keys(&["l"]);
+    let m = n + 1;
+    t.wait_for(&[&format!("level emergency · {m} of {m} entries")]);
+    t.quit();
+}
+
+/// A tool run as a task (Ctrl-K in its form): the Tasks tab lists it, follows it to
+/// completed, and Enter shows its detail with the result.
+#[test]
+fn a_tool_run_as_a_task_in_the_tasks_tab() {
+    let how = Start::new(&["--demo"]);
+    let Some(t) = Tui::start("a_tool_run_as_a_task_in_the_tasks_tab", how) else {
+        return;
+    };
+    t.wait_for(&["● connected"]);
+    t.keys(&["t"]);
+    t.wait_for(&["Tools (", TOOL_LIST]);
+    open_tool(&t, "research");
+    fill(&t, "topic *", "otters");
+    t.keys(&["C-k"]);
+    t.wait_for(&["started: k shows it"]);
+    t.keys(&["k"]);
+    t.wait_for(&["Tasks of demo", "research", "completed"]);
+    t.keys(&["Enter"]);
+    t.wait_for(&["Esc back", "Research on otters"]);
+    t.quit();
+}
+
+/// The Auth tab of a stdio server says OAuth does not apply to it.
+#[test]
+fn auth_tab_of_a_server_without_oauth() {
+    let Some(t) = Tui::start(
+        "auth_tab_of_a_server_without_oauth",
+        Start::new(&["--demo"]),
+    ) else {
+        return;
+    };
+    t.wait_for(&["● connected"]);
+    t.keys(&["a"]);
+    t.wait_for(&["OAuth does not apply to this server"]);
+    t.quit();
+}
+
+/// The demo's get-image in colour, inside tmux: drawn as halfblocks (tmux is not asked for a
+/// pixel protocol), said so under its description.
+#[test]
+fn a_tool_image_drawn_as_halfblocks() {
+    let Some(t) = Tui::start("a_tool_image_drawn_as_halfblocks", Start::new(&["--demo"])) else {
+        return;
+    };
+    t.wait_for(&["● connected"]);
+    t.keys(&["t"]);
+    t.wait_for(&["Tools (", TOOL_LIST]);
+    open_tool(&t, "get-image");
+    t.keys(&["C-r"]);
+    t.wait("the image drawn as halfblocks", |s| {
+        s.contains("16×16 PNG · drawn as halfblocks") && (s.contains('▀') || s.contains('▄'))
+    });
+    t.quit();
+}
+
+/// Clicks on list rows: in History a click selects an entry and a second opens its detail; in
+/// Resources a click selects the template's row and a second opens its form.
+#[test]
+fn mouse_selects_rows_in_resources_and_history() {
+    let how = Start::new(&["--demo"]);
+    let Some(t) = Tui::start("mouse_selects_rows_in_resources_and_history", how) else {
+        return;
+    };
+    t.wait_for(&["● connected"]);
+    t.wait_for(&["Tools (", TOOL_LIST]);
+    t.keys(&["h"]);
+    let s = t.wait_for(&["History", "tools/list"]);
+    let (row, col) = find(&s, "tools/list").expect("its history row");
+    t.click(col, row);
+    t.click(col, row);
+    t.wait_for(&["Esc back · x replay", "tools/list"]);
+    t.keys(&["Escape"]);
+    t.wait_gone("Esc back · x replay");
+
+    t.keys(&["r"]);
+    let s = t.wait_for(&["Templates (2)", "demo://greeting/{name}"]);
+    let (row, col) = find(&s, "demo://greeting/{name}").expect("the template's row");
+    t.click(col + 2, row);
+    t.wait("the template's row selected", |s| {
+        selected(s, "▸").is_some_and(|l| l.contains("demo://greeting/{name}"))
+    });
+    t.click(col + 2, row);
+    t.wait_for(&["Template demo://greeting/{name}", "name * ["]);
+    // Its field has the letters (q would be typed): Ctrl-C quits from anywhere.
+    t.keys(&["C-c"]);
+    t.assert_exited_cleanly();
 }
