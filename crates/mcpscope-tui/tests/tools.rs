@@ -617,7 +617,10 @@ fn a_long_search_scrolls_inside_its_box_and_keeps_the_cursor() {
         // Home: the start is back in view.
         press(&mut s, KeyCode::Home);
         let screen = draw(&s);
-        let line = screen.lines().find(|l| l.contains("Tools (")).expect("title");
+        let line = screen
+            .lines()
+            .find(|l| l.contains("Tools ("))
+            .expect("title");
         assert!(line.contains("/a-long-querya-long"), "{size:?}: {line}");
         assert!(!line.contains("-the-end"), "{size:?}: {line}");
     }
