@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   HostBridge,
   MAX_HEIGHT,
+  MAX_PARTIAL_INPUTS,
   MAX_RATE,
   MAX_RESIZES,
   RPC,
@@ -13,6 +14,7 @@ import {
   messageText,
   modelMayCall,
   parseDeepLink,
+  partialInputs,
   toolVisibility,
   type BridgeDeps,
   type HostEnv,
@@ -143,6 +145,27 @@ describe('HostBridge', () => {
     expect(s.frames.at(-1)).toMatchObject({ dir: 'toApp', historyId: 3 });
     // Every message both ways is recorded.
     expect(s.frames.filter((f) => f.dir === 'toApp')).toHaveLength(s.posted.length);
+  });
+
+  it('streams the arguments key by key as tool-input-partial before tool-input', () => {
+    const s = setup();
+    s.b.setToolInput({ a: 1, b: 'two', c: [3] });
+    s.b.receive(note('ui/notifications/sandbox-proxy-ready'));
+    s.b.receive(req(1, 'ui/initialize'));
+    s.b.receive(note('ui/notifications/initialized'));
+    const sent = s.posted.slice(2) as { method: string; params: JsonObject }[];
+    expect(sent.map((m) => m.method)).toEqual(['ui/notifications/tool-input-partial', 'ui/notifications/tool-input-partial', 'ui/notifications/tool-input']);
+    expect(sent.map((m) => m.params.arguments)).toEqual([{ a: 1 }, { a: 1, b: 'two' }, { a: 1, b: 'two', c: [3] }]);
+  });
+
+  it('bounds the partial inputs and sends none for fewer than two keys', () => {
+    expect(partialInputs({})).toEqual([]);
+    expect(partialInputs({ only: 1 })).toEqual([]);
+    const many: JsonObject = {};
+    for (let i = 0; i < 50; i++) many[`k${i}`] = i;
+    const parts = partialInputs(many);
+    expect(parts).toHaveLength(MAX_PARTIAL_INPUTS);
+    expect(Object.keys(parts.at(-1)!)).toHaveLength(49);
   });
 
   it('answers unknown methods -32601 and malformed requests -32600', async () => {

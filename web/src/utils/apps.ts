@@ -190,6 +190,27 @@ export interface AppToolInfo {
   inputSchema?: Json;
 }
 
+/** The most `tool-input-partial` messages one open sends. */
+export const MAX_PARTIAL_INPUTS = 10;
+
+/**
+ * The `tool-input-partial` messages sent before `tool-input`: the arguments key by key, as a host
+ * streaming a model's tool call would (`{a}`, then `{a, b}`, …, never the whole object, which is
+ * `tool-input`'s), so an app's partial rendering is exercised. None for fewer than two keys; at
+ * most MAX_PARTIAL_INPUTS, the last ones the nearest to the whole.
+ */
+export function partialInputs(args: JsonObject): JsonObject[] {
+  const keys = Object.keys(args);
+  const out: JsonObject[] = [];
+  const first = Math.max(1, keys.length - MAX_PARTIAL_INPUTS);
+  for (let n = first; n < keys.length; n++) {
+    const partial: JsonObject = {};
+    for (const k of keys.slice(0, n)) partial[k] = args[k];
+    out.push(partial);
+  }
+  return out;
+}
+
 export function hostContext(env: HostEnv, tool: AppToolInfo, mode: DisplayMode): JsonObject {
   const t: JsonObject = { name: tool.name, inputSchema: tool.inputSchema ?? { type: 'object' } };
   if (tool.title) t.title = tool.title;
@@ -419,6 +440,9 @@ export class HostBridge {
         if (this.phase !== 'init') return;
         this.phase = 'ready';
         this.deps.event({ type: 'ready' });
+        for (const partial of partialInputs(this.toolInput ?? {})) {
+          this.send({ jsonrpc: '2.0', method: 'ui/notifications/tool-input-partial', params: { arguments: partial } });
+        }
         this.send({ jsonrpc: '2.0', method: 'ui/notifications/tool-input', params: { arguments: this.toolInput ?? {} } });
         return;
       case 'ui/notifications/size-changed':
