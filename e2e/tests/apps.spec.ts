@@ -3,11 +3,12 @@
 // javascript: link refused, its fetch('/api/servers') failing, its messages in Traffic linked to
 // History, closed; the Tools tab refusing the app-only tool; a deep link; a hostile app's flood,
 // malformed and huge messages and size loop, and resources that are not HTML, missing or too big;
-// the npm example servers of the MCP Apps project.
+// the npm example servers of the MCP Apps project; the theme followed (host-context-changed), the
+// app's own resources/read, and an app's call whose question the UI asks.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Page } from '@playwright/test';
-import { REPO, TOKEN, connect, expect, openUi, selectTool, shot, tab, test } from '../fixtures';
+import { REPO, TOKEN, connect, era, expect, openUi, selectTool, shot, tab, test } from '../fixtures';
 
 const HOSTILE = path.join(REPO, 'e2e/servers/hostile-app-server.mjs');
 // The Node that runs Playwright runs the hostile server too (an absolute path: the stdio child's PATH is not ours).
@@ -111,6 +112,59 @@ test('the demo app: drawn in the sandbox, calls back, resizes, links, no /api, T
   await selectTool(page, 'app-refresh');
   await expect(page.getByTestId('app-only')).toBeVisible();
   await expect(page.getByTestId('execute')).toBeDisabled();
+});
+
+test('the demo app: its theme follows the UI, its resources/read, its call\'s question asked in the UI', async ({ page, backend }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openUi(page, backend);
+  await connect(page, 'demo');
+  await openApp(page, 'show-app');
+  await expect(page.getByTestId('app-panel')).toHaveAttribute('data-app-status', 'ready');
+  const app = appDoc(page);
+  await expect(app.locator('#status')).toHaveAttribute('data-state', 'initialized');
+
+  // The UI follows prefers-color-scheme (Mantine "auto"); the app is told by host-context-changed.
+  await expect(app.locator('#host-context')).toHaveAttribute('data-theme', 'light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(app.locator('#host-context')).toHaveAttribute('data-theme', 'dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(app.locator('#host-context')).toHaveAttribute('data-theme', 'light');
+
+  // The app reads its own page back through the host.
+  await app.locator('#read-resource').click();
+  await expect(app.locator('#read-result')).toHaveAttribute('data-state', 'ok');
+  await expect(app.locator('#read-result')).toHaveText(/^ok: text\/html;profile=mcp-app \d{4,}$/);
+
+  // The app calls elicit-form: its question waits in the UI's queue (the modal: no call on screen), declined there.
+  await app.locator('#call-elicit').click();
+  const modal = page.getByTestId('pending-modal-body');
+  await expect(modal.getByTestId('interaction-message')).toContainText('Please fill in the demo form');
+  await expect(page.getByTestId('pending-badge')).toHaveAttribute('data-count', '1');
+  await shot(page, 'apps-elicit');
+  await modal.getByTestId('elicit-decline').click();
+  await expect(app.locator('#call-result')).toHaveAttribute('data-state', 'ok');
+  await expect(app.locator('#call-result')).toContainText('decline');
+  await expect(page.getByTestId('pending-badge')).toHaveCount(0);
+
+  // Traffic: the theme change sent to the app, the app's read linked to its History entry.
+  await tab(page, 'traffic');
+  await page.getByTestId('traffic-search').fill('show-app');
+  await expect(page.locator('[data-testid=frame-row][data-source=app][data-app-direction=toApp][data-method="ui/notifications/host-context-changed"]').first()).toBeVisible();
+  const read = page.locator('[data-testid=frame-row][data-source=app][data-app-direction=fromApp][data-method="resources/read"]').first();
+  await expect(read).toHaveAttribute('data-history-id', /\d+/);
+  const hid = await read.getAttribute('data-history-id');
+  await tab(page, 'history');
+  await expect(page.locator(`[data-testid=history-entry][data-history-id="${hid}"]`)).toHaveAttribute('data-method', 'resources/read');
+
+  // Legacy era: the same call's question is an elicitation/create server request; cancelled.
+  await era(page, '2025-11-25');
+  await openApp(page, 'show-app');
+  await expect(app.locator('#status')).toHaveAttribute('data-state', 'initialized');
+  await app.locator('#call-elicit').click();
+  await expect(modal.getByTestId('interaction-title')).toHaveText('Elicitation Request');
+  await modal.getByTestId('elicit-cancel').click();
+  await expect(app.locator('#call-result')).toHaveAttribute('data-state', 'ok');
+  await expect(app.locator('#call-result')).toContainText('cancel');
 });
 
 test('a deep link connects the server and opens the app with its arguments, once', async ({ page, backend }) => {
