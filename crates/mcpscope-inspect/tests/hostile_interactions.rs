@@ -141,7 +141,12 @@ async fn an_answer_to_a_question_no_longer_waiting_is_told_so() {
         .expect_err("no longer waiting");
     assert_eq!(late.code.code(), "not_found", "{late:?}");
     assert!(late.message.contains("no interaction"), "{}", late.message);
-    let closed = events(&app, "interactionClosed");
+    // The close reaches the bus through the queue's sink, which may publish a moment later.
+    let closed = eventually("the abandoned question's close", || async {
+        let closed = events(&app, "interactionClosed");
+        (!closed.is_empty()).then_some(closed)
+    })
+    .await;
     assert_eq!(closed[0]["outcome"], "abandoned", "{closed:?}");
 }
 
