@@ -69,8 +69,8 @@ async fn the_demo_image_is_drawn_as_halfblocks() {
 }
 
 /// The parts of a real call's screen that move between runs: the status line's duration and
-/// history id (up to the panel's border) become `…`, and so does the count of the demo's
-/// tools (it grows with the demo).
+/// history id (up to the panel's border) become `…`, and so do the count of the demo's tools (it
+/// grows with the demo) and the demo's command in the server list (the checkout's path).
 fn normalise(screen: &str) -> String {
     let status = "✓ success";
     screen
@@ -79,6 +79,21 @@ fn normalise(screen: &str) -> String {
             Some(at) => {
                 let end = l[at..].find(')').map_or(l.len(), |e| at + e);
                 format!("{}Tools (…{}", &l[..at], &l[end..])
+            }
+            None => l.to_string(),
+        })
+        .map(|l| match l.find("stdio ") {
+            Some(at) => {
+                let from = at + "stdio ".len();
+                let end = l[from..].find('│').map_or(l.len(), |e| from + e);
+                let width = l[from..end].chars().count();
+                format!(
+                    "{}…{:pad$}{}",
+                    &l[..from],
+                    "",
+                    &l[end..],
+                    pad = width.saturating_sub(1)
+                )
             }
             None => l.to_string(),
         })
