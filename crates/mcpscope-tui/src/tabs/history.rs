@@ -679,17 +679,15 @@ impl Tab for History {
         if self.field.is_some() || self.detail.is_some() || row < LIST_TOP {
             return Vec::new();
         }
-        let height = list_height(ctx.area);
-        let window = self.cursor.window(self.rows.len(), height);
-        let at = window.start + (row - LIST_TOP) as usize;
-        if at >= window.end {
-            return Vec::new();
-        }
-        // A click on the row already selected opens it, as Enter does.
-        let again = self.cursor.selected == at;
-        self.cursor.selected = at;
-        self.cursor.offset = window.start;
-        match self.rows.get(at).filter(|_| again) {
+        let line = (row - LIST_TOP) as usize;
+        let again = self
+            .cursor
+            .click(self.rows.len(), list_height(ctx.area), line);
+        match self
+            .rows
+            .get(self.cursor.selected)
+            .filter(|_| again == Some(true))
+        {
             Some(r) => vec![self.open(ctx, r.id, "detail")],
             None => Vec::new(),
         }

@@ -373,19 +373,13 @@ impl Tab for Tasks {
         if self.detail.is_some() || row < LIST_TOP {
             return Vec::new();
         }
-        let height = list_height(ctx.area);
-        let window = self.cursor.window(self.rows.len(), height);
-        let at = window.start + (row - LIST_TOP) as usize;
-        if at >= window.end {
-            return Vec::new();
-        }
-        // A click on the row already selected opens it, as Enter does.
-        let again = self.cursor.selected == at;
-        self.cursor.selected = at;
-        self.cursor.offset = window.start;
-        match again {
-            true => self.task_key(ctx, KeyCode::Enter).unwrap_or_default(),
-            false => Vec::new(),
+        let line = (row - LIST_TOP) as usize;
+        match self
+            .cursor
+            .click(self.rows.len(), list_height(ctx.area), line)
+        {
+            Some(true) => self.task_key(ctx, KeyCode::Enter).unwrap_or_default(),
+            _ => Vec::new(),
         }
     }
 

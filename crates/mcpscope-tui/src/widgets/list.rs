@@ -56,6 +56,21 @@ impl Cursor {
     pub fn follow(&mut self, len: usize, height: usize) {
         self.offset = self.window(len, height).start;
     }
+
+    /// A click on `line` of the window (0 = its first drawn row) of `height` over `len` rows:
+    /// selects the row drawn there and keeps the window where it is. `Some(true)` when that row
+    /// was already selected (a second click opens it, as Enter does), `None` past the last row.
+    pub fn click(&mut self, len: usize, height: usize, line: usize) -> Option<bool> {
+        let window = self.window(len, height);
+        let at = window.start + line;
+        if at >= window.end {
+            return None;
+        }
+        let again = self.selected == at;
+        self.selected = at;
+        self.offset = window.start;
+        Some(again)
+    }
 }
 
 /// The first line of a window that was `clicked` (its first line then), while the row `at` of
