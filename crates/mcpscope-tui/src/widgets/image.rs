@@ -298,11 +298,37 @@ pub fn encode(img: DynamicImage, g: &Graphics, max: Size) -> Result<Picture, Str
             let size = fit((img.width(), img.height().div_ceil(2)), max);
             Protocol::Halfblocks(Halfblocks::new(img, size).map_err(|e| e.to_string())?)
         }
-        Graphics::Pixels(p) => p
-            .new_protocol(img, max, Resize::Fit(None))
-            .map_err(|e| e.to_string())?,
+        Graphics::Pixels(p) => {
+            let font = p.font_size();
+            let img = enlarged(img, (font.width, font.height), max);
+            p.new_protocol(img, max, Resize::Fit(None))
+                .map_err(|e| e.to_string())?
+        }
     };
     Ok(Picture { proto })
+}
+
+/// `img` enlarged by a whole factor (nearest neighbour: its pixels stay sharp squares) to about
+/// the cells halfblocks would give it, in a box of `max` cells with cells of `font` pixels. A
+/// 16×16 icon drawn pixel for pixel is two cells of a 9×18 font: too small to look at, and much
+/// smaller than the same result drawn as halfblocks. A picture as large already is kept.
+fn enlarged(img: DynamicImage, font: (u16, u16), max: Size) -> DynamicImage {
+    let factor = enlargement((img.width(), img.height()), font, max);
+    if factor <= 1 {
+        return img;
+    }
+    let (w, h) = (img.width() * factor, img.height() * factor);
+    img.resize_exact(w, h, image::imageops::FilterType::Nearest)
+}
+
+/// The whole factor [`enlarged`] uses: the largest that keeps the picture within the cells
+/// halfblocks would use (one cell across and half a cell down per pixel, fitted to `max`).
+pub fn enlargement(px: (u32, u32), font: (u16, u16), max: Size) -> u32 {
+    let (w, h) = (px.0.max(1), px.1.max(1));
+    let cells = fit((w, h.div_ceil(2)), max);
+    let room_w = u32::from(cells.width) * u32::from(font.0.max(1));
+    let room_h = u32::from(cells.height) * u32::from(font.1.max(1));
+    (room_w / w).min(room_h / h).max(1)
 }
 
 /// Draw `pic` at the top left of `area`; false when it cannot be drawn there (a sixel or iTerm2
@@ -406,6 +432,110 @@ mod tests {
             choose(env(&[("MCPSCOPE_TUI_GRAPHICS", "query")])),
             Choice::Query
         );
+    }
+
+    #[test]
+    fn small_pictures_are_enlarged_to_the_halfblocks_cells() {
+        // The demo's 16×16 logo with a 9×18 font: 16×8 cells as halfblocks, so ×9 (144×144).
+        assert_eq!(enlargement((16, 16), (9, 18), Size::new(40, 30)), 9);
+        // A narrow box: halfblocks would take 10×5 cells; 90×90 pixels fit them.
+        assert_eq!(enlargement((16, 16), (9, 18), Size::new(10, 30)), 5);
+        // A photo already larger than its cells is never enlarged (Fit shrinks it).
+        assert_eq!(enlargement((800, 600), (9, 18), Size::new(40, 30)), 1);
+        assert_eq!(enlargement((0, 0), (0, 0), Size::new(0, 0)), 1);
+    }
+
+    /// A 16×16 gradient, like the demo's logo.
+    fn logo() -> DynamicImage {
+        let img = image::RgbaImage::from_fn(16, 16, |x, y| {
+            image::Rgba([(x * 16) as u8, (y * 16) as u8, 0xc0, 0xff])
+        });
+        DynamicImage::ImageRgba8(img)
+    }
+
+    /// What the terminal's writer was given, kept past the backend that wrote it.
+    #[derive(Clone, Default)]
+    struct Tape(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Tape {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// The bytes a real terminal gets when `pic` is drawn at `at` of a 60×20 screen.
+    fn bytes_written(pic: &Picture, at: Rect) -> String {
+        use ratatui::backend::CrosstermBackend;
+        use ratatui::{Terminal, TerminalOptions, Viewport};
+        let tape = Tape::default();
+        let backend = CrosstermBackend::new(tape.clone());
+        let viewport = Viewport::Fixed(Rect::new(0, 0, 60, 20));
+        let mut t = Terminal::with_options(backend, TerminalOptions { viewport }).unwrap();
+        t.draw(|f| assert!(draw(f, at, pic))).unwrap();
+        String::from_utf8(tape.0.lock().unwrap().clone()).unwrap()
+    }
+
+    fn pixels(kind: ProtocolType) -> Graphics {
+        #[allow(deprecated)] // as at_start makes it
+        let mut p = Picker::from_fontsize((9, 18).into());
+        p.set_protocol_type(kind);
+        Graphics::Pixels(p)
+    }
+
+    /// The cursor move (`CSI row;col H`, 1-based) written last before byte `i` of `out`.
+    fn last_move_before(out: &str, i: usize) -> Option<(u16, u16)> {
+        out[..i].rmatch_indices("\x1b[").find_map(|(at, _)| {
+            let rest = &out[at + 2..i];
+            let (row, rest) = rest.split_once(';')?;
+            let end = rest.find(|c: char| !c.is_ascii_digit())?;
+            (rest[end..].starts_with('H')).then_some(())?;
+            Some((row.parse().ok()?, rest[..end].parse().ok()?))
+        })
+    }
+
+    #[test]
+    fn sixel_bytes_are_one_dcs_at_the_pictures_cell() {
+        let pic = encode(logo(), &pixels(ProtocolType::Sixel), Size::new(28, 14)).unwrap();
+        // Enlarged ×9 to the 16×8 cells halfblocks take (144×144 pixels in 9×18 cells).
+        assert_eq!(pic.size(), Size::new(16, 8));
+        let out = bytes_written(&pic, Rect::new(31, 4, 28, 14));
+        let dcs = out.find("\x1bP").expect("a DCS");
+        assert_eq!(out.matches("\x1bP").count(), 1, "one picture");
+        let body = &out[dcs..];
+        let end = body.find("\x1b\\").expect("the DCS is terminated by ST");
+        let sixel = &body[..end];
+        assert!(sixel.contains('q'), "a sixel DCS: {:?}", &sixel[..20]);
+        assert!(sixel.contains("\"1;1;144;144"), "raster 144×144");
+        // Written where the cursor was put last: the picture's top-left cell (row 5, col 32).
+        assert_eq!(
+            last_move_before(&out, dcs),
+            Some((5, 32)),
+            "{:?}",
+            &out[..dcs]
+        );
+    }
+
+    #[test]
+    fn kitty_bytes_transmit_once_and_place_by_placeholders() {
+        let pic = encode(logo(), &pixels(ProtocolType::Kitty), Size::new(28, 14)).unwrap();
+        assert_eq!(pic.size(), Size::new(16, 8));
+        let out = bytes_written(&pic, Rect::new(31, 4, 28, 14));
+        let apc = out.find("\x1b_G").expect("a kitty APC");
+        let first = &out[apc..];
+        // A virtual placement of the 144×144 RGBA picture, then U+10EEEE cells that show it.
+        assert!(first.contains("a=T,U=1,f=32"), "{:?}", &first[..60]);
+        assert!(first.contains("s=144,v=144"), "{:?}", &first[..60]);
+        assert!(first.contains("\x1b\\"), "the APC is terminated by ST");
+        assert_eq!(
+            out.matches('\u{10EEEE}').count(),
+            16 * 8,
+            "one placeholder a cell"
+        );
+        assert_eq!(last_move_before(&out, apc), Some((5, 32)));
     }
 
     #[test]
