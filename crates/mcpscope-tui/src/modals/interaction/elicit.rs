@@ -1,60 +1,36 @@
-//! The elicitation form (000's dialog), as the web's `ElicitationForm` draws it: one input per
-//! field of the requested schema (the core's form model, `mcpscope_proto::form`), labelled with
-//! its title, a required mark and its raw key, defaults pre-filled. Accept checks every field
-//! first with the web's rules (`web/src/utils/elicitation.ts`: required, bounds, integer,
-//! lengths, `pattern`, `format`, a multi-select's item bounds) and sends nothing while one is
-//! wrong, the errors under the fields; Decline and Cancel always send, unchecked. A schema
-//! outside the elicitation subset is answered as JSON: per field, or whole when it is not a flat
-//! object of at most [`MAX_FORM_FIELDS`] fields.
+//! The elicitation form (000's dialog), as the web's `ElicitationForm` asks: the requested
+//! schema drawn and edited by the one form widget (`widgets::form`, over the core's form model),
+//! typed into directly, defaults pre-filled. This file keeps what is elicitation's own: the
+//! subset check, Accept / Decline / Cancel, and the web's rules (`web/src/utils/elicitation.ts`:
+//! required, bounds, integer, lengths, `pattern`, `format`, a multi-select's item bounds) as the
+//! form's checker. Accept shows the errors (from then on they follow each change) and sends
+//! nothing while one is wrong; Decline and Cancel always send, unchecked. A schema outside the
+//! subset is answered as JSON: per field (the form's JSON fields), or whole when it is not a
+//! flat object of at most [`MAX_FORM_FIELDS`] fields.
 
 use super::editor::TextArea;
 use super::{Hint, answer, clean_line, clean_lines, message_of};
 use crate::modals::Outcome;
-use crate::widgets::input::Input;
+use crate::widgets::form::Form;
 use crate::widgets::style::Theme;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use mcpscope_inspect::Answer;
-use mcpscope_proto::form::{Field, FieldKind, StringFormat, form_model};
+use mcpscope_proto::form::{Field, FieldError, FieldKind, StringFormat, form_model};
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// More fields than this are answered in the JSON editor (the web's bound).
 pub(crate) const MAX_FORM_FIELDS: usize = 100;
-
-/// What a field's input holds.
-#[derive(Debug, Clone)]
-enum Control {
-    Text(Input),
-    Number(Input),
-    /// Never touched and no default: `None` (left out).
-    Boolean(Option<bool>),
-    /// The chosen option (`None`: "choose…" / "not set").
-    Select(Option<usize>),
-    /// Which options are ticked, and the option the cursor is on.
-    Checks(Vec<bool>, usize),
-    /// A field outside the subset, as JSON text.
-    Json(Input),
-}
-
-#[derive(Debug, Clone)]
-struct FieldRow {
-    field: Field,
-    control: Control,
-    /// The property's own schema (a multi-select's minItems/maxItems).
-    raw: Value,
-}
 
 /// The form's state.
 #[derive(Debug, Clone)]
 pub(crate) struct FormBody {
     message: Vec<String>,
-    fields: Vec<FieldRow>,
-    focus: usize,
-    /// The errors by field, once Accept was pressed.
-    errors: Option<Vec<Vec<String>>>,
+    /// The fields (None: the whole answer is JSON).
+    form: Option<Form>,
     /// Why the whole answer is JSON, its editor and its error.
     whole: Option<(String, TextArea, Option<String>)>,
 }
@@ -72,19 +48,15 @@ impl FormBody {
     /// The form for an elicitation's `payload` (its `requestedSchema`).
     pub(crate) fn new(payload: &Value) -> FormBody {
         let message = clean_lines(message_of(payload).unwrap_or(""), 20, 2_000);
-        let schema = payload.get("requestedSchema");
-        let mut body = FormBody {
-            message,
-            fields: Vec::new(),
-            focus: 0,
-            errors: None,
-            whole: None,
+        let (form, whole) = match layout(payload.get("requestedSchema")) {
+            Ok(form) => (Some(form), None),
+            Err(why) => (None, Some((why, TextArea::new("{}"), None))),
         };
-        match layout(schema) {
-            Ok(fields) => body.fields = fields,
-            Err(why) => body.whole = Some((why, TextArea::new("{}"), None)),
+        FormBody {
+            message,
+            form,
+            whole,
         }
-        body
     }
 
     /// The keys shown.
@@ -96,7 +68,7 @@ impl FormBody {
         }
     }
 
-    /// A key.
+    /// A key: the dialog's own (Accept, Decline, Cancel), else the form's.
     pub(crate) fn key(&mut self, id: u64, key: KeyEvent) -> Outcome {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         match key.code {
@@ -109,17 +81,14 @@ impl FormBody {
             editor.key(key);
             return Outcome::Stay(vec![]);
         }
-        let n = self.fields.len();
-        match key.code {
-            KeyCode::Enter => return self.accept(id),
-            KeyCode::Tab | KeyCode::Down if n > 0 => self.focus = (self.focus + 1) % n,
-            KeyCode::BackTab | KeyCode::Up if n > 0 => self.focus = (self.focus + n - 1) % n,
-            _ => {
-                if self.edit(key) {
-                    self.recheck(self.focus);
-                }
-            }
+        let Some(form) = &mut self.form else {
+            return Outcome::Stay(vec![]);
+        };
+        // Enter accepts, unless an enum's choices are open (Enter chooses there).
+        if key.code == KeyCode::Enter && !form.picking() {
+            return self.accept(id);
         }
+        form.key(key);
         Outcome::Stay(vec![])
     }
 
@@ -138,71 +107,12 @@ impl FormBody {
                 }
             };
         }
-        let (content, errors) = collect(&self.fields);
-        let ok = errors.iter().all(Vec::is_empty);
-        self.errors = Some(errors);
-        if ok {
-            answer(id, Answer::Accept(Value::Object(content)))
-        } else {
-            Outcome::Stay(vec![])
-        }
-    }
-
-    /// Once checked, a corrected field loses its error as soon as it is fixed.
-    fn recheck(&mut self, i: usize) {
-        if let (Some(errors), Some(f)) = (&mut self.errors, self.fields.get(i)) {
-            errors[i] = field_errors(f);
-        }
-    }
-
-    /// An editing key on the focused field; true when its value changed.
-    fn edit(&mut self, key: KeyEvent) -> bool {
-        let Some(f) = self.fields.get_mut(self.focus) else {
-            return false;
+        let Some(form) = &mut self.form else {
+            return Outcome::Stay(vec![]);
         };
-        let options = match &f.field.kind {
-            FieldKind::Enum { options, .. } => options.len(),
-            _ => 0,
-        };
-        match (&mut f.control, key.code) {
-            (Control::Text(i) | Control::Number(i) | Control::Json(i), _) => {
-                i.key(key) == crate::widgets::input::Edit::Changed
-            }
-            (Control::Boolean(b), KeyCode::Char(' ')) => {
-                *b = Some(!b.unwrap_or(false));
-                true
-            }
-            (Control::Select(s), KeyCode::Char(' ') | KeyCode::Right) => {
-                *s = match *s {
-                    None if options > 0 => Some(0),
-                    Some(i) if i + 1 < options => Some(i + 1),
-                    _ => None,
-                };
-                true
-            }
-            (Control::Select(s), KeyCode::Left) => {
-                *s = match *s {
-                    None => options.checked_sub(1),
-                    Some(0) => None,
-                    Some(i) => Some(i - 1),
-                };
-                true
-            }
-            (Control::Checks(on, at), KeyCode::Char(' ')) => {
-                if let Some(x) = on.get_mut(*at) {
-                    *x = !*x;
-                }
-                true
-            }
-            (Control::Checks(on, at), KeyCode::Right) => {
-                *at = (*at + 1).min(on.len().saturating_sub(1));
-                false
-            }
-            (Control::Checks(_, at), KeyCode::Left) => {
-                *at = at.saturating_sub(1);
-                false
-            }
-            _ => false,
+        match form.submit() {
+            Ok(v @ Value::Object(_)) => answer(id, Answer::Accept(content(form.schema(), v))),
+            _ => Outcome::Stay(vec![]),
         }
     }
 
@@ -228,30 +138,34 @@ impl FormBody {
             f.render_widget(Paragraph::new(lines), area);
             return;
         }
-        let head = lines.len();
-        let (rows, focus_at) = self.field_lines(theme, area.width as usize);
-        let h = area.height as usize;
-        let room = h.saturating_sub(head + 1).max(1);
-        // Keep the focused field in view: a third of the way down once it is past the first.
-        let top = if focus_at + 4 <= room {
-            0
-        } else {
-            (focus_at + 4)
-                .saturating_sub(room)
-                .min(rows.len().saturating_sub(room))
+        let Some(form) = &self.form else { return };
+        let head = (lines.len() as u16).min(area.height);
+        f.render_widget(
+            Paragraph::new(lines),
+            Rect {
+                height: head,
+                ..area
+            },
+        );
+        let body = Rect {
+            y: area.y + head,
+            height: area.height.saturating_sub(head + 1),
+            ..area
         };
-        lines.extend(rows.into_iter().skip(top).take(room));
-        lines.truncate(h.saturating_sub(1));
-        lines.push(self.status_line(theme));
-        f.render_widget(Paragraph::new(lines), area);
+        form.render(f, body, theme, true);
+        let status = Rect {
+            y: body.y + body.height,
+            height: area.height.saturating_sub(head).min(1),
+            ..area
+        };
+        f.render_widget(Paragraph::new(self.status_line(form, theme)), status);
     }
 
     /// "2 fields need fixing — nothing was sent." or the keys.
-    fn status_line(&self, theme: Theme) -> Line<'static> {
-        let invalid = self
-            .errors
-            .as_ref()
-            .map_or(0, |e| e.iter().filter(|e| !e.is_empty()).count());
+    fn status_line(&self, form: &Form, theme: Theme) -> Line<'static> {
+        let mut wrong: Vec<&str> = form.errors().iter().map(|e| e.path.as_str()).collect();
+        wrong.dedup();
+        let invalid = if form.revealed() { wrong.len() } else { 0 };
         if invalid > 0 {
             let what = if invalid > 1 {
                 "fields need"
@@ -263,155 +177,84 @@ impl FormBody {
                 theme.error(),
             );
         }
-        if self.fields.is_empty() {
+        if form.field_count() == 0 {
             return Line::styled("The server asks for no fields.", theme.dim());
         }
         super::hint_line(&HINTS[..3], theme)
     }
-
-    /// Every field's lines, and the first line of the focused one.
-    fn field_lines(&self, theme: Theme, width: usize) -> (Vec<Line<'static>>, usize) {
-        let mut out = Vec::new();
-        let mut focus_at = 0;
-        for (i, f) in self.fields.iter().enumerate() {
-            let on = i == self.focus;
-            if on {
-                focus_at = out.len();
-            }
-            out.push(label_line(f, on, theme));
-            out.push(control_line(f, on, theme, width));
-            if let Some(d) = f.field.description.as_deref().filter(|d| !d.is_empty()) {
-                out.push(Line::styled(
-                    format!("    {}", clean_line(d, 500)),
-                    theme.dim(),
-                ));
-            }
-            let errors = self.errors.as_ref().and_then(|e| e.get(i));
-            if let Some(e) = errors.filter(|e| !e.is_empty()) {
-                out.push(Line::styled(
-                    format!("    ✗ {}", e.join("; ")),
-                    theme.error(),
-                ));
-            }
-        }
-        (out, focus_at)
-    }
 }
 
-/// "▸ Full name * name" — the title (cut), the required mark, the raw key.
-fn label_line(f: &FieldRow, on: bool, theme: Theme) -> Line<'static> {
-    let title = if f.field.title.is_empty() {
-        &f.field.key
-    } else {
-        &f.field.title
+/// The form's checker: the web's rules on every field, in place of `validate`'s wording (the
+/// pattern alone is `validate`'s, through [`matches_pattern`]).
+fn web_rules(schema: &Value, value: &Value, _validated: Vec<FieldError>) -> Vec<FieldError> {
+    let FieldKind::Object { fields, .. } = form_model(schema).kind else {
+        return Vec::new();
     };
-    let mut spans = vec![
-        Span::styled(if on { "▸ " } else { "  " }, theme.key()),
-        Span::styled(
-            clean_line(title, 200),
-            if on { theme.title() } else { theme.plain() },
-        ),
-    ];
-    if f.field.required {
-        spans.push(Span::styled(" *", theme.error()));
+    let props = schema.get("properties");
+    let mut out = Vec::new();
+    for f in &fields {
+        let raw = props.and_then(|p| p.get(&f.key)).unwrap_or(&Value::Null);
+        let path = format!("/{}", f.key.replace('~', "~0").replace('/', "~1"));
+        out.extend(
+            field_errors(f, raw, value.get(&f.key))
+                .into_iter()
+                .map(|message| FieldError {
+                    path: path.clone(),
+                    message,
+                }),
+        );
     }
-    spans.push(Span::styled(
-        format!("  {}", clean_line(&f.field.key, 80)),
-        theme.dim(),
-    ));
-    Line::from(spans)
+    out
 }
 
-/// The input: a text box, a checkbox, a select's choice, a row of checkboxes.
-fn control_line(f: &FieldRow, on: bool, theme: Theme, width: usize) -> Line<'static> {
-    let options: Vec<String> = match &f.field.kind {
-        FieldKind::Enum { options, .. } => {
-            options.iter().map(|o| clean_line(&o.label, 200)).collect()
-        }
-        _ => Vec::new(),
-    };
-    let mut spans = vec![Span::raw("    ")];
-    match &f.control {
-        Control::Text(i) | Control::Number(i) | Control::Json(i) => {
-            // A box of a fixed width, so an empty field still reads as one to type into.
-            let box_w = width.saturating_sub(8).min(40);
-            let text = i.spans(on, box_w).spans;
-            let used: usize = text.iter().map(|s| s.content.chars().count()).sum();
-            spans.push(Span::styled("[", theme.dim()));
-            spans.extend(text);
-            spans.push(Span::raw(" ".repeat(box_w.saturating_sub(used))));
-            spans.push(Span::styled("]", theme.dim()));
-            spans.push(Span::styled(format!(" {}", hint_of(f)), theme.dim()));
-        }
-        Control::Boolean(b) => spans.push(Span::raw(match b {
-            Some(true) => "[x] yes",
-            Some(false) => "[ ] no",
-            None => "[ ] not set",
-        })),
-        Control::Select(s) => {
-            let none = if f.field.required {
-                "choose…"
-            } else {
-                "not set"
-            };
-            let shown = s.and_then(|i| options.get(i).cloned());
-            let style = if on { theme.selected() } else { theme.plain() };
-            spans.push(Span::styled(
-                format!("◂ {} ▸", shown.as_deref().unwrap_or(none)),
-                style,
-            ));
-            spans.push(Span::styled(
-                format!("  {} options", options.len()),
-                theme.dim(),
-            ));
-        }
-        Control::Checks(ticked, at) => {
-            for (k, label) in options.iter().enumerate() {
-                let mark = if ticked.get(k) == Some(&true) {
-                    "[x] "
-                } else {
-                    "[ ] "
-                };
-                let style = if on && k == *at {
-                    theme.selected()
-                } else {
-                    theme.plain()
-                };
-                spans.push(Span::styled(format!("{mark}{label}"), style));
-                spans.push(Span::raw("  "));
-            }
-        }
-    }
-    Line::from(spans)
-}
-
-/// What the text box takes: the format, a number's kind and range, JSON.
-fn hint_of(f: &FieldRow) -> String {
-    match &f.field.kind {
-        FieldKind::String { format, .. } => match format {
-            Some(StringFormat::Email) => "email".into(),
-            Some(StringFormat::Uri) => "URI".into(),
-            Some(StringFormat::Date) => "YYYY-MM-DD".into(),
-            Some(StringFormat::DateTime) => "RFC 3339 date-time".into(),
-            None => String::new(),
+/// Every rule for one field: the errors shown under it. An empty text is a missing value (the
+/// form keeps a required string's "" so the field reads as typed into).
+fn field_errors(f: &Field, raw: &Value, value: Option<&Value>) -> Vec<String> {
+    let value = value.filter(|v| !is_empty(f, v));
+    let mut out = bound_errors(f, value);
+    if let (
+        FieldKind::String {
+            pattern, format, ..
         },
-        FieldKind::Number {
-            integer,
-            minimum,
-            maximum,
-        } => {
-            let mut t = if *integer { "integer" } else { "number" }.to_string();
-            if let Some(m) = minimum {
-                t.push_str(&format!(", ≥ {}", num_text(*m)));
-            }
-            if let Some(m) = maximum {
-                t.push_str(&format!(", ≤ {}", num_text(*m)));
-            }
-            t
+        Some(Value::String(s)),
+    ) = (&f.kind, value)
+    {
+        if let Some(p) = pattern
+            && !matches_pattern(p, s)
+        {
+            out.push(format!("must match the pattern {}", clean_line(p, 200)));
         }
-        FieldKind::Json { reason } => format!("JSON ({})", clean_line(reason, 100)),
-        _ => "JSON".into(),
+        if let Some(e) = format.and_then(|fm| format_error(fm, s)) {
+            out.push(e.into());
+        }
     }
+    if matches!(f.kind, FieldKind::Enum { multi: true, .. }) {
+        out.extend(item_errors(raw, value));
+    }
+    out
+}
+
+/// An empty text or an empty multi-select: left out of the answer, as the web leaves them.
+fn is_empty(f: &Field, v: &Value) -> bool {
+    match f.kind {
+        FieldKind::String { .. } => v.as_str() == Some(""),
+        FieldKind::Enum { multi: true, .. } => v.as_array().is_some_and(Vec::is_empty),
+        _ => false,
+    }
+}
+
+/// The content Accept sends: the value without its empty texts and multi-selects.
+fn content(schema: &Value, mut value: Value) -> Value {
+    if let (FieldKind::Object { fields, .. }, Value::Object(m)) =
+        (form_model(schema).kind, &mut value)
+    {
+        for f in &fields {
+            if m.get(&f.key).is_some_and(|v| is_empty(f, v)) {
+                m.remove(&f.key);
+            }
+        }
+    }
+    value
 }
 
 /// A bound as JavaScript prints it (`1`, not `1.0`).
@@ -429,7 +272,7 @@ fn number(n: f64) -> Value {
 }
 
 /// The fields of `schema`, or why the whole answer is JSON (the web's `elicitLayout`).
-fn layout(schema: Option<&Value>) -> Result<Vec<FieldRow>, String> {
+fn layout(schema: Option<&Value>) -> Result<Form, String> {
     let schema = match schema {
         None => return Err("the requested schema is missing".into()),
         Some(s @ Value::Object(_)) => s,
@@ -453,125 +296,10 @@ fn layout(schema: Option<&Value>) -> Result<Vec<FieldRow>, String> {
     if fields.len() > MAX_FORM_FIELDS {
         return Err(format!("{} fields are too many for a form", fields.len()));
     }
-    let props = schema.get("properties").cloned().unwrap_or(Value::Null);
-    Ok(fields
-        .into_iter()
-        .map(|field| {
-            let raw = props.get(&field.key).cloned().unwrap_or(Value::Null);
-            let control = initial(&field);
-            FieldRow {
-                field,
-                control,
-                raw,
-            }
-        })
-        .collect())
-}
-
-/// A field's input, holding its default where it has one.
-fn initial(f: &Field) -> Control {
-    let d = f.default.as_ref();
-    let index = |options: &[mcpscope_proto::form::EnumOption], v: &Value| {
-        options.iter().position(|o| &o.value == v)
-    };
-    match &f.kind {
-        FieldKind::String { .. } => {
-            Control::Text(Input::new(d.and_then(Value::as_str).unwrap_or("")))
-        }
-        FieldKind::Number { .. } => Control::Number(Input::new(
-            d.filter(|v| v.is_number())
-                .map(Value::to_string)
-                .unwrap_or_default(),
-        )),
-        FieldKind::Boolean => Control::Boolean(d.and_then(Value::as_bool)),
-        FieldKind::Enum {
-            options,
-            multi: false,
-        } => Control::Select(d.and_then(|d| index(options, d))),
-        FieldKind::Enum {
-            options,
-            multi: true,
-        } => {
-            let mut on = vec![false; options.len()];
-            for v in d.and_then(Value::as_array).into_iter().flatten() {
-                if let Some(i) = index(options, v) {
-                    on[i] = true;
-                }
-            }
-            Control::Checks(on, 0)
-        }
-        _ => Control::Json(Input::new(d.map(Value::to_string).unwrap_or_default())),
-    }
-}
-
-/// The value an input stands for (`None`: left out), or why it is not one.
-fn draft_value(f: &FieldRow) -> Result<Option<Value>, String> {
-    let options = match &f.field.kind {
-        FieldKind::Enum { options, .. } => options.as_slice(),
-        _ => &[],
-    };
-    match &f.control {
-        Control::Text(i) if i.text().is_empty() => Ok(None),
-        Control::Text(i) => Ok(Some(json!(i.text()))),
-        Control::Number(i) => {
-            let t = i.text().trim();
-            if t.is_empty() {
-                return Ok(None);
-            }
-            let integer = matches!(f.field.kind, FieldKind::Number { integer: true, .. });
-            match t.parse::<f64>() {
-                Ok(n) if n.is_finite() && integer && n.fract() != 0.0 => {
-                    Err("must be an integer".into())
-                }
-                Ok(n) if n.is_finite() => Ok(Some(number(n))),
-                _ => Err("not a number".into()),
-            }
-        }
-        Control::Boolean(b) => Ok(b.map(Value::Bool)),
-        Control::Select(s) => Ok(s.and_then(|i| options.get(i)).map(|o| o.value.clone())),
-        Control::Checks(on, _) => {
-            let chosen: Vec<Value> = options
-                .iter()
-                .zip(on)
-                .filter(|(_, on)| **on)
-                .map(|(o, _)| o.value.clone())
-                .collect();
-            Ok((!chosen.is_empty()).then_some(Value::Array(chosen)))
-        }
-        Control::Json(i) if i.text().trim().is_empty() => Ok(None),
-        Control::Json(i) => serde_json::from_str(i.text())
-            .map(Some)
-            .map_err(|e| format!("not valid JSON: {e}")),
-    }
-}
-
-/// Every rule for one field: the errors shown under it.
-fn field_errors(f: &FieldRow) -> Vec<String> {
-    let value = match draft_value(f) {
-        Ok(v) => v,
-        Err(e) => return vec![e],
-    };
-    let mut out = bound_errors(&f.field, value.as_ref());
-    if let (
-        FieldKind::String {
-            pattern, format, ..
-        },
-        Some(Value::String(s)),
-    ) = (&f.field.kind, &value)
-    {
-        if let Some(p) = pattern
-            && !matches_pattern(p, s)
-        {
-            out.push(format!("must match the pattern {}", clean_line(p, 200)));
-        }
-        if let Some(e) = format.and_then(|fm| format_error(fm, s)) {
-            out.push(e.into());
-        }
-    }
-    if matches!(f.control, Control::Checks(..)) {
-        out.extend(item_errors(&f.raw, value.as_ref()));
-    }
-    out
+    Ok(Form::new(schema)
+        .direct_typing()
+        .errors_on_submit()
+        .checked_by(web_rules))
 }
 
 /// The web's `boundErrors`: required, null, number bounds, string lengths, array sizes.
@@ -776,19 +504,6 @@ fn item_errors(raw: &Value, value: Option<&Value>) -> Vec<String> {
     out
 }
 
-/// What Accept sends, and each field's errors.
-fn collect(fields: &[FieldRow]) -> (Map<String, Value>, Vec<Vec<String>>) {
-    let mut content = Map::new();
-    let mut errors = Vec::new();
-    for f in fields {
-        errors.push(field_errors(f));
-        if let Ok(Some(v)) = draft_value(f) {
-            content.insert(f.field.key.clone(), v);
-        }
-    }
-    (content, errors)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -801,6 +516,63 @@ mod tests {
         assert!(is_date_time("2024-05-01T10:30:00Z"));
         assert!(is_date_time("2024-05-01t10:30:00.123+02:00"));
         assert!(!is_date_time("2024-05-01 10:30:00Z") && !is_date_time("2024-05-01T24:00:00Z"));
+    }
+
+    fn body() -> FormBody {
+        FormBody::new(
+            &json!({"message": "hi", "requestedSchema": {"type": "object",
+            "properties": {"email": {"type": "string", "format": "email"},
+                           "n": {"type": "integer", "maximum": 3}},
+            "required": ["email"]}}),
+        )
+    }
+
+    fn press(b: &mut FormBody, code: KeyCode) -> Outcome {
+        b.key(1, KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    fn messages(b: &FormBody) -> Vec<String> {
+        let form = b.form.as_ref().expect("a form");
+        assert!(form.revealed(), "errors are drawn only once revealed");
+        form.errors().iter().map(|e| e.message.clone()).collect()
+    }
+
+    #[test]
+    fn errors_wait_for_accept_then_follow_each_change() {
+        let mut b = body();
+        assert!(!b.form.as_ref().is_some_and(Form::revealed));
+        assert!(matches!(press(&mut b, KeyCode::Enter), Outcome::Stay(_)));
+        assert_eq!(messages(&b), ["required"]);
+        for c in "ada@".chars() {
+            press(&mut b, KeyCode::Char(c));
+        }
+        assert_eq!(messages(&b), ["must be an email address"]);
+        for c in "x.y".chars() {
+            press(&mut b, KeyCode::Char(c));
+        }
+        assert!(messages(&b).is_empty());
+    }
+
+    #[test]
+    fn characters_go_straight_into_the_focused_field() {
+        let mut b = body();
+        for c in "a@b.c".chars() {
+            press(&mut b, KeyCode::Char(c));
+        }
+        press(&mut b, KeyCode::Down);
+        press(&mut b, KeyCode::Char('7'));
+        press(&mut b, KeyCode::Enter);
+        assert_eq!(messages(&b), ["must be ≤ 3"]);
+        press(&mut b, KeyCode::Backspace);
+        press(&mut b, KeyCode::Char('2'));
+        let Outcome::Close(effects) = press(&mut b, KeyCode::Enter) else {
+            panic!("accepted");
+        };
+        let want = crate::msg::Effect::Answer {
+            id: 1,
+            answer: Answer::Accept(json!({"email": "a@b.c", "n": 2})),
+        };
+        assert_eq!(format!("{:?}", effects), format!("{:?}", vec![want]));
     }
 
     #[test]

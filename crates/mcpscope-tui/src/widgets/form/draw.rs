@@ -19,16 +19,10 @@ const MAX_SHOWN: usize = 300;
 const PICKER_LINES: usize = 8;
 
 /// `s` cut to [`MAX_SHOWN`] characters, line breaks shown as `⏎`.
+/// Control characters made visible, as the dialogs clean a server's text (schemas come from
+/// servers too).
 fn shown(s: &str) -> String {
-    let mut out: String = s
-        .chars()
-        .take(MAX_SHOWN)
-        .map(|c| if c == '\n' { '⏎' } else { c })
-        .collect();
-    if s.chars().count() > MAX_SHOWN {
-        out.push('…');
-    }
-    out
+    crate::modals::interaction::clean_line(s, MAX_SHOWN)
 }
 
 impl Form {
@@ -112,7 +106,7 @@ impl Form {
         let value = value_at(&self.value, &row.path);
         let label = match row.item {
             Some(i) => format!("[{i}]"),
-            None => field.title.clone(),
+            None => shown(&field.title),
         };
         let mark = if field.required && row.item.is_none() {
             " *"
@@ -138,7 +132,8 @@ impl Form {
         }
         out.push(Line::from(spans));
         let sub = format!("{indent}    ");
-        if let Some(why) = editing.and_then(|e| e.error.as_ref()) {
+        let early = self.revealed || !self.direct; // a direct edit's "not a number" waits too
+        if let Some(why) = editing.and_then(|e| e.error.as_ref()).filter(|_| early) {
             out.push(Line::styled(format!("{sub}✗ {why}"), theme.error()));
         }
         if here && let Some(p) = self.picker {
@@ -200,7 +195,7 @@ impl Form {
         let parent = &p[..p.rfind('/').unwrap_or(0)];
         let keyed = row.item.is_none();
         let mut out = Vec::new();
-        for e in &self.errors {
+        for e in self.errors.iter().filter(|_| self.revealed) {
             if e.path == p {
                 if keyed && required_key(&e.message).is_some() && is_header(field) {
                     continue; // about a child: the child shows it
@@ -230,6 +225,7 @@ impl Form {
         };
         self.errors
             .iter()
+            .filter(|_| self.revealed)
             .filter(|e| {
                 if e.path.is_empty() {
                     return match required_key(&e.message) {
@@ -273,14 +269,14 @@ impl Form {
                 theme.warn(),
             ));
         } else {
-            for e in self.errors.iter().take(3) {
+            for e in self.errors.iter().filter(|_| self.revealed).take(3) {
                 let at = if e.path.is_empty() { "(root)" } else { &e.path };
                 foot.push(Line::styled(
                     shown(&format!("✗ {at}: {}", e.message)),
                     theme.error(),
                 ));
             }
-            if self.errors.len() > 3 {
+            if self.revealed && self.errors.len() > 3 {
                 foot.push(Line::styled(
                     format!("… {} more errors", self.errors.len() - 3),
                     theme.error(),

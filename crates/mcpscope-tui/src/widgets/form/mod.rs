@@ -13,6 +13,13 @@
 //! array item; Space toggles a boolean or steps an enum; ←→ step an enum or a boolean; `+` adds
 //! and `-` removes array items; Delete unsets an optional field; Ctrl-N sets a nullable field to
 //! null. Esc on a form that is not editing is the owner's (to close it).
+//!
+//! Three options serve the question dialogs (set by their owner, off for the tool form):
+//! [`Form::direct_typing`] (a focused text or number field takes characters at once and keeps
+//! the value as it is typed; Enter is then the owner's), [`Form::errors_on_submit`] (errors stay
+//! hidden until [`Form::submit`] is first called, then follow each change, as the web's
+//! ElicitationForm shows them) and [`Form::checked_by`] (a [`Checker`] that turns `validate`'s
+//! errors into the owner's rules).
 
 mod draw;
 mod rows;
@@ -26,6 +33,10 @@ use serde_json::{Map, Value, json};
 
 /// Validation errors kept (a hostile value may fail a million ways).
 const MAX_ERRORS: usize = 200;
+
+/// The owner's rules over a value: given the schema, the value and `validate`'s errors, the
+/// errors the form shows (the checker may keep, drop or reword `validate`'s, and add its own).
+pub type Checker = fn(&Value, &Value, Vec<FieldError>) -> Vec<FieldError>;
 
 /// What a key did to a form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +94,11 @@ pub struct Form {
     errors: Vec<FieldError>,
     /// Why the schema cannot validate (the server still will).
     unusable: Option<String>,
+    /// Characters go straight into a focused text or number field (the dialogs).
+    direct: bool,
+    /// Errors are drawn (false until the first `submit` when errors wait for it).
+    revealed: bool,
+    checker: Option<Checker>,
 }
 
 impl Form {
@@ -113,12 +129,61 @@ impl Form {
             json_error: None,
             errors: Vec::new(),
             unusable: None,
+            direct: false,
+            revealed: true,
+            checker: None,
         };
         if !drawable {
             f.json = Some(JsonEditor::of_value(&f.value));
         }
         f.changed();
         f
+    }
+
+    /// Characters typed on a text or number field edit it at once (no Enter to begin), the
+    /// value follows each key, and Enter is left to the owner (the dialogs' Accept).
+    pub fn direct_typing(mut self) -> Form {
+        self.direct = true;
+        self
+    }
+
+    /// Errors are not drawn until the first [`Form::submit`]; then they follow each change.
+    pub fn errors_on_submit(mut self) -> Form {
+        self.revealed = false;
+        self
+    }
+
+    /// The owner's rules decide the errors (see [`Checker`]).
+    pub fn checked_by(mut self, checker: Checker) -> Form {
+        self.checker = Some(checker);
+        self.changed();
+        self
+    }
+
+    /// An attempt to send: errors show from now on, and the value when it parses and no rule
+    /// fails, else why not (the first error). The tool form's [`Form::finish`] sends anyway.
+    pub fn submit(&mut self) -> Result<Value, String> {
+        self.revealed = true;
+        let v = self.finish()?;
+        match self.errors.first() {
+            Some(e) => Err(e.message.clone()),
+            None => Ok(v),
+        }
+    }
+
+    /// True once errors are drawn (always, unless they wait for the first submit).
+    pub fn revealed(&self) -> bool {
+        self.revealed
+    }
+
+    /// True while an enum's choices are open (Enter is the form's then).
+    pub fn picking(&self) -> bool {
+        self.picker.is_some()
+    }
+
+    /// The schema the form was built for.
+    pub fn schema(&self) -> &Value {
+        &self.schema
     }
 
     /// The value as it stands (in JSON mode: the text's last value that parsed).
@@ -186,10 +251,18 @@ impl Form {
             return self.json_key(key);
         }
         if self.editing.is_some() {
+            if self.direct && key.code == KeyCode::Enter {
+                return self.commit_direct();
+            }
             return self.edit_key(key);
         }
         if self.picker.is_some() {
             return self.picker_key(key);
+        }
+        if self.direct
+            && let Some(ev) = self.begin_typing(key)
+        {
+            return ev;
         }
         match key.code {
             KeyCode::Up | KeyCode::BackTab => self.go(-1),
@@ -214,17 +287,39 @@ impl Form {
     fn changed(&mut self) {
         self.rows = rows::build(&self.model, &self.value);
         self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
-        match validate(&self.schema, &self.value) {
-            Ok(mut e) => {
-                e.truncate(MAX_ERRORS);
-                self.errors = e;
+        let found = match validate(&self.schema, &self.value) {
+            Ok(e) => {
                 self.unusable = None;
+                e
             }
             Err(why) => {
-                self.errors.clear();
                 self.unusable = Some(why);
+                Vec::new()
             }
+        };
+        self.errors = match self.checker {
+            Some(check) => check(&self.schema, &self.value, found),
+            None => found,
+        };
+        self.errors.truncate(MAX_ERRORS);
+    }
+
+    /// Direct typing: a character (or Backspace) on a text or number field begins its edit
+    /// with that key; None when the key is not one of those.
+    fn begin_typing(&mut self, key: KeyEvent) -> Option<FormEvent> {
+        let plain = !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        let typed = matches!(key.code, KeyCode::Char(_) | KeyCode::Backspace) && plain;
+        let text = matches!(
+            self.field().map(|f| &f.kind),
+            Some(FieldKind::String { .. } | FieldKind::Number { .. } | FieldKind::Json { .. })
+        );
+        if !typed || !text {
+            return None;
         }
+        self.activate();
+        Some(self.edit_key(key))
     }
 
     fn row(&self) -> Option<&Row> {
@@ -315,12 +410,45 @@ impl Form {
                 ev
             }
             _ => {
-                if e.input.key(key) == Edit::Changed {
-                    e.error = None;
+                if e.input.key(key) != Edit::Changed {
+                    return FormEvent::Consumed;
+                }
+                e.error = None;
+                if self.direct {
+                    return self.keep_typed();
                 }
                 FormEvent::Consumed
             }
         }
+    }
+
+    /// Direct typing: the text as the value after each key, the edit (and its caret) staying
+    /// open; a text that does not parse yet keeps its error and the value as it was.
+    fn keep_typed(&mut self) -> FormEvent {
+        let (Some(e), Some(f), Some(row)) = (&self.editing, self.field(), self.row()) else {
+            return FormEvent::Consumed;
+        };
+        let in_array = row.item.is_some();
+        let keep_empty = in_array || f.required && is_string(&f.kind);
+        match parse_text(&f.kind, e.input.text(), keep_empty) {
+            Ok(v) => self.set(if in_array {
+                Some(v.unwrap_or(Value::Null))
+            } else {
+                v
+            }),
+            Err(why) => {
+                if let Some(e) = self.editing.as_mut() {
+                    e.error = Some(why);
+                }
+                FormEvent::Consumed
+            }
+        }
+    }
+
+    /// Direct typing's Enter: the text is kept (already, as typed), the key is the owner's.
+    fn commit_direct(&mut self) -> FormEvent {
+        self.commit();
+        FormEvent::Ignored
     }
 
     /// Keep the edited text as the field's value, if it parses; else say why and stay.
@@ -652,12 +780,13 @@ fn parse_number(t: &str, integer: bool) -> Result<Value, String> {
     if !n.is_finite() {
         return Err("not a number".into());
     }
+    // "5" is 5, not 5.0, in any number field (as typed, and as the web's JSON.stringify sends it).
+    if let Ok(i) = t.parse::<i64>() {
+        return Ok(json!(i));
+    }
     if integer {
         if n.fract() != 0.0 {
             return Err("must be an integer".into());
-        }
-        if let Ok(i) = t.parse::<i64>() {
-            return Ok(json!(i));
         }
         if n.abs() < 9.0e15 {
             return Ok(json!(n as i64));
@@ -687,5 +816,50 @@ fn empty_item(item: &Field) -> Value {
             }
         }
         FieldKind::Json { .. } => Value::Null,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(f: &mut Form, code: KeyCode) -> FormEvent {
+        f.key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    fn schema() -> Value {
+        json!({"type": "object", "properties": {"s": {"type": "string"}}, "required": ["s"]})
+    }
+
+    #[test]
+    fn the_tool_form_begins_an_edit_with_enter_the_dialogs_type_at_once() {
+        let mut tool = Form::new(&schema());
+        assert_eq!(key(&mut tool, KeyCode::Char('a')), FormEvent::Ignored);
+        assert_eq!(tool.value(), &json!({}));
+        let mut dialog = Form::new(&schema()).direct_typing();
+        assert_eq!(key(&mut dialog, KeyCode::Char('a')), FormEvent::Changed);
+        assert_eq!(dialog.value(), &json!({"s": "a"}));
+        assert_eq!(key(&mut dialog, KeyCode::Enter), FormEvent::Ignored);
+        assert_eq!(dialog.value(), &json!({"s": "a"}));
+    }
+
+    #[test]
+    fn errors_wait_for_the_first_submit_only_when_asked() {
+        let tool = Form::new(&schema());
+        assert!(tool.revealed() && !tool.errors().is_empty());
+        let mut dialog = Form::new(&schema()).errors_on_submit();
+        assert!(!dialog.revealed());
+        assert!(dialog.submit().is_err());
+        assert!(dialog.revealed());
+    }
+
+    #[test]
+    fn a_checker_decides_the_errors() {
+        fn none(_: &Value, _: &Value, _: Vec<FieldError>) -> Vec<FieldError> {
+            Vec::new()
+        }
+        let mut f = Form::new(&schema()).checked_by(none);
+        assert!(f.errors().is_empty());
+        assert_eq!(f.submit(), Ok(json!({})));
     }
 }
