@@ -258,23 +258,30 @@ fn pending_lines(v: &Value, width: usize, theme: Theme, out: &mut Vec<Line<'stat
         .take(50)
         .map(|s| cut(s.as_str().unwrap_or(""), 100))
         .collect();
-    out.push(Line::styled(
-        format!(
-            "A {}login waits for you{}, since {}.",
-            if text(p, "reason") == "step-up" {
-                "step-up "
-            } else {
-                ""
-            },
-            if scopes.is_empty() {
-                String::new()
-            } else {
-                format!(" (scopes {})", scopes.join(" "))
-            },
-            cut(text(p, "startedAt"), 40)
-        ),
-        theme.warn(),
-    ));
+    let waits = format!(
+        "A {}login waits for you{}, since {}.",
+        if text(p, "reason") == "step-up" {
+            "step-up "
+        } else {
+            ""
+        },
+        if scopes.is_empty() {
+            String::new()
+        } else {
+            format!(" (scopes {})", scopes.join(" "))
+        },
+        cut(text(p, "startedAt"), 40)
+    );
+    // Wrapped: at 80 columns its time (and a long scope list) would be cut.
+    wrapped(&waits, width, theme.warn(), out);
+    // What discovery found before the first login, when there is no summary yet to say it.
+    if v["summary"].is_null() && !text(p, "issuer").is_empty() {
+        out.push(row(
+            "Authorization server",
+            text(p, "issuer").to_string(),
+            theme,
+        ));
+    }
     out.push(Line::styled(
         "Open this URL to log in (b browser · y copy · x cancel):",
         theme.warn(),
@@ -313,6 +320,9 @@ fn summary_lines(v: &Value, ctx: &Ctx, theme: Theme, out: &mut Vec<Line<'static>
                 ),
                 FIELD_CHARS,
             )));
+        } else if v["pending"].is_object() {
+            // The login above is how tokens come: "no tokens, it logs in" would say it again
+            // as if nothing had started.
         } else if ctx.server.connected() {
             out.push(Line::styled(
                 "No tokens: the next request the server refuses starts a login.",
