@@ -7,7 +7,9 @@
 //! draws, the mouse on the tab bar, `NO_COLOR`, `q` asking first while a call runs, and quitting
 //! with the terminal given back. Then the era key cycling on a connected server, Protocol's
 //! filter and pager, the Logs level, a tool run as a task in the Tasks tab, the Auth tab of a
-//! server without OAuth, a tool's image drawn as halfblocks, and mouse clicks on list rows.
+//! server without OAuth, a tool's image drawn as halfblocks, and mouse clicks on list rows. And
+//! the Auth tab against the Python SDK's OAuth server: a login through the loopback callback,
+//! Re-authorize, Forget.
 
 use crate::peers_support::{EVERYTHING, Peers};
 use crate::tui_tmux_support::{Start, Tui, framed, sets_colour, sgr_params};
@@ -614,4 +616,138 @@ fn mouse_selects_rows_in_resources_and_history() {
     // Its field has the letters (q would be typed): Ctrl-C quits from anywhere.
     t.keys(&["C-c"]);
     t.assert_exited_cleanly();
+}
+
+/// The person at the browser: open `authorization_url`, follow every redirect (the Python SDK's
+/// consent page approves on a plain GET) and land on the TUI's loopback `callback`, which must
+/// answer 200.
+async fn approve_as_a_browser(authorization_url: &str, callback: &str) {
+    let page = reqwest::Client::new()
+        .get(authorization_url)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("the browser cannot open {authorization_url}: {e}"));
+    assert!(
+        page.url().as_str().starts_with(callback),
+        "the redirects end on the TUI's callback, not {}",
+        page.url()
+    );
+    let status = page.status().as_u16();
+    let text = page.text().await.unwrap_or_default();
+    assert_eq!(status, 200, "the loopback callback answers: {text}");
+}
+
+/// What `mcpscope --cli --list-stored-auth` says the TUI's secret store holds: each grant's
+/// `tokens` (null once forgotten; never the tokens themselves).
+fn stored_tokens(t: &Tui) -> Vec<serde_json::Value> {
+    let out = std::process::Command::new(crate::tui_tmux_support::MCPSCOPE)
+        .args(["--cli", "--list-stored-auth", "--format", "json"])
+        .env("MCPSCOPE_DATA_DIR", t.data_dir())
+        .env("MCPSCOPE_SECRET_STORE", "file")
+        .env_remove("MCPSCOPE_SECRET_PASSPHRASE")
+        .env_remove("MCPSCOPE_SECRET_FILE")
+        .env_remove("MCPSCOPE_AUTH_PROFILE")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run mcpscope --list-stored-auth");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "--list-stored-auth printed no JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    });
+    assert_eq!(doc["secretStore"]["kind"], "file", "{doc}");
+    doc["storedAuth"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{doc}"))
+        .iter()
+        .map(|g| g["tokens"].clone())
+        .collect()
+}
+
+/// The Auth tab against a protected server not built by us: the official Python SDK's own
+/// authorization server (`testenv/peers/python/oauth_server.py`). `mcpscope --tui URL` with a
+/// `--callback-url` of its own and a recording `BROWSER`: the tab shows the login waiting (its
+/// URL whole, the authorization server discovery found), the browser was asked to open that
+/// URL, and approving it as a browser would (following the redirects to the callback) makes
+/// the state authorized with the granted scope and the token's expiry; the tools list over the
+/// token. `u` goes through a login again; `D D` forgets: the state back to none and no tokens
+/// left in the secret store.
+#[test]
+fn auth_tab_logs_in_reauthorizes_and_forgets_against_the_python_sdk() {
+    const NAME: &str = "auth_tab_logs_in_reauthorizes_and_forgets_against_the_python_sdk";
+    let Some(peers) = Peers::get(NAME) else {
+        return;
+    };
+    // Multi-threaded: it keeps draining the peer's stderr while this thread drives tmux.
+    let rt = tokio::runtime::Runtime::new().expect("a tokio runtime");
+    let server = rt.block_on(peers.serve("python/oauth_server.sh", "http"));
+    let url = format!("{}/mcp", server.base);
+    let callback = format!(
+        "http://127.0.0.1:{}/oauth/callback",
+        crate::tui_tmux_support::free_port()
+    );
+    let how = Start::new(&[&url, "--callback-url", &callback])
+        .env("MCPSCOPE_SECRET_STORE", "file")
+        .recording_browser();
+    let Some(t) = Tui::start(NAME, how) else {
+        return;
+    };
+    // The server is named after its host; its header line says the state.
+    let state = |s: &str| format!("Authorization of 127.0.0.1  {s}");
+
+    // Connecting is refused 401: discovery, registration, then a login waits for a person.
+    // A key pressed before the TUI draws would be echoed by the terminal still in cooked mode.
+    t.wait_for(&["Servers (1)"]);
+    t.keys(&["a"]);
+    let s = t.wait_for(&[&state("authorizing"), "A login waits for you", &callback]);
+    assert!(
+        s.contains(&format!("Authorization server  {}", server.base)),
+        "what discovery found is shown before the login:\n{}",
+        framed(&s)
+    );
+    assert!(!s.contains("No tokens"), "{}", framed(&s));
+    let first = t.wait_opened(1);
+    assert!(
+        first.starts_with(&format!("{}/authorize?", server.base)) && first.contains("state="),
+        "{first}"
+    );
+    rt.block_on(approve_as_a_browser(&first, &callback));
+    let s = t.wait_for(&[&state("authorized"), "Granted scopes", "● connected"]);
+    for shown in ["mcp:read", "Bearer · expires in ", "refresh token"] {
+        assert!(s.contains(shown), "{shown:?} not shown:\n{}", framed(&s));
+    }
+    let stored = stored_tokens(&t);
+    assert!(
+        stored.len() == 1 && stored[0].is_object(),
+        "the tokens are in the store: {stored:?}"
+    );
+
+    t.keys(&["t"]);
+    t.wait_for(&["Tools (2)", "echo", "whoami"]);
+
+    // Re-authorize: a login again, with a new state, approved the same way.
+    t.keys(&["a"]);
+    t.wait_for(&[&state("authorized")]);
+    t.keys(&["u"]);
+    t.wait_for(&[&state("authorizing"), "A login waits for you"]);
+    let second = t.wait_opened(2);
+    assert_ne!(second, first, "a new login, not the first one again");
+    rt.block_on(approve_as_a_browser(&second, &callback));
+    t.wait_for(&[&state("authorized"), "Bearer · expires in "]);
+
+    // Forget: D asks, the second D forgets.
+    t.keys(&["D"]);
+    t.wait_for(&["Press D again to forget the tokens"]);
+    t.keys(&["D"]);
+    let s = t.wait_for(&[&state("none"), "No tokens"]);
+    assert!(!s.contains("Granted scopes"), "{}", framed(&s));
+    let stored = stored_tokens(&t);
+    assert!(
+        stored.iter().all(serde_json::Value::is_null),
+        "no tokens left in the secret store: {stored:?}"
+    );
+    t.quit();
+    // Killed (kill_on_drop) inside the runtime its process belongs to.
+    rt.block_on(async move { drop(server) });
 }

@@ -56,6 +56,10 @@ pub(crate) struct Start {
     pub(crate) args: Vec<String>,
     /// Set `NO_COLOR=1`.
     pub(crate) no_color: bool,
+    /// More environment for the TUI.
+    pub(crate) env: Vec<(String, String)>,
+    /// `BROWSER` is a script recording each URL it is asked to open ([`Tui::opened_urls`]).
+    pub(crate) recording_browser: bool,
 }
 
 impl Start {
@@ -65,7 +69,23 @@ impl Start {
             size: (120, 35),
             args: args.iter().map(|a| (*a).to_string()).collect(),
             no_color: false,
+            env: Vec::new(),
+            recording_browser: false,
         }
+    }
+
+    /// With `name=value` in the TUI's environment.
+    pub(crate) fn env(mut self, name: &str, value: &str) -> Start {
+        self.env.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    /// With a `BROWSER` that opens nothing and records the URLs instead (webbrowser, which
+    /// the TUI opens a login with, runs `$BROWSER URL` first): no real browser is launched in
+    /// CI, and the test plays the person at the browser with what was recorded.
+    pub(crate) fn recording_browser(mut self) -> Start {
+        self.recording_browser = true;
+        self
     }
 
     /// At `columns`×`rows` instead.
@@ -127,6 +147,10 @@ impl Tui {
         );
         let (w, h) = how.size;
         let data = self.data_dir().display().to_string();
+        let mut env: Vec<String> = how.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if how.recording_browser {
+            env.push(format!("BROWSER={}", self.browser_script().display()));
+        }
         let mut args: Vec<String> = vec![
             "new-session".into(),
             "-d".into(),
@@ -140,6 +164,11 @@ impl Tui {
             format!("MCPSCOPE_DATA_DIR={data}"),
             "-e".into(),
             format!("NO_COLOR={}", if how.no_color { "1" } else { "" }),
+        ];
+        for e in env {
+            args.extend(["-e".to_string(), e]);
+        }
+        args.extend([
             "env".into(),
             "-u".into(),
             if how.no_color {
@@ -154,7 +183,7 @@ impl Tui {
             "sh".into(),
             MCPSCOPE.into(),
             "--tui".into(),
-        ];
+        ]);
         args.extend(how.args.iter().cloned());
         self.tmux_ok(&args);
         // No status line, no delay after Escape, and the size stays what the test says.
@@ -164,6 +193,48 @@ impl Tui {
             ["window-size", "manual"],
         ] {
             self.tmux_ok(&["set-option", "-g", opt[0], opt[1]]);
+        }
+    }
+
+    /// The `BROWSER` of [`Start::recording_browser`]: appends its URL to `browser-urls.txt`.
+    fn browser_script(&self) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt as _;
+        let script = self.dir.join("browser.sh");
+        let log = self.dir.join("browser-urls.txt");
+        let text = format!("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '{}'\n", log.display());
+        std::fs::write(&script, text).expect("write the browser script");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+            .expect("make the browser script executable");
+        script
+    }
+
+    /// The URLs the TUI asked the recording browser to open, in order.
+    pub(crate) fn opened_urls(&self) -> Vec<String> {
+        std::fs::read_to_string(self.dir.join("browser-urls.txt"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Wait until the recording browser was asked to open `n` URLs; the `n`th.
+    pub(crate) fn wait_opened(&self, n: usize) -> String {
+        let until = Instant::now() + deadline();
+        loop {
+            if let Some(u) = self.opened_urls().get(n - 1) {
+                return u.clone();
+            }
+            if Instant::now() > until {
+                panic!(
+                    "{}: the browser was never asked to open URL number {n} within {:?} (asked: {:?}). The last screen:\n{}\n{}",
+                    self.test,
+                    deadline(),
+                    self.opened_urls(),
+                    framed(&self.screen()),
+                    self.log()
+                );
+            }
+            std::thread::sleep(POLL);
         }
     }
 
@@ -395,4 +466,12 @@ pub(crate) fn sets_colour(params: &[u32]) -> bool {
     params
         .iter()
         .any(|p| matches!(p, 30..=38 | 40..=48 | 90..=97 | 100..=107))
+}
+
+/// A free loopback port (for a `--callback-url`).
+pub(crate) fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free loopback port")
+        .port()
 }
