@@ -29,8 +29,9 @@ import time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MCPSCOPE = os.path.join(ROOT, "target", "release", "mcpscope")
-TESTKIT = os.path.join(ROOT, "target", "release", "mcpscope-testkit")
+# Another build can be measured in place of target/release (bench/alloc_rss.py uses this).
+MCPSCOPE = os.environ.get("BENCH_MCPSCOPE", os.path.join(ROOT, "target", "release", "mcpscope"))
+TESTKIT = os.environ.get("BENCH_TESTKIT", os.path.join(ROOT, "target", "release", "mcpscope-testkit"))
 TOKEN = "bench-token"
 FRAMES = 100_000
 TOOLS = 10_000
