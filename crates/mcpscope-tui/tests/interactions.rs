@@ -123,10 +123,13 @@ fn form_accepts_the_values_the_web_would_send() {
         press(&mut s, KeyCode::Backspace);
     }
     type_text(&mut s, "ABC");
-    // Toppings: tick olives too; size: one on (M → L); subscribe: off.
+    // Toppings: their choices opened (Space), olives ticked too, Enter done; size: one on
+    // (M → L); subscribe: off.
     press(&mut s, KeyCode::Up);
-    press(&mut s, KeyCode::Right);
     press(&mut s, KeyCode::Char(' '));
+    press(&mut s, KeyCode::Down);
+    press(&mut s, KeyCode::Char(' '));
+    press(&mut s, KeyCode::Enter);
     press(&mut s, KeyCode::Up);
     press(&mut s, KeyCode::Right);
     press(&mut s, KeyCode::Up);
@@ -942,7 +945,7 @@ fn the_focused_field_stays_in_view_at_80x24() {
         press(&mut s, KeyCode::Down);
     }
     let screen = draw(&s);
-    assert!(screen.contains("▸ Code"), "{screen}");
+    assert!(screen.contains("› Code"), "{screen}");
 }
 
 #[test]
