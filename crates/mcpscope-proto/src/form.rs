@@ -871,6 +871,28 @@ pub fn initial_value(field: &Field) -> Option<Value> {
     }
 }
 
+/// Put the keys of every object in `value` in the model's field order (keys the model does not
+/// name keep their order after them), so what a form sends reads as the schema does however the
+/// fields were filled in.
+pub fn in_field_order(field: &Field, value: &mut Value) {
+    match (&field.kind, value) {
+        (FieldKind::Object { fields, .. }, Value::Object(m)) => {
+            let mut rest = std::mem::take(m);
+            for f in fields {
+                if let Some(mut v) = rest.shift_remove(&f.key) {
+                    in_field_order(f, &mut v);
+                    m.insert(f.key.clone(), v);
+                }
+            }
+            m.extend(rest);
+        }
+        (FieldKind::Array { items, .. }, Value::Array(list)) => {
+            list.iter_mut().for_each(|v| in_field_order(items, v));
+        }
+        _ => {}
+    }
+}
+
 /// A validation error under a field.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldError {
@@ -1023,6 +1045,22 @@ mod tests {
             FieldKind::Object { fields, .. } => fields,
             other => panic!("not an object: {other:?}"),
         }
+    }
+
+    #[test]
+    fn values_are_put_in_schema_order_nested_and_in_arrays() {
+        let f = form_model(&json!({"type": "object", "properties": {
+            "name": {"type": "string"},
+            "email": {"type": "string"},
+            "people": {"type": "array", "items": {"type": "object", "properties": {
+                "a": {"type": "integer"}, "b": {"type": "integer"}}}}
+        }}));
+        let mut v = json!({"extra": 1, "people": [{"b": 2, "a": 1}], "email": "e", "name": "n"});
+        in_field_order(&f, &mut v);
+        assert_eq!(
+            serde_json::to_string(&v).unwrap(),
+            r#"{"name":"n","email":"e","people":[{"a":1,"b":2}],"extra":1}"#
+        );
     }
 
     #[test]

@@ -151,6 +151,51 @@ pub const HELP: &[Binding] = &[
     },
 ];
 
+/// The keys of the server's questions (elicitation, sampling, roots, URL), for the `?` screen:
+/// a dialog takes typed characters, so its own line shows the first few and this lists them all.
+pub const DIALOG_HELP: &[Binding] = &[
+    Binding {
+        keys: "Enter",
+        what: "form: accept (closes an open list of choices first)",
+    },
+    Binding {
+        keys: "^D  Esc",
+        what: "decline, cancel (the server is told which)",
+    },
+    Binding {
+        keys: "Tab  ↑ ↓",
+        what: "form: next / previous field",
+    },
+    Binding {
+        keys: "type",
+        what: "form: edits the text or number field in focus",
+    },
+    Binding {
+        keys: "Space  ← →",
+        what: "form: next choice; on a list Space opens it, ticks, Enter closes",
+    },
+    Binding {
+        keys: "Del",
+        what: "form: unset an optional field",
+    },
+    Binding {
+        keys: "^T",
+        what: "form: edit the answer as JSON, and back",
+    },
+    Binding {
+        keys: "^S  ^P  ^F",
+        what: "sampling: send, a Testing Profile answers, fills the reply",
+    },
+    Binding {
+        keys: "Enter  e",
+        what: "roots: send them, edit them",
+    },
+    Binding {
+        keys: "o  y  a",
+        what: "URL: open in the browser, copy (OSC 52), accept",
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
-//! The `?` screen (the app's keys, then the open tab's) and the quit question.
+//! The `?` screen (the app's keys, the open tab's, the dialogs') and the quit question.
 
-use crate::keymap::HELP;
+use crate::keymap::{DIALOG_HELP, HELP};
 use crate::state::AppState;
 use crate::strings;
 use crate::widgets::style::Theme;
@@ -31,6 +31,11 @@ pub(super) fn render(s: &AppState, top: usize, f: &mut Frame, area: Rect, theme:
                 lines.push(binding(b.keys, b.what, theme));
             }
         }
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("Answering the server", theme.title()));
+    for b in DIALOG_HELP {
+        lines.push(binding(b.keys, b.what, theme));
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(strings::MOUSE_HELP, theme.dim()));

@@ -40,7 +40,8 @@ const HINTS: &[Hint] = &[
     ("^D", "decline"),
     ("Esc", "cancel"),
     ("Tab ↑↓", "field"),
-    ("Space ←→", "choose"),
+    ("Space", "choose"),
+    ("^T", "JSON"),
 ];
 const WHOLE_HINTS: &[Hint] = &[("^S", "accept"), ("^D", "decline"), ("Esc", "cancel")];
 

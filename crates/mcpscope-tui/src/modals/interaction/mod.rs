@@ -189,10 +189,20 @@ impl Dialog {
     pub fn render(&self, f: &mut Frame, area: Rect, theme: Theme, now_us: u64, queue: &[Value]) {
         f.render_widget(Clear, area);
         let i = &self.interaction;
+        // Whole hints only, as many as fit on the border (the `?` screen lists them all).
         let mut bottom = vec![Span::raw(" ")];
+        let mut room = usize::from(area.width.saturating_sub(3));
         for (k, what) in self.hints() {
-            bottom.push(Span::styled(*k, theme.key()));
-            bottom.push(Span::raw(format!(" {what}  ")));
+            let (key, what) = (
+                Span::styled(*k, theme.key()),
+                Span::raw(format!(" {what}  ")),
+            );
+            let width = key.width() + what.width();
+            if width > room + 2 {
+                break;
+            }
+            room = room.saturating_sub(width);
+            bottom.extend([key, what]);
         }
 
         let block = Block::default()

@@ -27,7 +27,9 @@ mod rows;
 use crate::widgets::input::{Edit, Input};
 use crate::widgets::json_editor::JsonEditor;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use mcpscope_proto::form::{Field, FieldError, FieldKind, form_model, initial_value, validate};
+use mcpscope_proto::form::{
+    Field, FieldError, FieldKind, form_model, in_field_order, initial_value, validate,
+};
 use rows::{Row, Seg, field_at, set_at, value_at};
 use serde_json::{Map, Value, json};
 
@@ -285,6 +287,8 @@ impl Form {
 
     /// After the value changed: the rows again, the cursor kept in them, validation again.
     fn changed(&mut self) {
+        // A field filled in later would otherwise be sent (and shown in JSON mode) last.
+        in_field_order(&self.model, &mut self.value);
         self.rows = rows::build(&self.model, &self.value);
         self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
         let found = match validate(&self.schema, &self.value) {
