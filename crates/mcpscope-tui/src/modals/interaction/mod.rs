@@ -189,7 +189,9 @@ impl Dialog {
     pub fn render(&self, f: &mut Frame, area: Rect, theme: Theme, now_us: u64, queue: &[Value]) {
         f.render_widget(Clear, area);
         let i = &self.interaction;
-        // Whole hints only, as many as fit on the border (the `?` screen lists them all).
+        // Whole hints only, as many as fit on the border (the `?` screen lists them all). The
+        // room is inside the corners after the leading space; the last hint's two trailing spaces
+        // may fall off it.
         let mut bottom = vec![Span::raw(" ")];
         let mut room = usize::from(area.width.saturating_sub(3));
         for (k, what) in self.hints() {
