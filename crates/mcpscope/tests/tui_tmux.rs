@@ -177,6 +177,7 @@ fn open_tool(t: &Tui, name: &str) {
     t.keys(&["C-u"]);
     t.type_text(&query);
     t.wait_for(&[&format!("/{query}"), " shown"]);
+    // The list's footer comes back only once the search box has let go of the keyboard.
     t.keys(&["Enter"]);
     t.wait_for(&[TOOL_LIST]);
     t.keys(&["Enter"]);
@@ -488,7 +489,7 @@ fn protocol_filter_and_pager() {
     t.keys(&["/"]);
     t.type_text("tools/list");
     t.keys(&["Enter"]);
-    let s = t.wait_for(&["[jsonrpc]", "/tools/list"]);
+    let s = t.wait_for(&["[jsonrpc]", "/tools/list", "Enter body"]);
     assert!(!s.contains("spawned pid"), "{}", framed(&s));
     t.keys(&["Enter"]);
     t.wait_for(&["frame ", "Body (", "\"jsonrpc\": \"2.0\""]);

@@ -224,11 +224,16 @@ fn footer(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
         return;
     }
     let mut spans = vec![Span::raw(" ")];
-    let tab_keys = match (s.focus, s.current().and_then(|r| s.tabs.get(&r.name))) {
-        (Focus::Tab, Some(t)) => t.get(s.tab).bindings(),
-        _ => &[],
+    let (tab_keys, typing) = match (s.focus, s.current().and_then(|r| s.tabs.get(&r.name))) {
+        (Focus::Tab, Some(t)) => (t.get(s.tab).bindings(), t.get(s.tab).captures()),
+        _ => (&[][..], false),
     };
-    let app_keys: &[(&str, &str)] = &[("c", "connect"), ("?", "help"), ("q", "quit")];
+    // While a text field has the keyboard, `c`, `?` and `q` are typed into it.
+    let app_keys: &[(&str, &str)] = if typing {
+        &[("Ctrl-C", "quit")]
+    } else {
+        &[("c", "connect"), ("?", "help"), ("q", "quit")]
+    };
     for b in tab_keys.iter().take(5) {
         spans.push(Span::styled(b.keys, theme.key()));
         spans.push(Span::raw(format!(" {}  ", b.what)));

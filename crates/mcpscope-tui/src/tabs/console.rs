@@ -264,7 +264,11 @@ impl Tab for Console {
     }
 
     fn bindings(&self) -> &'static [Binding] {
-        KEYS
+        if self.editing {
+            crate::tabs::SEARCH_KEYS
+        } else {
+            KEYS
+        }
     }
 
     fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect) {

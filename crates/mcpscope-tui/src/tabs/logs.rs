@@ -340,7 +340,11 @@ impl Tab for Logs {
     }
 
     fn bindings(&self) -> &'static [Binding] {
-        KEYS
+        if self.editing {
+            crate::tabs::SEARCH_KEYS
+        } else {
+            KEYS
+        }
     }
 
     fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect) {

@@ -153,6 +153,23 @@ pub struct Binding {
     pub what: &'static str,
 }
 
+/// The footer while a list's `/` search box has the keyboard: letters go into the box, so the
+/// list's own keys would mislead (and a journey can see when the box has let go).
+pub const SEARCH_KEYS: &[Binding] = &[
+    Binding {
+        keys: "Enter",
+        what: "keep the filter",
+    },
+    Binding {
+        keys: "Esc",
+        what: "clear the search",
+    },
+    Binding {
+        keys: "←→ Home End",
+        what: "move in the text",
+    },
+];
+
 /// A server's tab. Every method but `render` has a default that does nothing, so a tab says only
 /// what it does.
 pub trait Tab {

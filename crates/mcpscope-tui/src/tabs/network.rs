@@ -509,7 +509,11 @@ impl Tab for Network {
     }
 
     fn bindings(&self) -> &'static [Binding] {
-        KEYS
+        if self.editing {
+            crate::tabs::SEARCH_KEYS
+        } else {
+            KEYS
+        }
     }
 
     fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect) {

@@ -476,7 +476,11 @@ impl Tab for Prompts {
     }
 
     fn bindings(&self) -> &'static [Binding] {
-        KEYS
+        if self.search.typing {
+            crate::tabs::SEARCH_KEYS
+        } else {
+            KEYS
+        }
     }
 
     fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect) {

@@ -859,6 +859,7 @@ impl Tab for Tools {
 
     fn bindings(&self) -> &'static [Binding] {
         match (self.pane, self.part) {
+            (Pane::List, _) if self.list.searching => crate::tabs::SEARCH_KEYS,
             (Pane::List, _) => LIST_KEYS,
             (Pane::Tool, Part::Form) => FORM_KEYS,
             (Pane::Tool, Part::Result) => RESULT_KEYS,
