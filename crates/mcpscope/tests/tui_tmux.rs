@@ -168,11 +168,19 @@ const TOOL_LIST: &str = "Enter open the tool's form";
 /// The form's footer.
 const TOOL_FORM: &str = "Ctrl-R run the tool";
 
+/// The Tools tab shows its list, and the list has come (`Tools (…)` until then): a search
+/// typed before it filters nothing, and Enter opens nothing.
+fn tools_listed(t: &Tui) {
+    t.wait("the tool list", |s| {
+        s.contains(TOOL_LIST) && s.contains("Tools (") && !s.contains("Tools (…)")
+    });
+}
+
 /// From the Tools tab's list: search `name` with `/`, open the first match's form. At most 20
 /// characters of the name are typed: the search field scrolls a longer text out of view.
 fn open_tool(t: &Tui, name: &str) {
     let query: String = name.chars().take(20).collect();
-    t.wait_for(&[TOOL_LIST]);
+    tools_listed(t);
     t.keys(&["/"]);
     t.keys(&["C-u"]);
     t.type_text(&query);
@@ -221,7 +229,7 @@ fn demo_journey(test: &str, era: &str, size: (u16, u16)) {
     };
     t.wait_for(&["● connected", version]);
     t.keys(&["t"]);
-    t.wait_for(&["Tools (", TOOL_LIST]);
+    tools_listed(&t);
 
     // A tool through its form: the required field flagged until filled, then the answer.
     open_tool(&t, "echo");
@@ -406,7 +414,7 @@ fn quit_asks_while_a_call_runs_at_80x24() {
     };
     t.wait_for(&["● connected"]);
     t.keys(&["t"]);
-    t.wait_for(&["Tools (", TOOL_LIST]);
+    tools_listed(&t);
     open_tool(&t, "slow");
     fill(&t, "durationMs", "60000");
     t.keys(&["C-r"]);
@@ -456,7 +464,7 @@ fn era_key_cycles_and_the_lists_reload() {
     };
     t.wait_for(&["● connected", "(era: auto)"]);
     t.keys(&["t"]);
-    t.wait_for(&["Tools (", TOOL_LIST]);
+    tools_listed(&t);
     for (asked, version, era) in [
         ("2026-07-28", "2026-07-28", "modern"),
         ("2025-11-25", "2025-11-25", "legacy"),
@@ -465,7 +473,7 @@ fn era_key_cycles_and_the_lists_reload() {
         t.keys(&["e"]);
         t.wait_for(&["● connected", &format!("{version} (era: {asked})")]);
         t.keys(&["t"]);
-        t.wait_for(&["Tools (", TOOL_LIST]);
+        tools_listed(&t);
         t.keys(&["i"]);
         t.wait_for(&["mcpscope-demo", "Capabilities", era, version]);
     }
@@ -481,7 +489,7 @@ fn protocol_filter_and_pager() {
     };
     t.wait_for(&["● connected"]);
     t.keys(&["t"]);
-    t.wait_for(&["Tools (", TOOL_LIST]);
+    tools_listed(&t);
     t.keys(&["p"]);
     t.wait_for(&["[all sources]", "spawned pid"]);
     t.keys(&["f"]);
@@ -511,7 +519,7 @@ fn logs_level_change() {
     };
     t.wait_for(&["● connected", "2025-11-25"]);
     t.keys(&["t"]);
-    t.wait_for(&["Tools (", TOOL_LIST]);
+    tools_listed(&t);
     open_tool(&t, "log-every-level");
     t.keys(&["C-r"]);
     t.wait_for(&["✓ success"]);
@@ -541,7 +549,7 @@ fn a_tool_run_as_a_task_in_the_tasks_tab() {
     };
     t.wait_for(&["● connected"]);
     t.keys(&["t"]);
-    t.wait_for(&["Tools (", TOOL_LIST]);
+    tools_listed(&t);
     open_tool(&t, "research");
     fill(&t, "topic *", "otters");
     t.keys(&["C-k"]);
@@ -577,7 +585,7 @@ fn a_tool_image_drawn_as_halfblocks() {
     };
     t.wait_for(&["● connected"]);
     t.keys(&["t"]);
-    t.wait_for(&["Tools (", TOOL_LIST]);
+    tools_listed(&t);
     open_tool(&t, "get-image");
     t.keys(&["C-r"]);
     t.wait("the image drawn as halfblocks", |s| {
@@ -595,7 +603,7 @@ fn mouse_selects_rows_in_resources_and_history() {
         return;
     };
     t.wait_for(&["● connected"]);
-    t.wait_for(&["Tools (", TOOL_LIST]);
+    tools_listed(&t);
     t.keys(&["h"]);
     let s = t.wait_for(&["History", "tools/list"]);
     let (row, col) = find(&s, "tools/list").expect("its history row");

@@ -336,11 +336,12 @@ impl Tui {
             }
             if Instant::now() > until {
                 panic!(
-                    "{}: the screen never showed {what} within {:?}. The last screen:\n{}\n{}",
+                    "{}: the screen never showed {what} within {:?}. The last screen:\n{}\n{}\n{}",
                     self.test,
                     deadline(),
                     framed(&screen),
-                    self.log()
+                    self.log(),
+                    self.stacks()
                 );
             }
             std::thread::sleep(POLL);
@@ -405,6 +406,49 @@ impl Tui {
              without mouse reporting (mouse_any_flag 0), with the cursor shown (cursor_flag 1)",
             self.test
         );
+    }
+
+    /// Where every thread of the TUI is (gdb's backtraces, when gdb is installed), for a
+    /// failure message: a screen that never changes may be a TUI stuck, not a TUI that
+    /// ignored a key.
+    pub(crate) fn stacks(&self) -> String {
+        let pane = self.pane("#{pane_pid}");
+        let children = std::fs::read_to_string(format!("/proc/{pane}/task/{pane}/children"));
+        let Some(pid) = children
+            .ok()
+            .and_then(|c| c.split_whitespace().next().map(String::from))
+        else {
+            return format!("stacks: no process under the pane's shell (pid {pane})");
+        };
+        // Bytes typed but not yet read by the TUI (FIONREAD on its terminal, which does not
+        // consume them): a key that waits there was sent but never woke the TUI.
+        let unread = Command::new("python3")
+            .args([
+                "-c",
+                "import fcntl,os,struct,sys,termios;fd=os.open(sys.argv[1],os.O_RDONLY|os.O_NONBLOCK|os.O_NOCTTY);print(struct.unpack('i',fcntl.ioctl(fd,termios.FIONREAD,b'\\0'*4))[0])",
+                &format!("/proc/{pid}/fd/0"),
+            ])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default();
+        let out = Command::new("gdb")
+            .args(["-p", &pid, "-batch", "-nx", "-ex", "thread apply all bt 12"])
+            .output();
+        match out {
+            Ok(o) => {
+                let text = String::from_utf8_lossy(&o.stdout);
+                let frames: String = text
+                    .lines()
+                    .filter(|l| l.starts_with('#') || l.starts_with("Thread"))
+                    .map(|l| format!("{}\n", l.chars().take(160).collect::<String>()))
+                    .collect();
+                format!(
+                    "unread input bytes on the TUI's terminal: {unread}\nstacks of pid {pid}:\n{}",
+                    tail(&frames, 12_000)
+                )
+            }
+            Err(e) => format!("stacks: gdb did not run ({e})"),
+        }
     }
 
     /// The TUI's own log (`tui.log` in its data directory), for a failure message.

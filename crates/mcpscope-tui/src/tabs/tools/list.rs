@@ -298,8 +298,11 @@ impl List {
     /// "Tools (24) /query 3 shown", at most `width` columns: a long query scrolls inside the
     /// room left between the title and the count, the cursor kept in view.
     fn title_line(&self, theme: Theme, width: usize) -> Line<'static> {
-        let n = self.tools.as_ref().map_or(0, Vec::len);
-        let title = format!("Tools ({n}) ");
+        // Until the list comes there is no count to give (not "0": that is an empty list).
+        let title = match &self.tools {
+            Some(t) => format!("Tools ({}) ", t.len()),
+            None => "Tools (…) ".to_string(),
+        };
         if self.searching || !self.search.text().is_empty() {
             let count = format!(" {} shown", self.shown.len());
             let used = title.chars().count() + 1 + count.chars().count();
