@@ -228,5 +228,22 @@ def main():
     print(text)
 
 
+def write_section(path, name, lines):
+    """Replace the part of `path` between `<!-- NAME:begin -->` and `<!-- NAME:end -->` with
+    `lines` (appended when the markers are not there), keeping everything else: a results file
+    holds one generated section per script beside the notes written by hand."""
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    text = open(path).read() if os.path.exists(path) else ""
+    section = "\n".join([begin] + lines + [end]) + "\n"
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        after = rest.split(end, 1)[1].lstrip("\n")
+        text = head + section + ("\n" + after if after else "")
+    else:
+        text = text.rstrip("\n") + ("\n\n" if text else "") + section
+    with open(path, "w") as f:
+        f.write(text)
+
+
 if __name__ == "__main__":
     main()

@@ -44,7 +44,6 @@ MINIMAL_SRC = os.path.join(ROOT, "bench", "minimal_client.rs")
 MINIMAL = os.path.join(ROOT, "target", "release", "minimal-client")
 FIRST_BYTE_SRC = os.path.join(ROOT, "bench", "first_byte.rs")
 FIRST_BYTE = os.path.join(ROOT, "target", "release", "first-byte")
-BEGIN, END = "<!-- startup:begin -->", "<!-- startup:end -->"
 CHUNK = 10  # runs of one case before the next case has its turn
 
 
@@ -126,18 +125,6 @@ def table(title, rows, base):
     return out
 
 
-def write_section(path, lines):
-    text = open(path).read() if os.path.exists(path) else ""
-    section = "\n".join([BEGIN] + lines + [END]) + "\n"
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + section + rest.split(END, 1)[1].lstrip("\n")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    with open(path, "w") as f:
-        f.write(text)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=50)
@@ -189,7 +176,7 @@ def main():
     if any(n is not None for _, n in certs):
         lines += ["", "CA certificate files opened by one `tools/list` to the http:// demo server (strace): " +
                   "; ".join(f"{name}: {n}" for name, n in certs if n is not None) + "."]
-    write_section(args.out, lines)
+    run.write_section(args.out, "startup", lines)
     print("\n".join(lines))
 
 

@@ -28,6 +28,9 @@ import tempfile
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run  # noqa: E402  (write_section, the one owner of a results file's generated part)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Another build can be measured in place of target/release (bench/alloc_rss.py uses this).
 MCPSCOPE = os.environ.get("BENCH_MCPSCOPE", os.path.join(ROOT, "target", "release", "mcpscope"))
@@ -183,10 +186,9 @@ def main():
         lines.append(f"| `/frames` {name} | {ms:.1f} ms | {size / 1024:.0f} KiB |")
     lines.append(f"| `/list` tools/list, 10,000 tools in one page | {r['tools_one'][0]:.0f} ms | {r['tools_one'][1] / (1 << 20):.1f} MiB |")
     lines.append(f"| `/list` tools/list, 10,000 tools in 100 pages | {r['tools_paged'][0]:.0f} ms | {r['tools_paged'][1] / (1 << 20):.1f} MiB |")
-    text = "\n".join(lines) + "\n"
-    with open(args.out, "w") as f:
-        f.write(text)
-    print(text)
+    # Only the generated part between the `web` markers: the notes below it are kept.
+    run.write_section(args.out, "web", lines)
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":
