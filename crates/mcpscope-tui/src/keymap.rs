@@ -155,12 +155,12 @@ pub const HELP: &[Binding] = &[
 /// a dialog takes typed characters, so its own line shows the first few and this lists them all.
 pub const DIALOG_HELP: &[Binding] = &[
     Binding {
-        keys: "Enter",
-        what: "form: accept (closes an open list of choices first)",
+        keys: "Enter  ^S",
+        what: "form: accept (Enter closes an open list of choices first; ^S in the JSON editor)",
     },
     Binding {
-        keys: "^D  Esc",
-        what: "decline, cancel (the server is told which)",
+        keys: "^D  d  Esc",
+        what: "decline (d in roots and URL questions), cancel (the server is told which)",
     },
     Binding {
         keys: "Tab  ↑ ↓",
@@ -188,11 +188,15 @@ pub const DIALOG_HELP: &[Binding] = &[
     },
     Binding {
         keys: "Enter  e",
-        what: "roots: send them, edit them",
+        what: "roots: send them, edit them (^S sends the edited list)",
     },
     Binding {
         keys: "o  y  a",
         what: "URL: open in the browser, copy (OSC 52), accept",
+    },
+    Binding {
+        keys: "PgUp  PgDn",
+        what: "scroll a long question (↑ ↓ where it has no fields)",
     },
 ];
 

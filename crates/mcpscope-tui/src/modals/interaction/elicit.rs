@@ -35,7 +35,7 @@ pub(crate) struct FormBody {
     whole: Option<(String, TextArea, Option<String>)>,
 }
 
-const HINTS: &[Hint] = &[
+pub(super) const HINTS: &[Hint] = &[
     ("Enter", "accept"),
     ("^D", "decline"),
     ("Esc", "cancel"),
@@ -43,7 +43,7 @@ const HINTS: &[Hint] = &[
     ("Space", "choose"),
     ("^T", "JSON"),
 ];
-const WHOLE_HINTS: &[Hint] = &[("^S", "accept"), ("^D", "decline"), ("Esc", "cancel")];
+pub(super) const WHOLE_HINTS: &[Hint] = &[("^S", "accept"), ("^D", "decline"), ("Esc", "cancel")];
 
 impl FormBody {
     /// The form for an elicitation's `payload` (its `requestedSchema`).

@@ -437,6 +437,43 @@ pub(crate) fn answer(id: u64, answer: mcpscope_inspect::Answer) -> Outcome {
 
 #[cfg(test)]
 mod tests {
+    /// Every key a dialog's own hint line names is on the `?` screen (`keymap::DIALOG_HELP`):
+    /// the two lists are written apart, so this is what keeps them from drifting.
+    #[test]
+    fn every_dialog_hint_is_on_the_help_screen() {
+        let all: &[&[super::Hint]] = &[
+            super::elicit::HINTS,
+            super::elicit::WHOLE_HINTS,
+            super::sampling::HINTS,
+            super::roots::OTHER_HINTS,
+            super::roots::ROOTS_HINTS,
+            super::roots::EDIT_HINTS,
+            super::url::HINTS,
+            super::url::HINTS_UNSAFE,
+            super::url::WAIT_HINTS,
+        ];
+        let help: Vec<&str> = crate::keymap::DIALOG_HELP
+            .iter()
+            .flat_map(|b| b.keys.split_whitespace())
+            .collect();
+        for (key, what) in all.iter().flat_map(|h| h.iter()) {
+            for k in key.split(|c: char| c == ' ' || c == '/') {
+                // "↑↓" is written "↑ ↓" on the help screen.
+                let parts: Vec<String> = if k.chars().all(|c| "↑↓←→".contains(c)) {
+                    k.chars().map(String::from).collect()
+                } else {
+                    vec![k.to_string()]
+                };
+                for p in parts.iter().filter(|p| !p.is_empty()) {
+                    assert!(
+                        help.contains(&p.as_str()),
+                        "the dialog key {p:?} ({what}) is not on the ? screen"
+                    );
+                }
+            }
+        }
+    }
+
     use super::*;
     use serde_json::json;
 

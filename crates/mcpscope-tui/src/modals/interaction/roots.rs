@@ -33,7 +33,7 @@ pub(crate) struct RawBody {
     params: Pager,
 }
 
-const OTHER_HINTS: &[Hint] = &[("d", "decline"), ("Esc", "cancel"), ("↑↓", "scroll")];
+pub(super) const OTHER_HINTS: &[Hint] = &[("d", "decline"), ("Esc", "cancel"), ("↑↓", "scroll")];
 
 impl RawBody {
     /// Any other request.
@@ -97,13 +97,13 @@ pub(crate) struct RootsBody {
     edit: Option<(TextArea, Option<String>)>,
 }
 
-const ROOTS_HINTS: &[Hint] = &[
+pub(super) const ROOTS_HINTS: &[Hint] = &[
     ("Enter", "send these roots"),
     ("e", "edit"),
     ("d", "reject"),
     ("Esc", "cancel"),
 ];
-const EDIT_HINTS: &[Hint] = &[
+pub(super) const EDIT_HINTS: &[Hint] = &[
     ("^S", "send"),
     ("Esc", "back to the list"),
     ("^D", "reject"),

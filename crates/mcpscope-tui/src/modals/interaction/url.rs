@@ -83,15 +83,15 @@ pub(crate) struct UrlBody {
     waiting: bool,
 }
 
-const HINTS: &[Hint] = &[
+pub(super) const HINTS: &[Hint] = &[
     ("o", "open in browser (accepts)"),
     ("y", "copy URL"),
     ("a", "accept (opened elsewhere)"),
     ("d", "decline"),
     ("Esc", "cancel"),
 ];
-const HINTS_UNSAFE: &[Hint] = &[("y", "copy URL"), ("d", "decline"), ("Esc", "cancel")];
-const WAIT_HINTS: &[Hint] = &[("Esc", "stop waiting"), ("y", "copy URL")];
+pub(super) const HINTS_UNSAFE: &[Hint] = &[("y", "copy URL"), ("d", "decline"), ("Esc", "cancel")];
+pub(super) const WAIT_HINTS: &[Hint] = &[("Esc", "stop waiting"), ("y", "copy URL")];
 
 impl UrlBody {
     /// The body for a URL elicitation's `payload`.
