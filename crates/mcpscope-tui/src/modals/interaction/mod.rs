@@ -457,7 +457,7 @@ mod tests {
             .flat_map(|b| b.keys.split_whitespace())
             .collect();
         for (key, what) in all.iter().flat_map(|h| h.iter()) {
-            for k in key.split(|c: char| c == ' ' || c == '/') {
+            for k in key.split([' ', '/']) {
                 // "↑↓" is written "↑ ↓" on the help screen.
                 let parts: Vec<String> = if k.chars().all(|c| "↑↓←→".contains(c)) {
                     k.chars().map(String::from).collect()
