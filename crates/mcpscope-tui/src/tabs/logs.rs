@@ -340,11 +340,7 @@ impl Tab for Logs {
     }
 
     fn bindings(&self) -> &'static [Binding] {
-        if self.editing {
-            crate::tabs::SEARCH_KEYS
-        } else {
-            KEYS
-        }
+        crate::tabs::or_search_keys(self.editing, KEYS)
     }
 
     fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect) {

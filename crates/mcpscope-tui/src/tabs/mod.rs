@@ -170,6 +170,11 @@ pub const SEARCH_KEYS: &[Binding] = &[
     },
 ];
 
+/// A tab's footer keys: [`SEARCH_KEYS`] while its search box is `typing`, else its own `keys`.
+pub fn or_search_keys(typing: bool, keys: &'static [Binding]) -> &'static [Binding] {
+    if typing { SEARCH_KEYS } else { keys }
+}
+
 /// A server's tab. Every method but `render` has a default that does nothing, so a tab says only
 /// what it does.
 pub trait Tab {

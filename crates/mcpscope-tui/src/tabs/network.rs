@@ -509,11 +509,7 @@ impl Tab for Network {
     }
 
     fn bindings(&self) -> &'static [Binding] {
-        if self.editing {
-            crate::tabs::SEARCH_KEYS
-        } else {
-            KEYS
-        }
+        crate::tabs::or_search_keys(self.editing, KEYS)
     }
 
     fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect) {

@@ -476,11 +476,7 @@ impl Tab for Prompts {
     }
 
     fn bindings(&self) -> &'static [Binding] {
-        if self.search.typing {
-            crate::tabs::SEARCH_KEYS
-        } else {
-            KEYS
-        }
+        crate::tabs::or_search_keys(self.search.typing, KEYS)
     }
 
     fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect) {
