@@ -35,6 +35,16 @@ INSPECTOR_JS = os.path.join(
     "clients", "launcher", "build", "index.js")
 
 
+def build_release(*cargo_args):
+    """The release build the numbers are of: `cargo build --release` of what `cargo_args` name
+    (other packages, examples), then `cargo ship` (.cargo/config.toml), the mcpscope binary as
+    released, statically linked. A plain `cargo build --release -p mcpscope` would relink it
+    dynamically, which is slower to start (bench/startup.py)."""
+    if cargo_args:
+        subprocess.run(["cargo", "build", "--release", "--locked", *cargo_args], cwd=ROOT, check=True)
+    subprocess.run(["cargo", "ship"], cwd=ROOT, check=True)
+
+
 def vm_hwm_kb(pid):
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -123,8 +133,7 @@ def main():
     args = ap.parse_args()
 
     if not args.skip_build:
-        subprocess.run(["cargo", "build", "--release", "--locked", "-p", "mcpscope", "-p", "mcpscope-testkit"],
-                       cwd=ROOT, check=True)
+        build_release("-p", "mcpscope-testkit")
     have_inspector = os.path.exists(INSPECTOR_JS) and os.path.exists(NODE22)
     if not have_inspector:
         print("note: official Inspector not installed (run testenv/install.sh); comparing with curl only",

@@ -49,7 +49,7 @@ CHUNK = 10  # runs of one case before the next case has its turn
 
 def build(skip):
     if not skip:
-        subprocess.run(["cargo", "build", "--release", "--locked", "-p", "mcpscope"], cwd=ROOT, check=True)
+        run.build_release()
     for src, out in [(MINIMAL_SRC, MINIMAL), (FIRST_BYTE_SRC, FIRST_BYTE)]:
         if not (os.path.exists(out) and os.path.getmtime(out) > os.path.getmtime(src)):
             subprocess.run(["rustc", "--edition", "2024", "-O", src, "-o", out], check=True)

@@ -38,6 +38,9 @@ import tempfile
 import termios
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run  # noqa: E402  (the shared helpers of bench/run.py)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MCPSCOPE = TESTKIT = ""  # set by main from --profile
 NODE22 = os.path.join(ROOT, ".peers", "node22", "node_modules", ".bin", "node")
@@ -189,9 +192,11 @@ def main():
     bins = os.path.join(ROOT, "target", a.profile)
     MCPSCOPE, TESTKIT = os.path.join(bins, "mcpscope"), os.path.join(bins, "mcpscope-testkit")
     if not a.skip_build:
-        release = ["--release"] if a.profile == "release" else []
-        subprocess.run(["cargo", "build", *release, "--locked", "-p", "mcpscope", "-p", "mcpscope-testkit",
-                        "-p", "mcpscope-tui", "--bins", "--example", "bench"], cwd=ROOT, check=True)
+        packages = ["-p", "mcpscope-testkit", "-p", "mcpscope-tui", "--bins", "--example", "bench"]
+        if a.profile == "release":
+            run.build_release(*packages)
+        else:
+            subprocess.run(["cargo", "build", "--locked", "-p", "mcpscope", *packages], cwd=ROOT, check=True)
     print(f"## In process: {a.tools:,} tools, {a.frames:,} frames, 200x60\n")
     bench = os.path.join(bins, "examples", "bench")
     print(subprocess.run([bench, "--tools", str(a.tools), "--frames", str(a.frames)], check=True,

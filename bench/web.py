@@ -13,7 +13,7 @@ two testkit servers — `flood` (one tools/call that sends 100,000 notifications
 
 Run from the repository root:
 
-    cargo build --release -p mcpscope -p mcpscope-testkit
+    cargo ship && cargo build --release -p mcpscope-testkit
     python3 bench/web.py            # writes bench/RESULTS-web.md
 """
 
@@ -79,7 +79,7 @@ def main():
     args = ap.parse_args()
     for exe in (MCPSCOPE, TESTKIT):
         if not os.path.exists(exe):
-            sys.exit(f"{exe} is missing: cargo build --release -p mcpscope -p mcpscope-testkit")
+            sys.exit(f"{exe} is missing: cargo ship && cargo build --release -p mcpscope-testkit")
 
     data = tempfile.mkdtemp(prefix="mcpscope-web-bench-")
     catalog = os.path.join(data, "mcp.json")
@@ -169,7 +169,7 @@ def main():
         "# Web backend at scale",
         "",
         f"Machine: 2 cores; {time.strftime('%Y-%m-%d')}; release build; medians of {args.runs} requests "
-        "(tool lists: a quarter as many). Rerun: `cargo build --release -p mcpscope -p mcpscope-testkit && python3 bench/web.py`.",
+        "(tool lists: a quarter as many). Rerun: `cargo ship && cargo build --release -p mcpscope-testkit && python3 bench/web.py`.",
         "",
         f"- Start-up to the printed URL: {r['startup_ms']:.0f} ms; idle RSS {r['idle_rss']:.1f} MiB.",
         f"- {FRAMES:,} notifications (one tools/call, stdio): the call answered in {r['call_s']:.2f} s; "

@@ -50,6 +50,8 @@ MCPSCOPE_BIN="$PWD/target/debug/mcpscope" bash testenv/conformance/run.sh
 
 step "web UI end to end: Playwright with Debian chromium (e2e/run.sh)"
 bash e2e/run.sh
+step "the released binary (cargo ship): statically linked, a one-shot over stdio and over HTTP"
+bash scripts/ship-check.sh
 
 echo
 echo "all tests passed in ${SECONDS}s"

@@ -15,7 +15,8 @@
 //! included, links as before. Delete this file to go back to a PIE.
 //!
 //! Only the `[[bin]]` is affected (`rustc-link-arg-bins`): test binaries and the library keep
-//! the default.
+//! the default. The released binary (`cargo ship`, .cargo/config.toml) is moreover linked
+//! statically, with no dynamic loader at all.
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
