@@ -84,9 +84,13 @@ pub(crate) struct Active {
 
 /// Items waiting for the processor above which the engine is asked to wait
 /// ([`Observer::ready`]): a server flooding notifications then waits on its pipe.
-const QUEUE_HIGH: usize = 2048;
+///
+/// Each waiting frame carries the engine's parse of it, a few times the frame's size, so the
+/// depth is memory: at 2,048 the web backend held 1.5–2 MiB more with 100,000 frames than at
+/// 128, and answered the flood no sooner (bench/RESULTS-web.md, 2026-12-03).
+const QUEUE_HIGH: usize = 128;
 /// The engine goes on once the processor has brought the queue down to this.
-const QUEUE_LOW: usize = 512;
+const QUEUE_LOW: usize = 32;
 
 /// The channel to a connection's processor, with backpressure.
 ///
