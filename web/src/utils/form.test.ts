@@ -71,6 +71,16 @@ describe('value editing', () => {
     expect(setKey(b, 'x', undefined)).toEqual({ y: 2 });
     expect(setKey(undefined, 'k', 'v')).toEqual({ k: 'v' });
   });
+  it('keeps the schema order of keys, whatever order they were filled in', () => {
+    const filled = setKey(setKey(undefined, 'email', 'a@b.c', ['name', 'email']), 'name', 'Ada', ['name', 'email']);
+    expect(Object.keys(filled)).toEqual(['name', 'email']);
+    // A key the schema does not name stays, after the named ones.
+    expect(Object.keys(setKey({ extra: 1, email: 'x' }, 'name', 'Ada', ['name', 'email']))).toEqual([
+      'name',
+      'email',
+      'extra',
+    ]);
+  });
   it('edits arrays', () => {
     expect(setIndex(['a', 'b'], 1, 'c')).toEqual(['a', 'c']);
     expect(removeIndex(['a', 'b', 'c'], 1)).toEqual(['a', 'c']);

@@ -54,11 +54,23 @@ export function emptyItem(item: FormField): Json {
 }
 
 /** `obj` with `key` set to `value`, or removed when `value` is undefined (never mutates). */
-export function setKey(obj: Json | undefined, key: string, value: Json | undefined): JsonObject {
+export function setKey(
+  obj: Json | undefined,
+  key: string,
+  value: Json | undefined,
+  order?: readonly string[],
+): JsonObject {
   const base: JsonObject = obj && typeof obj === 'object' && !Array.isArray(obj) ? { ...obj } : {};
   if (value === undefined) delete base[key];
   else base[key] = value;
-  return base;
+  if (!order) return base;
+  // The request shows the arguments as the schema lists them, whatever order they were filled
+  // in (the TUI does the same: mcpscope_proto::form::in_field_order); keys the schema does not
+  // name (typed in JSON mode) keep their place after them.
+  const sorted: JsonObject = {};
+  for (const k of order) if (k in base) sorted[k] = base[k];
+  for (const k of Object.keys(base)) if (!(k in sorted)) sorted[k] = base[k];
+  return sorted;
 }
 
 /** `arr` with item `index` replaced. */

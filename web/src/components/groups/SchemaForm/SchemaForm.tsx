@@ -138,6 +138,7 @@ function FieldInput(p: FieldInputProps) {
   switch (k.type) {
     case 'object': {
       const obj = value && typeof value === 'object' && !Array.isArray(value) ? (value as JsonObject) : undefined;
+      const order = k.fields.map((f) => f.key);
       const inner = (
         <Stack gap="sm">
           {k.fields.map((f) => (
@@ -146,7 +147,7 @@ function FieldInput(p: FieldInputProps) {
               field={f}
               value={obj?.[f.key]}
               onChange={(v) => {
-                const next = setKey(obj, f.key, v);
+                const next = setKey(obj, f.key, v, order);
                 onChange(next);
               }}
               pointer={childPointer(p.pointer, f.key)}
