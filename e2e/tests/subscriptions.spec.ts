@@ -59,7 +59,12 @@ test('subscriptions, 2026-07-28: a stream opened, changed and closed by the serv
   await expect(panel.getByTestId('sub-no-stream')).toBeVisible();
 
   // Watch the counter: a stream opens and the server acknowledges it.
-  await panel.locator(`[data-testid=sub-watch][data-uri="${COUNTER}"]`).check();
+  // The switches show the stream's filter, which changes when the backend has replaced the
+  // stream: click, then wait for them (`check()` wants the state at once and fails when the round
+  // trip is slower than its click).
+  const watch = panel.locator(`[data-testid=sub-watch][data-uri="${COUNTER}"]`);
+  await watch.click();
+  await expect(watch).toBeChecked();
   await expect(status(page)).toHaveAttribute('data-status', 'active');
   await expect(panel.getByTestId('sub-id-source')).toHaveAttribute('data-source', 'reported');
   await expect(panel.getByTestId('sub-acknowledged')).toContainText(`resources/updated ${COUNTER}`);
@@ -67,7 +72,8 @@ test('subscriptions, 2026-07-28: a stream opened, changed and closed by the serv
 
   // A new interest: the filter is immutable, so the stream is replaced (a re-listen); the demo
   // does not honour prompts/list_changed, and the panel says so.
-  await panel.getByTestId('sub-kind-promptsListChanged').check();
+  await panel.getByTestId('sub-kind-promptsListChanged').click();
+  await expect(panel.getByTestId('sub-kind-promptsListChanged')).toBeChecked();
   await expect(panel.getByTestId('sub-stream')).toHaveAttribute('data-number', '2');
   await expect(status(page)).toHaveAttribute('data-status', 'active');
   await expect(panel.getByTestId('sub-relistens')).toHaveText('1');
