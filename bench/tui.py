@@ -41,7 +41,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (the shared helpers of bench/run.py)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = run.ROOT
 MCPSCOPE = TESTKIT = ""  # set by main from --profile
 NODE22 = os.path.join(ROOT, ".peers", "node22", "node_modules", ".bin", "node")
 INSPECTOR_TUI = os.path.join(ROOT, ".peers", "inspector", "node_modules", "@modelcontextprotocol",
