@@ -269,6 +269,7 @@ async fn listener(app: Arc<Inspector>, slot: Arc<Slot>, session: Session, genera
         }));
     };
     let mut quick_ends = 0u32;
+    let kinds: Vec<String> = filter.keys().cloned().collect();
     loop {
         let opts = RequestOptions {
             timeout: Some(None),
@@ -276,12 +277,14 @@ async fn listener(app: Arc<Inspector>, slot: Arc<Slot>, session: Session, genera
         };
         let params = json!({"notifications": filter});
         let started = Instant::now();
+        crate::subscriptions::connection_listen(&app, &slot.name, kinds.clone());
         let r = session
             .request_with("subscriptions/listen", Some(params), &opts)
             .await;
         if !still_ours() {
             return;
         }
+        crate::subscriptions::connection_listen(&app, &slot.name, Vec::new());
         let why = match r {
             // A result or a notifications/cancelled: the server ended the subscription.
             Ok(_) | Err(ClientError::ServerCancelled { .. }) => {
@@ -514,7 +517,14 @@ pub(crate) async fn close_entry(
     let (status, result_text, error, result) = match outcome {
         Ok(mut v) => {
             tx.secrets.value(&mut v);
-            ("ok", Some(v.to_string()), None, Ok(v))
+            // A tool's `isError: true` is a result on the wire but an error to the user: History,
+            // its status filter and every view read this one status.
+            let status = if v.get("isError") == Some(&Value::Bool(true)) {
+                "error"
+            } else {
+                "ok"
+            };
+            (status, Some(v.to_string()), None, Ok(v))
         }
         Err(e) => {
             let mut err = Error::from_client(&e).with("historyId", hist);

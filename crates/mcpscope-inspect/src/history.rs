@@ -68,6 +68,30 @@ impl Inspector {
             .ok_or_else(|| Error::not_found(format!("history entry {id} has no result")))
     }
 
+    /// Check the `structuredContent` of entry `id`'s result against `schema` (the tool's
+    /// `outputSchema`) where the result already is, so a view never posts a large result back:
+    /// `{errors}`, or `{errors: [], unusable}` when the schema cannot be used.
+    pub async fn check_output(&self, id: i64, schema: Value) -> Result<Value> {
+        let text = self.history_result(id).await?;
+        let result: Value = serde_json::from_str(&text)
+            .map_err(|e| Error::internal(format!("history entry {id}'s result: {e}")))?;
+        let Some(structured) = result.get("structuredContent") else {
+            let missing = "structuredContent is missing, though the tool declares an outputSchema";
+            return Ok(json!({"errors": [{"path": "", "message": missing}]}));
+        };
+        let structured = structured.clone();
+        // A costly schema over a large value takes a while: off the async threads.
+        let checked = tokio::task::spawn_blocking(move || {
+            mcpscope_proto::form::validate(&schema, &structured)
+        })
+        .await
+        .map_err(|e| Error::internal(format!("output check: {e}")))?;
+        Ok(match checked {
+            Ok(errors) => json!({"errors": errors}),
+            Err(reason) => json!({"errors": [], "unusable": reason}),
+        })
+    }
+
     /// Pin an entry (kept past retention), with an optional label.
     pub async fn pin(&self, id: i64, label: Option<String>) -> Result<Value> {
         let label = label.filter(|l| !l.trim().is_empty());

@@ -423,7 +423,7 @@ impl Processor {
         };
         if let Some(v) = head.headers.as_mut() {
             match (status, error) {
-                (Some(s), _) => verdicts::answered(v, s, &frame.meta.headers),
+                (Some(s), _) => verdicts::answered(v, s, &frame.meta.headers, &frame.body),
                 (None, Some(e)) => verdicts::transport_failed(v, &e),
                 _ => {}
             }

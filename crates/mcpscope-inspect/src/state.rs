@@ -356,7 +356,7 @@ impl Inspector {
     /// The server card of `name`.
     pub(crate) fn server_view(&self, name: &str, entry: &CatalogEntry) -> ServerView {
         let slot = self.slots().get(name).cloned();
-        let (status, error, latency, era, version) = match &slot {
+        let (status, error, latency, era, version, connection) = match &slot {
             Some(s) => {
                 let st = s.st();
                 (
@@ -365,9 +365,10 @@ impl Inspector {
                     st.latency_ms,
                     st.info.as_ref().map(|i| i.era.to_string()),
                     st.info.as_ref().map(|i| i.protocol_version.clone()),
+                    st.generation,
                 )
             }
-            None => (Status::Disconnected, None, None, None, None),
+            None => (Status::Disconnected, None, None, None, None, 0),
         };
         let connected = status == Status::Connected;
         ServerView {
@@ -380,6 +381,7 @@ impl Inspector {
             latency_ms: if connected { latency } else { None },
             era: if connected { era } else { None },
             protocol_version: if connected { version } else { None },
+            connection,
         }
     }
 

@@ -37,7 +37,14 @@ pub(crate) struct HeaderVerdicts {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub transport_error: Option<String>,
+    /// The first characters of a 4xx/5xx response's body: what the server said.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub response_excerpt: Option<String>,
 }
+
+/// At most this many characters of an error response's body are kept in the verdicts.
+const EXCERPT_CHARS: usize = 300;
 
 /// One judged header.
 #[derive(Debug, Clone, Serialize, PartialEq, TS)]
@@ -137,6 +144,7 @@ pub(crate) fn judge(
         rows,
         failed: false,
         transport_error: None,
+        response_excerpt: None,
     })
 }
 
@@ -293,8 +301,14 @@ fn first_disagreement(rows: &[VerdictRow]) -> Option<String> {
     })
 }
 
-/// Fill in the response of the exchange.
-pub(crate) fn answered(v: &mut HeaderVerdicts, status: u16, response_headers: &[(String, String)]) {
+/// Fill in the response of the exchange; a 4xx/5xx keeps the start of its (redacted) body, so
+/// the view says what the server answered and not only that it failed.
+pub(crate) fn answered(
+    v: &mut HeaderVerdicts,
+    status: u16,
+    response_headers: &[(String, String)],
+    body: &[u8],
+) {
     v.status = Some(status);
     v.mirrored = response_headers
         .iter()
@@ -302,6 +316,20 @@ pub(crate) fn answered(v: &mut HeaderVerdicts, status: u16, response_headers: &[
         .cloned()
         .collect();
     v.failed = status >= 400;
+    v.response_excerpt = v.failed.then(|| excerpt(body)).flatten();
+}
+
+/// The body's first [`EXCERPT_CHARS`] characters on one line, `…` when cut; none when empty.
+fn excerpt(body: &[u8]) -> Option<String> {
+    let head = &body[..body.len().min(EXCERPT_CHARS * 4)];
+    let text = String::from_utf8_lossy(head);
+    let line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.is_empty() {
+        return None;
+    }
+    let cut = line.chars().count() > EXCERPT_CHARS || head.len() < body.len();
+    let kept: String = line.chars().take(EXCERPT_CHARS).collect();
+    Some(if cut { format!("{kept}…") } else { kept })
 }
 
 /// The exchange failed at the transport level.
@@ -413,8 +441,26 @@ mod tests {
             &mut v,
             400,
             &h(&[("Mcp-Method", "tools/call"), ("content-type", "x")]),
+            b"{\"error\":\n  \"bad header\"}",
         );
         assert!(v.failed);
         assert_eq!(v.mirrored.len(), 1);
+        assert_eq!(
+            v.response_excerpt.as_deref(),
+            Some("{\"error\": \"bad header\"}")
+        );
+    }
+
+    #[test]
+    fn an_error_body_is_kept_short_and_a_success_body_not_at_all() {
+        let long = "x".repeat(1000);
+        let cut = excerpt(long.as_bytes()).unwrap();
+        assert_eq!(cut.chars().count(), EXCERPT_CHARS + 1, "{cut}");
+        assert!(cut.ends_with('…'));
+        assert_eq!(excerpt(b"  \n "), None);
+        let msg = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+        let mut v = judge(&h(&[("Mcp-Method", "tools/list")]), &msg, &tools()).unwrap();
+        answered(&mut v, 200, &[], b"{}");
+        assert_eq!(v.response_excerpt, None);
     }
 }

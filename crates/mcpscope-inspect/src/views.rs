@@ -202,6 +202,9 @@ pub struct ServerView {
     pub era: Option<String>,
     /// The negotiated protocol version, while connected.
     pub protocol_version: Option<String>,
+    /// The number of its latest connection attempt (0: never). A new connection starts with an
+    /// empty tool cache, so a view lists afresh whenever this moves (a reconnect included).
+    pub connection: u64,
 }
 
 /// A `SavedRequest`.

@@ -169,3 +169,84 @@ async fn a_connection_a_call_with_progress_and_its_history_read_back_after_a_res
     let stored = seqs(&again.frames("demo", whole).await.expect("frames"));
     assert!(frames.iter().all(|f| stored.contains(f)), "{stored:?}");
 }
+
+/// A tool's `isError: true` is an error in History and its status filter (issue 24 item 15):
+/// the demo's `fail` answers with a result, not a JSON-RPC error, and the call still returns it.
+#[tokio::test]
+async fn a_tool_error_result_is_an_error_in_history_and_its_filter() {
+    let s = crate::inspector::setup("tool-error", 1000).await;
+    let app = &s.inspector;
+    app.connect("legacy", None).await.expect("connect");
+    let call = |name: &str, arguments: Value| Call {
+        method: "tools/call".into(),
+        params: Some(json!({"name": name, "arguments": arguments})),
+        ..Call::default()
+    };
+    let failed = app
+        .call("legacy", call("fail", json!({})))
+        .await
+        .expect("call");
+    let result = failed.result.expect("a tool error is a result");
+    assert_eq!(result["isError"], true, "{result}");
+    let fine = app
+        .call("legacy", call("echo", json!({"message": "hi"})))
+        .await
+        .expect("call");
+    assert!(fine.result.is_ok());
+
+    let entry = app.history_entry(failed.history_id).await.expect("entry");
+    assert_eq!(entry["status"], "error", "{entry}");
+    assert_eq!(
+        entry["result"]["isError"], true,
+        "the result is kept: {entry}"
+    );
+    let ok = app.history_entry(fine.history_id).await.expect("entry");
+    assert_eq!(ok["status"], "ok", "{ok}");
+    let errors = app
+        .history(mcpscope_store::HistoryQuery {
+            status: Some("error".into()),
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .expect("history");
+    let ids: Vec<&Value> = errors.entries.iter().map(|e| &e["id"]).collect();
+    assert_eq!(
+        ids,
+        [&json!(failed.history_id)],
+        "the error filter finds it alone"
+    );
+}
+
+/// Every connect is a new connection with its own number and no tools known (issue 24 item 14):
+/// a view lists afresh when the number moves, so what it shows is what the core validates against.
+#[tokio::test]
+async fn a_reconnect_is_a_new_connection_number_and_forgets_the_tools() {
+    let s = crate::inspector::setup("reconnect", 1000).await;
+    let app = &s.inspector;
+    let number = |app: &Inspector| {
+        events(app)
+            .into_iter()
+            .filter(|(n, d)| *n == "status" && d["status"] == "connected")
+            .map(|(_, d)| d["connection"].as_u64().expect("a connection number"))
+            .collect::<Vec<u64>>()
+    };
+    app.connect("legacy", None).await.expect("connect");
+    let list = Call {
+        method: "tools/list".into(),
+        ..Call::default()
+    };
+    app.call("legacy", list.clone()).await.expect("tools/list");
+    assert!(app.tool_schema("legacy", "echo").is_ok());
+    app.disconnect("legacy").await.expect("disconnect");
+    app.connect("legacy", None).await.expect("connect again");
+    let numbers = number(app);
+    assert_eq!(numbers.len(), 2, "{numbers:?}");
+    assert!(numbers[1] > numbers[0], "{numbers:?}");
+    assert!(
+        app.tool_schema("legacy", "echo").is_err(),
+        "listed before this connection"
+    );
+    app.call("legacy", list).await.expect("tools/list");
+    assert!(app.tool_schema("legacy", "echo").is_ok());
+}

@@ -46,7 +46,12 @@ era: Era | null,
 /**
  * The negotiated protocol version, while connected.
  */
-protocolVersion: string | null, };
+protocolVersion: string | null, 
+/**
+ * The number of its latest connection attempt (0: never). A new connection starts with an
+ * empty tool cache, so a view lists afresh whenever this moves (a reconnect included).
+ */
+connection: number, };
 
 export type FrameView = { 
 /**
@@ -184,7 +189,11 @@ failed: boolean,
 /**
  * The transport failure, when there was one.
  */
-transportError?: string, };
+transportError?: string, 
+/**
+ * The first characters of a 4xx/5xx response's body: what the server said.
+ */
+responseExcerpt?: string, };
 
 export type HeaderRow = { 
 /**
@@ -742,6 +751,12 @@ desired: Filter,
  * Modern: the current (or last) stream.
  */
 stream: StreamView | null, 
+/**
+ * Modern: the list-changed kinds the connection's own stream listens for (`conn.rs`:
+ * opened at connect, apart from the panel's); empty while it has none open. The panel
+ * names it, so it never says "no stream" while Traffic shows one.
+ */
+connectionListen: Array<string>, 
 /**
  * Listens after the first (filter changes, Listen again).
  */

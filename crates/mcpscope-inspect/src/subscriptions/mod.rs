@@ -312,6 +312,10 @@ pub struct SubscriptionsView {
     pub desired: Filter,
     /// Modern: the current (or last) stream.
     pub stream: Option<StreamView>,
+    /// Modern: the list-changed kinds the connection's own stream listens for (`conn.rs`:
+    /// opened at connect, apart from the panel's); empty while it has none open. The panel
+    /// names it, so it never says "no stream" while Traffic shows one.
+    pub connection_listen: Vec<String>,
     /// Listens after the first (filter changes, Listen again).
     pub relistens: u32,
     /// URIs watched, subscribed or updated, in URI order.
@@ -425,6 +429,7 @@ impl ServerSubs {
     fn new_connection(&mut self, generation: u64, era: Option<Era>) {
         self.generation = generation;
         self.view.era = era;
+        self.view.connection_listen.clear();
         let mut ended = Vec::new();
         for u in self.uris.values_mut() {
             if u.subscribed {
@@ -461,6 +466,11 @@ fn connection(app: &Inspector, server: &str) -> Option<(u64, Era)> {
     let st = slot.st();
     let era = st.session.as_ref().map(|s| s.era())?;
     (st.status == Some(crate::views::Status::Connected)).then_some((st.generation, era))
+}
+
+/// Modern: the connection's own list-changed stream is open for `kinds` (empty: it ended).
+pub(crate) fn connection_listen(app: &Arc<Inspector>, server: &str, kinds: Vec<String>) {
+    change(app, server, true, |st| st.view.connection_listen = kinds);
 }
 
 /// Change `server`'s state (made current for its connection first), then publish it: at once

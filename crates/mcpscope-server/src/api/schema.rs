@@ -1,5 +1,6 @@
-//! Input schemas: the schema → form model, validation of a value against a schema, and of a
-//! tool's arguments against the `inputSchema` of the last `tools/list`.
+//! Input schemas: the schema → form model, validation of a value against a schema, of a
+//! tool's arguments against the `inputSchema` of the last `tools/list`, and of a call's
+//! `structuredContent` (read from its history entry) against the tool's `outputSchema`.
 
 use super::app;
 use crate::error::{ApiError, ApiResult, Json};
@@ -18,6 +19,22 @@ pub(super) fn router() -> Router<AppState> {
         .route("/servers/{name}/tools/{tool}/validate", post(validate_tool))
         .route("/form", post(form))
         .route("/validate", post(validate))
+        .route("/history/{id}/check-output", post(check_output))
+}
+
+#[derive(Deserialize)]
+struct OutputSchemaBody {
+    schema: Value,
+}
+
+/// The result stays where it is (a 3 MB result posted back to `/validate` passed the body
+/// limit): only the schema comes in.
+async fn check_output(
+    State(s): State<AppState>,
+    Path(id): Path<i64>,
+    Json(b): Json<OutputSchemaBody>,
+) -> ApiResult<Json<Value>> {
+    Ok(Json(app(&s).check_output(id, b.schema).await?))
 }
 
 #[derive(Deserialize)]
