@@ -27,6 +27,7 @@ use mcpscope_store::Child;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 use tokio::sync::mpsc;
 
 /// Messages larger than this are not linted.
@@ -89,8 +90,9 @@ pub(crate) struct Processor {
     current: Option<i64>,
     /// Values of this connection that never reach the view or SQLite (see [`redact`]).
     secrets: Arc<Secrets>,
-    /// Open interactions: their cause's history entry, redacted params and origin in words.
-    interactions: HashMap<u64, (Option<i64>, Value, String)>,
+    /// Open interactions: their cause's history entry, redacted params, origin in words, and
+    /// when they were asked (a History row is placed at the question, not the answer).
+    interactions: HashMap<u64, (Option<i64>, Value, String, Instant)>,
     /// This connection's number in the interaction queue.
     connection: u64,
 }
@@ -466,6 +468,11 @@ impl Processor {
 
     /// `data` is serialised only when the child is kept (past [`MAX_CHILDREN`] it is counted).
     async fn child(&mut self, hist: i64, kind: &str, data: &impl serde::Serialize) {
+        self.child_at(hist, kind, data, Instant::now()).await;
+    }
+
+    /// A child placed at `at`, its offset from the request's start.
+    async fn child_at(&mut self, hist: i64, kind: &str, data: &impl serde::Serialize, at: Instant) {
         let Some(a) = self.active.iter_mut().find(|a| a.hist == hist) else {
             return;
         };
@@ -476,7 +483,7 @@ impl Processor {
         a.children += 1;
         let child = Child {
             kind: kind.to_string(),
-            offset_ms: a.started.elapsed().as_secs_f64() * 1000.0,
+            offset_ms: at.saturating_duration_since(a.started).as_secs_f64() * 1000.0,
             data: serde_json::to_string(data).unwrap_or_default(),
         };
         let store = self.app.store.clone();
@@ -491,10 +498,19 @@ impl Processor {
             SessionEvent::Progress {
                 request,
                 method,
+                task,
                 progress,
                 total,
                 message,
             } => {
+                if let Some(task) = &task {
+                    let tp = crate::tasks::TaskProgress {
+                        progress,
+                        total,
+                        message: message.clone(),
+                    };
+                    crate::tasks::progressed(&self.app, &server, task, tp);
+                }
                 let p = ProgressEvent {
                     server,
                     request_id: None,
@@ -629,6 +645,7 @@ impl Processor {
                 hist,
                 interaction.payload.clone(),
                 interaction.origin.clone(),
+                Instant::now(),
             ),
         );
         self.app
@@ -639,20 +656,25 @@ impl Processor {
     /// One row per interaction in its cause's history entry (kind `serverRequest`, with how it
     /// ended), the `serverRequest` event views already read, and `interactionClosed`.
     async fn interaction_closed(&mut self, mut closed: InteractionClosed) {
-        let (hist, params, origin) =
-            self.interactions
-                .remove(&closed.id)
-                .unwrap_or((None, Value::Null, String::new()));
+        let (hist, params, origin, asked) = self.interactions.remove(&closed.id).unwrap_or((
+            None,
+            Value::Null,
+            String::new(),
+            Instant::now(),
+        ));
         closed.history_id = hist;
         let method = closed.method.clone();
         if closed.kind == crate::interactions::InteractionKind::Other {
             self.unknown_request(&method, &closed.answer);
         }
         if let Some(h) = hist {
+            // Placed when it was asked; how long the answer took is said beside it.
+            let answered_after = asked.elapsed().as_secs_f64() * 1000.0;
             let row = json!({"method": method, "params": params, "origin": origin,
                 "answer": closed.answer, "interactionId": closed.id, "kind": closed.kind,
-                "round": closed.round, "outcome": closed.outcome, "reason": closed.reason});
-            self.child(h, "serverRequest", &row).await;
+                "round": closed.round, "outcome": closed.outcome, "reason": closed.reason,
+                "answeredAfterMs": answered_after});
+            self.child_at(h, "serverRequest", &row, asked).await;
         }
         self.app
             .events

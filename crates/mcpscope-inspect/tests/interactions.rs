@@ -171,6 +171,41 @@ async fn a_view_accepts_a_legacy_elicitation_and_the_server_shows_the_content() 
 }
 
 #[tokio::test]
+async fn a_question_sits_in_history_when_it_was_asked_not_when_it_was_answered() {
+    let s = setup("asked-at", Duration::from_secs(60)).await;
+    let call = call_tool(&s.app, "legacy", "elicit-form", json!({}));
+    let asked = waiting(&s.app, "legacy").await;
+    // The user takes a while to answer: the point of this test, not a wait for a condition.
+    let think = Duration::from_millis(1500);
+    tokio::time::sleep(think).await;
+    s.app
+        .answer_interaction(asked.id, Answer::Decline)
+        .expect("decline");
+    let out = call.await.expect("call task");
+    let entry = s.app.history_entry(out.history_id).await.expect("entry");
+    let child = entry["children"]
+        .as_array()
+        .expect("children")
+        .iter()
+        .find(|c| c["kind"] == "serverRequest")
+        .expect("the question's row")
+        .clone();
+    // Its offset is when it was asked (as Traffic shows it), measured from the call's start.
+    let started_us = entry["startedAtUs"].as_u64().expect("startedAtUs");
+    let asked_after_ms = asked.opened_at_us.saturating_sub(started_us) as f64 / 1000.0;
+    let offset = child["offsetMs"].as_f64().expect("offsetMs");
+    assert!(
+        offset < asked_after_ms + 500.0,
+        "asked {asked_after_ms} ms after the call began, but placed at {offset} ms: {child}"
+    );
+    let answered_after = child["data"]["answeredAfterMs"]
+        .as_f64()
+        .expect("answeredAfterMs");
+    assert!(answered_after >= think.as_millis() as f64, "{child}");
+    s.app.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_view_declines_a_modern_input_required_round() {
     let s = setup("decline", Duration::from_secs(60)).await;
     let call = call_tool(&s.app, "modern", "elicit-form", json!({}));
