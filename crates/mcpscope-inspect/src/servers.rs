@@ -15,13 +15,24 @@ use mcpscope_proto::error_code::ErrorCode;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
+/// An entry a form sent that cannot be used: the error names the form's field (`field: "url"`)
+/// when the URL is the problem, so the form shows it there.
+fn check(name: &str, entry: &CatalogEntry) -> Result<()> {
+    let Some(p) = entry.problem() else {
+        return Ok(());
+    };
+    let e = Error::usage(format!("server {name:?}: {p}"));
+    Err(match entry.url_problem() {
+        Some(_) => e.with("field", "url"),
+        None => e,
+    })
+}
+
 impl Inspector {
     /// Add a server; returns its card. Its `{"secret"}` values go to the secret store.
     pub async fn add_server(&self, name: &str, entry: CatalogEntry) -> Result<Value> {
         let entry = entry.normalized();
-        if let Some(p) = entry.problem() {
-            return Err(Error::usage(format!("server {name:?}: {p}")));
-        }
+        check(name, &entry)?;
         let entry = self.add_sealed(name, entry).await?;
         Ok(self.view(name, &entry))
     }
@@ -47,9 +58,7 @@ impl Inspector {
         entry: CatalogEntry,
     ) -> Result<Value> {
         let mut entry = entry.normalized();
-        if let Some(p) = entry.problem() {
-            return Err(Error::usage(format!("server {name:?}: {p}")));
-        }
+        check(name, &entry)?;
         let new_name = new_name.unwrap_or_else(|| name.to_string());
         let old = self.catalog.lock().await.get(name).cloned();
         let Some(old_entry) = old.clone() else {

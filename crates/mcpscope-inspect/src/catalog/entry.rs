@@ -187,14 +187,7 @@ impl CatalogEntry {
             }
             "http" | "sse" => match &self.url {
                 None => Some(format!("a {} server needs a \"url\"", self.transport())),
-                Some(u) => match url::Url::parse(u) {
-                    Ok(p) if matches!(p.scheme(), "http" | "https") => None,
-                    Ok(p) => Some(format!(
-                        "url {u:?} has scheme {:?}; use http or https",
-                        p.scheme()
-                    )),
-                    Err(e) => Some(format!("url {u:?} is not a URL: {e}")),
-                },
+                Some(u) => url_problem(u),
             },
             _ => None,
         }
@@ -206,6 +199,15 @@ impl CatalogEntry {
                     .map(|m| format!("protocolEra: {m}"))
             })
         })
+    }
+
+    /// Why the entry's URL cannot be used, if it is an HTTP entry and it cannot: the part of
+    /// [`CatalogEntry::problem`] a form shows on its URL field.
+    pub fn url_problem(&self) -> Option<String> {
+        match (self.transport(), &self.url) {
+            ("http" | "sse", Some(u)) => url_problem(u),
+            _ => None,
+        }
     }
 
     /// The transport target and session options this entry describes. `era` overrides the
@@ -300,6 +302,27 @@ fn text_pairs(m: &Map<String, Value>) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Why `u` cannot be a server's URL: it must be an absolute `http` or `https` URL. Each message
+/// says what to write instead, since the URL parser's own ("relative URL without a base") does not.
+fn url_problem(u: &str) -> Option<String> {
+    const EXAMPLE: &str = "e.g. http://127.0.0.1:3000/mcp";
+    match url::Url::parse(u) {
+        Ok(p) if matches!(p.scheme(), "http" | "https") => None,
+        // `localhost:7100/mcp` parses as scheme "localhost": a host and port with no scheme.
+        Ok(p) if !u.contains("://") && p.cannot_be_a_base() => Some(format!(
+            "url {u:?} has no scheme: write it in full, e.g. http://{u}"
+        )),
+        Ok(p) => Some(format!(
+            "url {u:?} has scheme {:?}; use http or https ({EXAMPLE})",
+            p.scheme()
+        )),
+        Err(url::ParseError::RelativeUrlWithoutBase) => Some(format!(
+            "url {u:?} is not a full URL: write the scheme, host and path ({EXAMPLE})"
+        )),
+        Err(e) => Some(format!("url {u:?} is not a URL ({e}); {EXAMPLE}")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,6 +354,22 @@ mod tests {
         );
         assert!(e(json!({"type": "http"})).problem().is_some());
         assert!(e(json!({"url": "ftp://h"})).problem().is_some());
+        // A URL a newcomer types gets a message saying what to write, not the parser's words.
+        let bad = |u: &str| e(json!({"url": u})).url_problem().expect("a problem");
+        assert!(bad("abc").contains("not a full URL"), "{}", bad("abc"));
+        assert!(!bad("abc").contains("relative URL without a base"));
+        assert!(
+            bad("localhost:7100/mcp").contains("http://localhost:7100/mcp"),
+            "{}",
+            bad("localhost:7100/mcp")
+        );
+        assert!(
+            bad("htp://h/mcp").contains("\"htp\""),
+            "{}",
+            bad("htp://h/mcp")
+        );
+        assert_eq!(e(json!({"url": "https://h/mcp"})).url_problem(), None);
+        assert_eq!(e(json!({"command": "x"})).url_problem(), None);
         assert!(
             e(json!({"command": "x", "protocolEra": "future"}))
                 .problem()

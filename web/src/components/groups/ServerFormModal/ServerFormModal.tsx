@@ -3,6 +3,7 @@ import { useState, type ChangeEvent } from 'react';
 import { oauthEntry, oauthFields, oauthFieldsError, type OAuthFields } from '../../../utils/auth';
 import { STORED, joinSecrets, splitSecrets } from '../../../utils/secrets';
 import type { CatalogEntry, EraPreference, Transport } from '../../../utils/types';
+import { ApiError } from '../../../lib/api';
 
 export interface ServerFormModalProps {
   opened: boolean;
@@ -50,6 +51,8 @@ export function ServerFormModal({ opened, initial, onClose, onSubmit }: ServerFo
     setOauth((o) => ({ ...o, [k]: v }));
   };
   const [error, setError] = useState<string | null>(null);
+  // The backend's refusal of the URL (it owns the rule), shown on the field it is about.
+  const [urlError, setUrlError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const submit = async () => {
@@ -71,11 +74,14 @@ export function ServerFormModal({ opened, initial, onClose, onSubmit }: ServerFo
     if (typeof timeout === 'number') entry.requestTimeout = timeout;
     setBusy(true);
     setError(null);
+    setUrlError(null);
     try {
       await onSubmit(name.trim(), entry);
       onClose();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      const message = err instanceof Error ? err.message : String(err);
+      if (err instanceof ApiError && err.body.field === 'url') setUrlError(message);
+      else setError(message);
     } finally {
       setBusy(false);
     }
@@ -115,7 +121,18 @@ export function ServerFormModal({ opened, initial, onClose, onSubmit }: ServerFo
           </>
         ) : (
           <>
-            <TextInput label="URL" withAsterisk value={url} onChange={(ev) => setUrl(ev.currentTarget.value)} placeholder="http://127.0.0.1:3000/mcp" data-testid="server-form-url" />
+            <TextInput
+              label="URL"
+              withAsterisk
+              value={url}
+              onChange={(ev) => {
+                setUrl(ev.currentTarget.value);
+                setUrlError(null);
+              }}
+              error={urlError}
+              placeholder="http://127.0.0.1:3000/mcp"
+              data-testid="server-form-url"
+            />
             <Textarea label="Headers" description="Name: value, one a line" value={headers} onChange={(ev) => setHeaders(ev.currentTarget.value)} autosize minRows={2} ff="monospace" />
             <Textarea
               label="Secret headers"
