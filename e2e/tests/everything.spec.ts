@@ -23,5 +23,18 @@ test('server-everything: import, connect, call echo', async ({ page, backend }) 
   await page.getByTestId('execute').click();
   await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
   await expect(page.getByTestId('tool-result')).toContainText('hi everything');
+
+  // "Run as task" belongs to the tool: pre-set from its execution.taskSupport and explained,
+  // and never carried over to the next tool picked (issue 24).
+  const asTask = page.getByTestId('run-as-task-toggle');
+  await selectTool(page, 'simulate-research-query');
+  await expect(page.getByTestId('run-as-task')).toHaveAttribute('data-support', 'required');
+  await expect(asTask).toBeChecked();
+  await expect(page.getByTestId('task-support-note')).toContainText('only as a task');
+  await selectTool(page, 'echo');
+  await expect(asTask).not.toBeChecked();
+  await asTask.check();
+  await selectTool(page, 'get-sum');
+  await expect(asTask).not.toBeChecked();
   await shot(page, 'everything');
 });

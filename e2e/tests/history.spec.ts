@@ -40,3 +40,25 @@ test('history: search, replay, pin, survive a restart', async ({ page, backend }
   await expect(page.getByTestId('pinned-list')).toHaveAttribute('data-count', /[1-9]/);
   await expect(page.getByTestId('pinned-list').getByTestId('pin-label')).toContainText('my pinned echo');
 });
+
+test('history: a tool error (isError) is an error, and the error filter finds it', async ({ page, backend }) => {
+  await openUi(page, backend);
+  await connect(page, 'demo');
+  await selectTool(page, 'fail');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'tool-error');
+  await selectTool(page, 'echo');
+  await field(page, '/message').locator('input').fill('fine');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+
+  await tab(page, 'history');
+  const list = page.getByTestId('history-list');
+  const failed = list.locator('[data-testid=history-entry][data-method="tools/call"]').filter({ has: page.getByTestId('history-target').getByText('fail') });
+  await expect(failed).toHaveAttribute('data-status', 'error');
+  await expect(failed.getByTestId('history-status')).toHaveText('error');
+  await page.getByTestId('history-status-filter').click();
+  await page.getByRole('option', { name: 'error', exact: true }).click();
+  await expect(list.locator('[data-testid=history-entry][data-method="tools/call"]')).toHaveCount(1);
+  await expect(failed).toBeVisible();
+});

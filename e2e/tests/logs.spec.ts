@@ -52,3 +52,36 @@ test('logs: set the level, see the stream, filter, correlate', async ({ page, ba
     await shot(page, 'logs');
   }
 });
+
+test('logs: a 2026-07-28 connection logs at once, and a request filter stays with its server', async ({ page, backend, demoHttp }) => {
+  await openUi(page, backend);
+  await page.getByTestId('add-server-menu').click();
+  await page.getByTestId('add-manually').click();
+  await page.getByTestId('server-form-name').fill('demo-http');
+  await page.getByTestId('server-form-transport').getByText('Streamable HTTP').click();
+  await page.getByTestId('server-form-url').fill(demoHttp.url);
+  await page.getByTestId('server-form-protocol').click();
+  await page.getByRole('option', { name: '2026-07-28' }).click();
+  await page.getByTestId('server-form-save').click();
+  await connect(page, 'demo-http');
+
+  // Nothing pressed in Logs: the level the selector shows is the one in effect (issue 24).
+  await selectTool(page, 'log-every-level');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+  await tab(page, 'logs');
+  await expect(page.getByTestId('current-level')).toHaveAttribute('data-level', 'debug');
+  await expect(page.locator('[data-testid=log-line][data-level=debug]').first()).toBeVisible();
+
+  // Filter by that request, then open another server: its logs are not filtered by it.
+  await page.getByTestId('log-request-link').last().click();
+  await expect(page.getByTestId('log-request-filter')).toBeVisible();
+  await page.getByTestId('home').click();
+  await connect(page, 'demo');
+  await selectTool(page, 'log-every-level');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+  await tab(page, 'logs');
+  await expect(page.getByTestId('log-request-filter')).toHaveCount(0);
+  await expect(page.getByTestId('log-line').first()).toBeVisible();
+});

@@ -57,6 +57,9 @@ test('subscriptions, 2026-07-28: a stream opened, changed and closed by the serv
   const panel = page.getByTestId('subscriptions-panel');
   await expect(panel).toHaveAttribute('data-era', 'modern');
   await expect(panel.getByTestId('sub-no-stream')).toBeVisible();
+  // The stream Traffic shows from the connect on is named, not denied (issue 24 item 20).
+  await expect(panel.getByTestId('sub-connection-listen')).toHaveAttribute('data-open', 'true');
+  await expect(panel.getByTestId('sub-connection-listen')).toContainText('toolsListChanged');
 
   // Watch the counter: a stream opens and the server acknowledges it.
   // The switches show the stream's filter, which changes when the backend has replaced the
@@ -139,4 +142,24 @@ test('subscriptions, 2025-11-25: subscribe, an update re-read, unsubscribe', asy
   await expect(row).toHaveAttribute('data-subscribed', 'false');
   await expect(panel.locator('[data-testid=sub-transition][data-kind=unsubscribed]')).toHaveCount(1);
   await expect(panel.getByTestId('sub-rejected')).toHaveAttribute('data-count', '0');
+});
+
+test("subscriptions, 2026-07-28: the resource viewer's Subscribe watches through subscriptions/listen", async ({ page, backend, demoHttp }) => {
+  await openUi(page, backend);
+  await addModernDemo(page, demoHttp.url);
+  await resources(page);
+  await page.locator(`[data-testid=resource-item][data-uri="${COUNTER}"]`).click();
+  await expect(page.getByTestId('resource-view')).toHaveAttribute('data-ok', 'true');
+  // There is no resources/subscribe in 2026-07-28: the button acts as the panel's watch toggle.
+  const button = page.getByTestId('subscribe');
+  await button.click();
+  await expect(button).toHaveAttribute('data-subscribed', 'true');
+  await expect(button).toHaveText('Unsubscribe');
+  const panel = page.getByTestId('subscriptions-panel');
+  await expect(panel.locator(`[data-testid=sub-watch][data-uri="${COUNTER}"]`)).toBeChecked();
+  await expect(status(page)).toHaveAttribute('data-status', 'active');
+  await expect(page.getByTestId('subscribe-error')).toHaveCount(0);
+  await button.click();
+  await expect(button).toHaveAttribute('data-subscribed', 'false');
+  await expect(panel.locator(`[data-testid=sub-watch][data-uri="${COUNTER}"]`)).not.toBeChecked();
 });

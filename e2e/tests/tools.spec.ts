@@ -92,3 +92,40 @@ test('tools: generated form, validate, execute, progress and cancel, results', a
   await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
   await shot(page, 'tools');
 });
+
+test('tools: a reconnect lists afresh, and each tool shows only its own last result', async ({ page, backend, demoHttp }) => {
+  await openUi(page, backend);
+  await page.getByTestId('add-server-menu').click();
+  await page.getByTestId('add-manually').click();
+  await page.getByTestId('server-form-name').fill('demo-http');
+  await page.getByTestId('server-form-transport').getByText('Streamable HTTP').click();
+  await page.getByTestId('server-form-url').fill(demoHttp.url);
+  await page.getByTestId('server-form-save').click();
+  await connect(page, 'demo-http');
+  const count = Number(await page.getByTestId('tools-count').getAttribute('data-count'));
+
+  // A result names its tool and call; another tool shows its own last result, or none.
+  await selectTool(page, 'log-every-level');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+  await expect(page.getByTestId('result-of')).toHaveAttribute('data-tool', 'log-every-level');
+  await expect(page.getByTestId('result-of')).toHaveAttribute('data-history-id', /\d+/);
+  await selectTool(page, 'echo');
+  await expect(page.getByTestId('tool-result')).toHaveCount(0);
+  await expect(page.getByTestId('tool-result-empty')).toBeVisible();
+  await selectTool(page, 'log-every-level');
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+
+  // The server gains a tool while we are away: reconnecting lists afresh, with no Refresh, and
+  // Validate only judges against that same list.
+  await selectTool(page, 'toggle-extra-tool');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+  await page.getByTestId('disconnect').click();
+  await expect(page.getByTestId('main')).toHaveAttribute('data-view', 'list');
+  await connect(page, 'demo-http');
+  await expect(page.getByTestId('tools-count')).toHaveAttribute('data-count', String(count + 1));
+  await selectTool(page, 'extra-tool');
+  await page.getByTestId('validate').click();
+  await expect(page.getByTestId('validation-result')).toHaveAttribute('data-valid', 'true');
+});

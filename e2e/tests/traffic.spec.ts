@@ -36,9 +36,17 @@ test('traffic: header verdicts on a modern HTTP server, source filter', async ({
   await expect(row.locator('[data-testid=header-verdict][data-header="Mcp-Name"]')).toHaveAttribute('data-verdict', 'ok');
   await shot(page, 'traffic');
 
-  // Source filter: HTTP only still shows the exchange; stderr only shows none of it.
+  // Source filter (issue 24): unchecking JSON-RPC hides every message, also those carried over
+  // HTTP, and leaves the exchanges that carry none (the GET stream, 202s); unchecking HTTP
+  // instead hides only those and keeps every message.
+  const calls = page.locator('[data-testid=frame-row][data-method="tools/call"]');
+  const count = page.getByTestId('frame-count');
+  const all = Number(await count.getAttribute('data-count'));
   await page.locator('[data-testid=source-chip][data-source=jsonrpc]').click();
-  await expect(page.locator('[data-testid=frame-row][data-method="tools/call"]').first()).toBeVisible();
+  await expect(calls).toHaveCount(0);
+  await expect(count).not.toHaveAttribute('data-count', String(all));
+  await page.locator('[data-testid=source-chip][data-source=jsonrpc]').click();
   await page.locator('[data-testid=source-chip][data-source=http]').click();
-  await expect(page.locator('[data-testid=frame-row][data-method="tools/call"]')).toHaveCount(0);
+  await expect(calls.first()).toBeVisible();
+  await expect(count).not.toHaveAttribute('data-count', String(all));
 });

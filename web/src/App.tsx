@@ -7,7 +7,8 @@ import { InspectorView, type InFlight, type InspectorCallbacks } from './compone
 import { useInspector } from './hooks/useInspector';
 import { parseDeepLink } from './utils/apps';
 import { replayArgs, replayTab } from './utils/history';
-import { serverData } from './utils/state';
+import { DEFAULT_LOG_LEVEL } from './utils/logs';
+import { listCounts, serverData } from './utils/state';
 import type { HistoryEntry, Json, JsonObject, Prefill, ServerInfo, TabId } from './utils/types';
 
 export function App() {
@@ -16,7 +17,8 @@ export function App() {
   const [tab, setTab] = useState<TabId>('tools');
   const [prefill, setPrefill] = useState<Partial<Record<TabId, Prefill>>>({});
   const [historyFocus, setHistoryFocus] = useState<number | null>(null);
-  const [logRequest, setLogRequest] = useState<number | null>(null);
+  // The Logs request filter belongs to the server whose request it names (never shown on another).
+  const [logRequest, setLogRequest] = useState<{ server: string; id: number } | null>(null);
   const [infoOpen, setInfoOpen] = useState(false);
   // The calls started from a screen, until they end: the questions they cause are drawn under them.
   const [inflight, setInflight] = useState<Record<string, InFlight>>({});
@@ -30,19 +32,24 @@ export function App() {
   const activeServer = active ? state.servers.find((s) => s.name === active) : undefined;
   const data = active ? serverData(state, active) : null;
 
-  // Load the lists once per connection (and again after a protocol change resets them).
+  // Load the lists once per connection (a reconnect is a new one: the core forgot the old
+  // tools, and the server may have changed), and again after a protocol change resets them.
   const loaded = useRef<string>('');
   useEffect(() => {
     if (!active || !activeServer || activeServer.status !== 'connected' || !data) return;
-    const key = `${active}:${data.resetCount}:${activeServer.protocolVersion ?? ''}`;
+    const key = `${active}:${activeServer.connection}:${data.resetCount}:${activeServer.protocolVersion ?? ''}`;
     if (loaded.current === key) return;
     loaded.current = key;
+    const levelSet = data.logLevel !== null;
     void actions.loadFrames(active);
     // List only what the server advertises (a missing capability shows as "not offered").
     void actions
       .info(active)
       .catch(() => null)
       .then((info) => {
+        // A 2026-07-28 server sends no log at all until a request names a level: apply the one
+        // the Logs selector shows (debug), so what it reads is what is in effect.
+        if (info?.era === 'modern' && !levelSet) void actions.setLogLevel(active, DEFAULT_LOG_LEVEL, true);
         const caps = info?.capabilities ?? null;
         const offers = (c: string) => !caps || (caps[c] !== undefined && caps[c] !== null);
         if (offers('tools')) void actions.listTools(active);
@@ -86,6 +93,7 @@ export function App() {
     for (const [name, d] of Object.entries(state.data)) out[name] = d.info;
     return out;
   }, [state.data]);
+  const counts = useMemo(() => listCounts(state.data), [state.data]);
 
   const cb: InspectorCallbacks = useMemo(() => {
     const cur = () => activeRef.current ?? '';
@@ -146,11 +154,11 @@ export function App() {
       moreResources: () => void actions.listResources(cur(), true),
       formModel: actions.formModel,
       validateTool: (tool, args) => actions.validateTool(cur(), tool, args),
-      validate: actions.validate,
+      checkOutput: actions.checkOutput,
       callTool: (tool, args, meta) => track('tools', 'tools/call', { name: tool, arguments: args }, meta),
       cancel: actions.cancel,
       read: (uri) => track('resources', 'resources/read', { uri }).done,
-      subscribe: (uri, on) => actions.request(cur(), on ? 'resources/subscribe' : 'resources/unsubscribe', { uri }),
+      subscribe: (uri, on) => actions.subscribeResource(cur(), uri, on),
       getPrompt: (name, args) => track('prompts', 'prompts/get', { name, arguments: args }).done,
       complete: (ref, argument, value, context) => actions.complete(cur(), ref, argument, value, context),
       openResource: (uri) => {
@@ -163,7 +171,7 @@ export function App() {
         setTab('history');
       },
       showLogsOf: (id) => {
-        setLogRequest(id);
+        setLogRequest(id === null ? null : { server: cur(), id });
         if (id !== null) setTab('logs');
       },
       setLogLevel: (level) => void actions.setLogLevel(cur(), level),
@@ -218,10 +226,11 @@ export function App() {
       tab={tab}
       data={data}
       infos={infos}
+      counts={counts}
       history={state.history}
       prefill={prefill}
       historyFocus={historyFocus}
-      logRequest={logRequest}
+      logRequest={logRequest && logRequest.server === active ? logRequest.id : null}
       infoOpen={infoOpen}
       auth={state.auth}
       interactions={state.interactions}

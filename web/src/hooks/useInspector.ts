@@ -11,6 +11,7 @@ import { authOutcome } from '../utils/auth';
 import { appendNewer, prependOlder } from '../utils/frameWindow';
 import { fromSnapshot, type InteractionAnswer } from '../utils/interactions';
 import { lintOf } from '../components/elements/QualityBadge/quality';
+import { newer, subscriptionsApi, withUri } from '../components/groups/SubscriptionsPanel/subscriptions';
 import { excludedMap, type ToolDef } from '../utils/tools';
 import {
   FRAME_WINDOW,
@@ -289,11 +290,29 @@ function makeActions() {
         return [];
       }
     },
-    async setLogLevel(name: string, level: string) {
+    /** Subscribe to `uri` (or not) the way the connection's era does it, through the
+     *  Subscriptions panel's calls, so the viewer's button and the panel are one state:
+     *  `resources/subscribe` on 2025-11-25, the watch filter of `subscriptions/listen` on
+     *  2026-07-28 (which has no `resources/subscribe`). */
+    async subscribeResource(name: string, uri: string, on: boolean): Promise<CallOutcome> {
+      try {
+        const view = serverData(store.get(), name).subscriptions ?? (await subscriptionsApi.get(name));
+        const next =
+          view.era === 'modern'
+            ? await subscriptionsApi.setFilter(name, withUri(view.desired, uri, on))
+            : (await subscriptionsApi.subscribe(name, uri, on)).subscriptions;
+        store.set((s) => updateServer(s, name, (d) => ({ ...d, subscriptions: newer(d.subscriptions, next) })));
+        return { ok: true, historyId: 0, result: {} };
+      } catch (e) {
+        return { ok: false, error: { code: 'subscribe', message: errorMessage(e) } };
+      }
+    },
+    /** Set the log level; `quiet` for the one the page applies by itself (no toast). */
+    async setLogLevel(name: string, level: string, quiet = false) {
       try {
         await api.setLogLevel(name, level);
         store.set((s) => updateServer(s, name, (d) => ({ ...d, logLevel: level })));
-        notifications.show({ color: 'blue', title: 'Log level', message: `set to ${level}` });
+        if (!quiet) notifications.show({ color: 'blue', title: 'Log level', message: `set to ${level}` });
       } catch (e) {
         toastError('Could not set the log level', e);
       }
@@ -326,9 +345,9 @@ function makeActions() {
       }
       return p;
     },
-    async validate(schema: Json, value: Json): Promise<{ errors: FieldError[]; unusable?: string }> {
+    async checkOutput(historyId: number, schema: Json): Promise<{ errors: FieldError[]; unusable?: string }> {
       try {
-        return await api.validate(schema, value);
+        return await api.checkOutput(historyId, schema);
       } catch (e) {
         return { errors: [], unusable: errorMessage(e) };
       }

@@ -57,6 +57,12 @@ describe('collapsed row', () => {
     expect(collapsedSummary({ ...base, status: null, failed: true, rows: [] }).tone).toBe('bad');
     expect(exchangeFailed(base)).toBe(false);
   });
+  it('says what the server answered: a 400 is its status and body, not a transport failure (issue 24)', () => {
+    const answered = { ...base, status: 400, failed: true, rows: [], responseExcerpt: '{"error":"Bad Request: no session"}' };
+    expect(collapsedSummary(answered)).toEqual({ text: 'HTTP 400 · {"error":"Bad Request: no session"}', tone: 'bad' });
+    const refused = { ...base, status: null, failed: true, rows: [], transportError: 'connection refused' };
+    expect(collapsedSummary(refused).text).toBe('transport failure · connection refused');
+  });
 });
 
 describe('visibility', () => {

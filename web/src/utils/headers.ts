@@ -57,15 +57,28 @@ export interface CollapsedSummary {
   tone: 'ok' | 'bad' | 'warn';
 }
 
+/** What the server answered: its status (a 4xx is an answer, not a transport failure), the
+ *  transport failure when there was no answer, or none yet. */
+export function answerStatus(h: Pick<HeaderVerdicts, 'status' | 'failed'>): string {
+  if (h.status !== null) return `HTTP ${h.status}`;
+  return h.failed ? 'transport failure' : 'no response';
+}
+
+/** What the server said with a failed answer, or why there was none (a line, maybe cut). */
+export function answerDetail(h: Pick<HeaderVerdicts, 'responseExcerpt' | 'transportError'>): string | null {
+  return h.responseExcerpt ?? h.transportError ?? null;
+}
+
 /** The text of the collapsed headers row: the first disagreement named, else a tally. */
 export function collapsedSummary(h: HeaderVerdicts): CollapsedSummary {
-  const status = h.failed ? 'transport failure' : h.status !== null ? `HTTP ${h.status}` : 'no response';
+  const status = answerStatus(h);
   if (h.firstDisagreement) return { text: `${status} · ${h.firstDisagreement}`, tone: 'bad' };
   const bad = h.rows.filter((r) => r.verdict !== 'ok' && r.verdict !== 'unchecked');
   if (bad.length > 0) {
     return { text: `${status} · ${bad[0].header} ${verdictDisplay(bad[0]).label}`, tone: 'bad' };
   }
-  if (exchangeFailed(h)) return { text: status, tone: 'bad' };
+  const detail = answerDetail(h);
+  if (exchangeFailed(h)) return { text: detail ? `${status} · ${detail}` : status, tone: 'bad' };
   const unchecked = h.rows.filter((r) => r.verdict === 'unchecked').length;
   const ok = h.rows.filter((r) => r.verdict === 'ok').length;
   const parts = [status];

@@ -4,6 +4,9 @@ import type { LogEvent } from './types';
 
 export const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 export type Level = (typeof LEVELS)[number];
+/** The level the Logs selector starts at, and the one a 2026-07-28 connection gets at connect
+ *  (its servers log nothing until a request names a level). */
+export const DEFAULT_LOG_LEVEL: Level = 'debug';
 
 export function levelRank(level: string): number {
   const i = LEVELS.indexOf(level.toLowerCase() as Level);

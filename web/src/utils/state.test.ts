@@ -6,7 +6,7 @@ import type { FrameView, ServerView, WebEvent } from './types';
 const ev = (event: WebEvent['event'], data: unknown): WebEvent => ({ event, data }) as WebEvent;
 
 const sv = (name: string, status: ServerView['status']): ServerView => ({
-  name, entry: {}, transport: 'stdio', target: 'x', status, error: null, latencyMs: null, era: null, protocolVersion: null,
+  name, entry: {}, transport: 'stdio', target: 'x', status, error: null, latencyMs: null, era: null, protocolVersion: null, connection: 0,
 });
 
 const frame = (seq: number, server = 'demo'): FrameView => ({
@@ -90,5 +90,14 @@ describe('pending interactions', () => {
     expect(s.urlWaits).toMatchObject([{ elicitationId: 'e-2', completed: false }]);
     s = applyEvent(s, ev('notification', { server: 'demo', method: 'notifications/elicitation/complete', params: { elicitationId: 'e-2' } }));
     expect(s.urlWaits[0].completed).toBe(true);
+  });
+  it('drops a URL wait when the call that caused it fails (issue 24: the Waiting dialog stayed over a failed call)', () => {
+    let s = applyEvent(initialState(), ev('interactionOpened', asked(3)));
+    s = applyEvent(s, ev('interactionClosed', { id: 3, server: 'demo', kind: 'elicitationUrl', outcome: 'accepted', historyId: 1, method: 'elicitation/create', round: null, reason: null, answer: {} }));
+    const entry = (status: string) => ({ id: 1, server: 'demo', method: 'tools/call', status, pinned: false, startedAtUs: 0 });
+    s = applyEvent(s, ev('history', entry('pending')));
+    expect(s.urlWaits).toHaveLength(1);
+    s = applyEvent(s, ev('history', entry('error')));
+    expect(s.urlWaits).toHaveLength(0);
   });
 });

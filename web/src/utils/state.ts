@@ -102,6 +102,20 @@ export function serverData(state: State, name: string): ServerData {
   return state.data[name] ?? emptyServerData();
 }
 
+/** How many tools, resources and prompts a server's lists hold (undefined: not listed). */
+export interface ListCounts {
+  tools?: number;
+  resources?: number;
+  prompts?: number;
+}
+
+/** Every server's list counts, for Server Info wherever it is opened. */
+export function listCounts(data: Record<string, ServerData>): Record<string, ListCounts> {
+  const out: Record<string, ListCounts> = {};
+  for (const [name, d] of Object.entries(data)) out[name] = { tools: d.tools?.length, resources: d.resources?.length, prompts: d.prompts?.length };
+  return out;
+}
+
 /** `state` with one server's data changed. */
 export function updateServer(state: State, name: string, fn: (d: ServerData) => ServerData): State {
   return { ...state, data: { ...state.data, [name]: fn(serverData(state, name)) } };
@@ -217,8 +231,13 @@ export function applyEvent(state: State, e: WebEvent): State {
       const w = e.data;
       return updateServer(state, w.server, (d) => ({ ...d, warnings: [...d.warnings.slice(-99), w] }));
     }
-    case 'history':
-      return { ...state, history: upsertEntry(state.history, e.data) };
+    case 'history': {
+      const h = e.data;
+      // A URL wait whose call failed or was cancelled waits for nothing: the server is done.
+      const over = h.status === 'error' || h.status === 'cancelled';
+      const urlWaits = over && state.urlWaits.some((w) => w.historyId === h.id) ? state.urlWaits.filter((w) => w.historyId !== h.id) : state.urlWaits;
+      return { ...state, history: upsertEntry(state.history, h), urlWaits };
+    }
     case 'subscriptions': {
       const v = e.data;
       return updateServer(state, v.server, (d) => (d.subscriptions && d.subscriptions.version >= v.version ? d : { ...d, subscriptions: v }));

@@ -11,6 +11,8 @@ export interface ToolDef {
   annotations?: JsonObject;
   _meta?: JsonObject;
   icons?: Json;
+  /** `execution.taskSupport` (2025-11-25 tasks). */
+  execution?: JsonObject;
 }
 
 export interface Badge {

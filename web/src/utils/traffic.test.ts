@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterFrames, formPairs, frameSources, frameSummary, pairIndex } from './traffic';
+import { filterFrames, formPairs, frameSummary, pairIndex } from './traffic';
 import type { FrameView } from './types';
 
 const fr = (seq: number, over: Partial<FrameView>): FrameView => ({
@@ -20,11 +20,11 @@ describe('traffic', () => {
     expect(filterFrames(frames, new Set(['stderr']), '').map((f) => f.seq)).toEqual([2]);
     expect(filterFrames(frames, new Set(['jsonrpc', 'stderr']), 'tools').map((f) => f.seq)).toEqual([1]);
   });
-  it('counts an HTTP body carrying a message as both jsonrpc and http', () => {
-    expect(frameSources({ source: 'jsonrpc', kind: 'http-request' })).toEqual(['jsonrpc', 'http']);
-    expect(frameSources({ source: 'stderr', kind: 'stderr-line' })).toEqual(['stderr']);
+  it('lets the JSON-RPC chip hide a message carried over HTTP, and the HTTP chip only bare exchanges', () => {
     const http = fr(9, { kind: 'http-request', message: 'request', method: 'tools/list' });
-    expect(filterFrames([http], new Set(['http']), '')).toHaveLength(1);
+    const accepted = fr(10, { kind: 'http-response', source: 'http', direction: 'in', meta: { status: 202 } });
+    expect(filterFrames([http, accepted], new Set(['http', 'stderr']), '').map((f) => f.seq)).toEqual([10]);
+    expect(filterFrames([http, accepted], new Set(['jsonrpc']), '').map((f) => f.seq)).toEqual([9]);
   });
   it('pairs requests with their answers both ways', () => {
     expect(pairIndex(frames, 0)).toBe(4);

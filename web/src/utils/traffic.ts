@@ -40,19 +40,14 @@ function sameChannel(a: FrameView, b: FrameView): boolean {
 }
 
 /**
- * Every source a frame belongs to (the backend sends the first as `source`): an HTTP body that
- * carries a JSON-RPC message is both `jsonrpc` and `http`.
+ * The one source chip that shows or hides a frame: its `source` as the backend sends it (the
+ * first of those it belongs to). A message carried over HTTP is `jsonrpc`, so unchecking JSON-RPC
+ * hides every message whatever the transport (an HTTP body counted as both was never hidden, so
+ * the chip did nothing on Streamable HTTP), and unchecking HTTP hides the exchanges that carry no
+ * message (202s, streams opened, refusals) but never a message.
  */
-export function frameSources(f: Pick<FrameView, 'source' | 'kind'>): string[] {
-  const out = [f.source as string];
-  const add = (s: string) => {
-    if (!out.includes(s)) out.push(s);
-  };
-  if (f.kind === 'http-request' || f.kind === 'http-response' || f.kind === 'sse-event') add('http');
-  if (f.kind.startsWith('oauth-')) add('oauth');
-  if (f.kind === 'stderr-line') add('stderr');
-  if (f.kind === 'lifecycle') add('lifecycle');
-  return out;
+export function frameSource(f: Pick<FrameView, 'source'>): string {
+  return f.source as string;
 }
 
 /** Frames shown for the chosen sources and search text. */
@@ -60,7 +55,7 @@ export function filterFrames(frames: FrameView[], sources: Set<string>, text: st
   const q = text.trim().toLowerCase();
   return frames.filter(
     (f) =>
-      frameSources(f).some((s) => sources.has(s)) &&
+      sources.has(frameSource(f)) &&
       (!q ||
         (f.method ?? '').toLowerCase().includes(q) ||
         (f.text ?? '').toLowerCase().includes(q) ||

@@ -7,7 +7,7 @@ const never = () => new Promise<never>(() => undefined);
 const actions: AuthActions = { load: never, token: never, reauthorize: never, forget: never, cancel: never };
 const server = (over: Partial<ServerView> = {}): ServerView => ({
   name: 'notes', entry: { url: 'http://127.0.0.1:9/mcp' }, transport: 'http', target: 'http://127.0.0.1:9/mcp', status: 'connected',
-  error: null, latencyMs: 1, era: 'legacy', protocolVersion: '2025-11-25', ...over,
+  error: null, latencyMs: 1, era: 'legacy', protocolVersion: '2025-11-25', connection: 1, ...over,
 });
 const view = (over: Partial<AuthView> = {}): AuthView => ({
   server: 'notes', applies: true, state: 'authorized', pending: null, error: null,

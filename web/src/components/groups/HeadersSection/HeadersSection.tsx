@@ -1,6 +1,6 @@
 import { Badge, Collapse, Group, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
-import { collapsedSummary, exchangeFailed, headersSectionVisible, verdictDisplay } from '../../../utils/headers';
+import { answerDetail, answerStatus, collapsedSummary, exchangeFailed, headersSectionVisible, verdictDisplay } from '../../../utils/headers';
 import type { HeaderVerdicts } from '../../../utils/types';
 
 export interface HeadersSectionProps {
@@ -49,9 +49,14 @@ export function HeadersSection({ headers }: HeadersSectionProps) {
               Response status
             </Text>
             <Badge color={red ? 'red' : 'green'} data-testid="http-status">
-              {headers.failed ? 'transport failure' : headers.status ?? '—'}
+              {answerStatus(headers)}
             </Badge>
           </Group>
+          {red && answerDetail(headers) && (
+            <Text size="xs" ff="monospace" className="mcpscope-pre" data-testid="http-answer-detail">
+              {answerDetail(headers)}
+            </Text>
+          )}
           {headers.mirrored.length > 0 && (
             <>
               <Text size="xs" fw={600}>

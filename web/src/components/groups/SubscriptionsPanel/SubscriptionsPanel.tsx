@@ -138,6 +138,7 @@ function Modern(p: { view: SubscriptionsView; rows: UriRow[]; busy: boolean; onF
           />
         ))}
       </Stack>
+      <ConnectionListen kinds={p.view.connectionListen ?? []} />
       <StreamDetails stream={s} relistens={p.view.relistens} />
       <Group gap="xs">
         <Button size="compact-xs" color="red" variant="light" disabled={!open || p.busy} onClick={p.onCancel} data-testid="sub-cancel">
@@ -164,11 +165,23 @@ function Row({ label, testId, children }: { label: string; testId: string; child
   );
 }
 
+/** The connection's own list-changed stream (opened at connect, apart from this panel's), so
+ *  the panel never reads "no stream" while Traffic shows a subscriptions/listen. */
+function ConnectionListen({ kinds }: { kinds: string[] }) {
+  return (
+    <Text size="xs" c="dimmed" data-testid="sub-connection-listen" data-open={kinds.length > 0 ? 'true' : 'false'}>
+      {kinds.length > 0
+        ? `The connection's own stream is open since connect (subscriptions/listen for ${kinds.join(', ')}): it keeps the Tools, Resources and Prompts list-changed marks, whatever this panel asks.`
+        : 'The connection has no list-changed stream of its own open.'}
+    </Text>
+  );
+}
+
 function StreamDetails({ stream: s, relistens }: { stream: StreamView | null; relistens: number }) {
   if (!s) {
     return (
       <Text size="xs" c="dimmed" data-testid="sub-no-stream">
-        No stream yet: tick what to listen for.
+        This panel has no stream of its own yet: tick what to listen for.
       </Text>
     );
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscriptionsView } from '../../../generated/events';
-import { STATUS_LABEL, emptyFilter, filterText, isOpen, newer, uriRows, withKind, withUri } from './subscriptions';
+import { STATUS_LABEL, emptyFilter, filterText, isOpen, newer, subscribedUris, uriRows, withKind, withUri } from './subscriptions';
 
 const view = (over: Partial<SubscriptionsView>): SubscriptionsView => ({
   server: 'demo',
@@ -8,6 +8,7 @@ const view = (over: Partial<SubscriptionsView>): SubscriptionsView => ({
   version: 1,
   desired: emptyFilter(),
   stream: null,
+  connectionListen: [],
   relistens: 0,
   uris: [],
   urisOmitted: 0,
@@ -60,5 +61,15 @@ describe('subscriptions panel logic', () => {
     expect(rows[1]).toMatchObject({ name: 'Counter', watched: true });
     expect(rows[1].state?.updates).toBe(2);
     expect(rows[0].watched).toBe(false);
+  });
+});
+
+describe('subscribedUris', () => {
+  it('is what the desired filter watches on 2026-07-28 and what the server accepted on 2025-11-25', () => {
+    const desired = withUri(emptyFilter(), 'demo://counter', true);
+    expect(subscribedUris(view({ desired }))).toEqual(['demo://counter']);
+    const row = (uri: string, subscribed: boolean) => ({ uri, subscribed }) as SubscriptionsView['uris'][number];
+    expect(subscribedUris(view({ era: 'legacy', uris: [row('a', true), row('b', false)] }))).toEqual(['a']);
+    expect(subscribedUris(null)).toEqual([]);
   });
 });

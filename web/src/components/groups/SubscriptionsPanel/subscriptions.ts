@@ -109,6 +109,14 @@ export function uriRows(resources: JsonObject[] | null, view: SubscriptionsView 
   return rows;
 }
 
+/** The URIs a resource viewer shows as subscribed: legacy, those the server said yes to;
+ *  modern, those the desired filter watches (the stream is replaced to match). */
+export function subscribedUris(view: SubscriptionsView | null): string[] {
+  if (!view) return [];
+  if (view.era === 'modern') return view.desired.resourceSubscriptions;
+  return view.uris.filter((u) => u.subscribed).map((u) => u.uri);
+}
+
 /** Time of day with milliseconds, from µs since the epoch (transitions come fast). */
 export function timeOfDay(us: number): string {
   const d = new Date(us / 1000);

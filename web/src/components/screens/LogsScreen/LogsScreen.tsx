@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { copyText, downloadText } from '../../../lib/browser';
 import { clockUs } from '../../../utils/format';
 import { historyTarget } from '../../../utils/history';
-import { LEVELS, exportLogs, filterLogs, logText } from '../../../utils/logs';
+import { DEFAULT_LOG_LEVEL, LEVELS, exportLogs, filterLogs, logText } from '../../../utils/logs';
 import type { HistoryEntry, LogEvent } from '../../../utils/types';
 import { LevelBadge } from '../../elements/LevelBadge/LevelBadge';
 import { VirtualList } from '../../elements/VirtualList/VirtualList';
@@ -24,7 +24,7 @@ export interface LogsScreenProps {
 
 /** Logs: level control, live stream coloured by severity, filters, correlation, export. */
 export function LogsScreen(p: LogsScreenProps) {
-  const [level, setLevel] = useState<string>(p.level ?? 'debug');
+  const [level, setLevel] = useState<string>(p.level ?? DEFAULT_LOG_LEVEL);
   const [text, setText] = useState('');
   const [levels, setLevels] = useState<Set<string>>(() => new Set(LEVELS));
   const [follow, setFollow] = useState(true);
@@ -46,9 +46,13 @@ export function LogsScreen(p: LogsScreenProps) {
       <Button size="xs" onClick={() => p.onSetLevel(level)} data-testid="set-level">
         Set Level
       </Button>
-      {p.level && (
+      {p.level ? (
         <Text size="xs" c="dimmed" data-testid="current-level" data-level={p.level}>
           Current: {p.level}
+        </Text>
+      ) : (
+        <Text size="xs" c="dimmed" data-testid="current-level" data-level="">
+          Not set: the server logs at its own level until you set one.
         </Text>
       )}
       <TextInput label="Filter" value={text} onChange={(e) => setText(e.currentTarget.value)} data-testid="log-filter" />

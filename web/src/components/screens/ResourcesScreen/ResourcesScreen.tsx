@@ -26,6 +26,11 @@ export interface ResourcesScreenProps {
   pending?: ReactNode;
   /** The Subscriptions panel, shown at the bottom. */
   subscriptions?: ReactNode;
+  /** The URIs subscribed (legacy) or watched (modern), as the core's Subscriptions panel has
+   *  them: the one place a subscription's state lives. */
+  subscribed: string[];
+  /** Subscribe or unsubscribe: `resources/subscribe` on 2025-11-25, the watch filter of
+   *  `subscriptions/listen` on 2026-07-28. */
   onSubscribe: (uri: string, on: boolean) => Promise<CallOutcome>;
   onFormModel: (schema: Json) => Promise<FormField>;
   onComplete: (ref: JsonObject, argument: string, value: string, context: Record<string, string>) => Promise<string[]>;
@@ -42,7 +47,8 @@ export function ResourcesScreen(p: ResourcesScreenProps) {
   const [vars, setVars] = useState<Record<string, Json | undefined>>({});
   const [read, setRead] = useState<Read | null>(null);
   const [busy, setBusy] = useState(false);
-  const [subs, setSubs] = useState<Record<string, boolean>>({});
+  const subs = useMemo(() => Object.fromEntries(p.subscribed.map((u) => [u, true])) as Record<string, boolean>, [p.subscribed]);
+  const [subError, setSubError] = useState<string | null>(null);
   const [prefillSeen, setPrefillSeen] = useState<number | null>(null);
 
   const resources = p.resources ?? [];
@@ -275,13 +281,20 @@ export function ResourcesScreen(p: ResourcesScreenProps) {
               <Button
                 size="compact-xs"
                 variant="default"
-                onClick={() =>
-                  void p.onSubscribe(read.uri, !subs[read.uri]).then((o) => o.ok && setSubs((s) => ({ ...s, [read.uri]: !s[read.uri] })))
-                }
+                onClick={() => {
+                  setSubError(null);
+                  void p.onSubscribe(read.uri, !subs[read.uri]).then((o) => !o.ok && setSubError(o.error.message));
+                }}
                 data-testid="subscribe"
+                data-subscribed={subs[read.uri] ? 'true' : 'false'}
               >
                 {subs[read.uri] ? 'Unsubscribe' : 'Subscribe'}
               </Button>
+              {subError && (
+                <Text size="xs" c="red" data-testid="subscribe-error">
+                  {subError}
+                </Text>
+              )}
               {lastUpdate && (
                 <Text size="xs" c="dimmed" data-testid="last-updated">
                   Last updated: {clockUs(lastUpdate * 1000)}

@@ -1,6 +1,7 @@
 import { Button, EmptyState, Group, Menu, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { AuthView, CatalogEntry, ImportResult, RegistryImport, ServerInfo, ServerView } from '../../../utils/types';
+import type { ListCounts } from '../../../utils/state';
 import { AuthPanel, type AuthActions } from '../../groups/AuthPanel/AuthPanel';
 import { ConfirmModal } from '../../groups/ConfirmModal/ConfirmModal';
 import { ImportConfigModal } from '../../groups/ImportConfigModal/ImportConfigModal';
@@ -12,6 +13,8 @@ import { ServerInfoPanel } from '../../groups/ServerInfoPanel/ServerInfoPanel';
 export interface ServerListScreenProps {
   servers: ServerView[];
   infos: Record<string, ServerInfo | null>;
+  /** What each server's lists hold, for Server Info's counts. */
+  counts: Record<string, ListCounts>;
   onConnect: (name: string) => void;
   onDisconnect: (name: string) => void;
   onOpen: (name: string) => void;
@@ -112,6 +115,7 @@ export function ServerListScreen(p: ServerListScreenProps) {
           <ServerInfoPanel
             server={infoServer}
             info={p.infos[infoServer.name] ?? null}
+            counts={p.counts[infoServer.name]}
             authPanel={<AuthPanel server={infoServer} view={p.auth[infoServer.name] ?? null} actions={p.authActions} />}
           />
         )}

@@ -10,14 +10,42 @@ export interface TaskChoice {
 
 export const NO_TASK: TaskChoice = { on: false, ttlMs: 60_000 };
 
+/** A tool's `execution.taskSupport` (2025-11-25): `forbidden` when absent, as the spec says. */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+export function taskSupport(tool: { execution?: unknown } | null): TaskSupport {
+  const v = (tool?.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+  return v === 'optional' || v === 'required' ? v : 'forbidden';
+}
+
+/** The choice a call of `tool` starts with: on when the tool runs only as a task. The choice
+ *  belongs to one tool's calls, so picking another tool never carries it over. */
+export function defaultTaskChoice(tool: { execution?: unknown } | null): TaskChoice {
+  return { ...NO_TASK, on: taskSupport(tool) === 'required' };
+}
+
+/** What "Run as task" means for a tool, in a line under the checkbox. */
+function supportNote(support: TaskSupport, on: boolean): string | null {
+  if (support === 'required') return on ? 'This tool runs only as a task (execution.taskSupport: required).' : 'This tool runs only as a task (execution.taskSupport: required): called normally, the server refuses it (-32601).';
+  if (support === 'optional') return null;
+  return on ? 'The tool does not declare task support (execution.taskSupport absent or forbidden): a 2025-11-25 server refuses it; a 2026-07-28 server decides.' : null;
+}
+
 /** "Run as task" with its TTL, beside the Execute button. The TTL travels as `params.task.ttl`
  *  on 2025-11-25; the 2026-07-28 extension has none (the server chooses it, and decides per
  *  call whether to answer with a task). */
-export function RunAsTask({ value, onChange }: { value: TaskChoice; onChange: (v: TaskChoice) => void }) {
+export function RunAsTask({ value, onChange, support = 'forbidden' }: { value: TaskChoice; onChange: (v: TaskChoice) => void; support?: TaskSupport }) {
+  const note = supportNote(support, value.on);
   return (
-    <Group gap={6} wrap="nowrap" data-testid="run-as-task">
+    <Group gap={6} wrap="wrap" data-testid="run-as-task" data-support={support}>
       <Tooltip label="tools/call as a task: followed in Tasks (2025-11-25: params.task; 2026-07-28: the server decides)" withinPortal>
-        <Checkbox size="xs" label="Run as task" checked={value.on} onChange={(e) => onChange({ ...value, on: e.currentTarget.checked })} data-testid="run-as-task-toggle" />
+        <Checkbox
+          size="xs"
+          label={support === 'forbidden' ? 'Run as task' : `Run as task (${support})`}
+          checked={value.on}
+          onChange={(e) => onChange({ ...value, on: e.currentTarget.checked })}
+          data-testid="run-as-task-toggle"
+        />
       </Tooltip>
       {value.on && (
         <NumberInput
@@ -32,6 +60,11 @@ export function RunAsTask({ value, onChange }: { value: TaskChoice; onChange: (v
           onChange={(v) => onChange({ ...value, ttlMs: typeof v === 'number' ? v : null })}
           data-testid="task-ttl"
         />
+      )}
+      {note && (
+        <Text size="xs" c={support === 'required' && !value.on ? 'orange' : 'dimmed'} w="100%" data-testid="task-support-note">
+          {note}
+        </Text>
       )}
     </Group>
   );

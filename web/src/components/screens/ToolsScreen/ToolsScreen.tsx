@@ -47,7 +47,7 @@ import { RoundsNotice } from '../../groups/RoundsNotice/RoundsNotice';
 import { ProgressPanel } from '../../groups/ProgressPanel/ProgressPanel';
 import { SchemaForm } from '../../groups/SchemaForm/SchemaForm';
 import { ToolResult, type ToolOutcome } from '../../groups/ToolResult/ToolResult';
-import { NO_TASK, RunAsTask, runAsTask, TaskCreated, type TaskChoice } from '../TasksScreen/RunAsTask';
+import { defaultTaskChoice, RunAsTask, runAsTask, TaskCreated, taskSupport, type TaskChoice } from '../TasksScreen/RunAsTask';
 
 export interface ToolsScreenProps {
   server: string;
@@ -69,7 +69,8 @@ export interface ToolsScreenProps {
   onRefresh: () => void;
   onFormModel: (schema: Json) => Promise<FormField>;
   onValidate: (tool: string, args: Json) => Promise<{ errors: FieldError[] }>;
-  onValidateOutput: (schema: Json, value: Json) => Promise<{ errors: FieldError[]; unusable?: string }>;
+  /** The output-schema check of a call's result, done where the result is stored. */
+  onCheckOutput: (historyId: number, schema: Json) => Promise<{ errors: FieldError[]; unusable?: string }>;
   onCall: (tool: string, args: Json, meta?: JsonObject) => CallHandle;
   onCancel: (requestId: string) => Promise<boolean>;
   /** `notifications/elicitation/complete` ids of this server (a `-32042` card's status). */
@@ -83,8 +84,24 @@ export interface ToolsScreenProps {
 
 interface Running {
   requestId: string;
+  /** The tool called: its result goes to that tool, whichever is selected when it ends. */
+  tool: string;
   startedAt: number;
   cancelling: boolean;
+}
+
+/** A tool's last call as the Results pane shows it: the outcome and its output-schema check. */
+interface ToolRun {
+  outcome: ToolOutcome;
+  /** structuredContent checked against outputSchema (null: no outputSchema, or not yet). */
+  outputCheck: { errors: FieldError[]; unusable?: string } | null;
+}
+
+/** The History entry of a call's outcome, when it has one. */
+function historyIdOf(o: ToolOutcome): number | undefined {
+  if (o.kind === 'result') return o.historyId;
+  if (o.kind === 'error' && typeof o.error.historyId === 'number') return o.error.historyId;
+  return undefined;
 }
 
 /** What a server request's answer was, in a few words (`{result: {action}}` or `{error}`). */
@@ -107,9 +124,10 @@ export function ToolsScreen(p: ToolsScreenProps) {
   const [metaOpen, setMetaOpen] = useState(false);
   const [running, setRunning] = useState<Running | null>(null);
   const [now, setNow] = useState(() => Date.now());
-  const [outcome, setOutcome] = useState<ToolOutcome | null>(null);
-  const [asTask, setAsTask] = useState<TaskChoice>(NO_TASK);
-  const [outputCheck, setOutputCheck] = useState<{ errors: FieldError[]; unusable?: string } | null>(null);
+  // Each tool's last result, so the pane never shows one tool's output under another's name.
+  const [runs, setRuns] = useState<Record<string, ToolRun>>({});
+  // "Run as task" per tool, pre-set from its taskSupport: a choice never carries over to another tool.
+  const [taskChoices, setTaskChoices] = useState<Record<string, TaskChoice>>({});
   const [leftTab, setLeftTab] = useState<string>('tools');
   const [saved, setSaved] = useState<SavedRequest[] | null>(null);
   const [saveName, setSaveName] = useState('');
@@ -130,6 +148,19 @@ export function ToolsScreen(p: ToolsScreenProps) {
   const model = selected ? models[selected] : undefined;
   const value = selected ? values[selected] : undefined;
   const meta = parseMeta(metaText);
+  const run = selected ? runs[selected] : undefined;
+  const asTask = (selected ? taskChoices[selected] : undefined) ?? defaultTaskChoice(tool);
+  const setAsTask = (v: TaskChoice) => selected && setTaskChoices((old) => ({ ...old, [selected]: v }));
+  const outcome = run?.outcome ?? null;
+  const runningHere = !!running && running.tool === selected;
+  const setRun = (name: string, fn: (r: ToolRun | undefined) => ToolRun | undefined) =>
+    setRuns((old) => {
+      const next = { ...old };
+      const r = fn(old[name]);
+      if (r) next[name] = r;
+      else delete next[name];
+      return next;
+    });
 
   // Replay from History: select the tool and pre-fill its arguments (adjusting state during render).
   if (p.prefill && p.prefill.nonce !== prefillSeen) {
@@ -195,29 +226,30 @@ export function ToolsScreen(p: ToolsScreenProps) {
     if (!tool || running) return;
     const h = asTask.on ? runAsTask(p.server, tool.name, (value ?? {}) as Json, asTask.ttlMs) : p.onCall(tool.name, (value ?? {}) as Json, meta.value);
     const startedAt = Date.now();
-    setRunning({ requestId: h.requestId, startedAt, cancelling: false });
-    setNow(startedAt);
-    setOutcome(null);
-    setOutputCheck(null);
-    setErrors(null);
     const toolAtCall = tool;
+    const name = tool.name;
+    setRunning({ requestId: h.requestId, tool: name, startedAt, cancelling: false });
+    setNow(startedAt);
+    setRun(name, () => undefined);
+    setErrors(null);
     void h.done.then((o) => {
       const durationMs = Date.now() - startedAt;
       setRunning(null);
       if (o.ok) {
         const result = (o.result ?? {}) as JsonObject;
-        setOutcome({ kind: 'result', result, historyId: o.historyId, durationMs });
-        if (toolAtCall.outputSchema) {
-          if (result.structuredContent === undefined) {
-            setOutputCheck(result.isError === true ? null : { errors: [{ path: '', message: 'structuredContent is missing, though the tool declares an outputSchema' }] });
-          } else {
-            void p.onValidateOutput(toolAtCall.outputSchema as Json, result.structuredContent).then(setOutputCheck);
-          }
+        const missing = { errors: [{ path: '', message: 'structuredContent is missing, though the tool declares an outputSchema' }] };
+        const check = !toolAtCall.outputSchema || result.isError === true || result.structuredContent !== undefined ? null : missing;
+        setRun(name, () => ({ outcome: { kind: 'result', result, historyId: o.historyId, durationMs }, outputCheck: check }));
+        if (toolAtCall.outputSchema && result.structuredContent !== undefined) {
+          const checked = o.historyId === undefined ? Promise.resolve({ errors: [], unusable: 'the call has no history entry to check' }) : p.onCheckOutput(o.historyId, toolAtCall.outputSchema as Json);
+          void checked.then((c) =>
+            setRun(name, (r) => (r && r.outcome.kind === 'result' && r.outcome.result === result ? { ...r, outputCheck: c } : r)),
+          );
         }
       } else if (o.error.code === 'cancelled') {
-        setOutcome({ kind: 'cancelled', durationMs });
+        setRun(name, () => ({ outcome: { kind: 'cancelled', durationMs }, outputCheck: null }));
       } else {
-        setOutcome({ kind: 'error', error: o.error, durationMs });
+        setRun(name, () => ({ outcome: { kind: 'error', error: o.error, durationMs }, outputCheck: null }));
       }
     });
   };
@@ -471,7 +503,7 @@ export function ToolsScreen(p: ToolsScreenProps) {
             {errors.length === 0 ? '✓ Arguments are valid' : `${errors.length} validation error${errors.length > 1 ? 's' : ''}`}
           </Badge>
         )}
-        {running && <ProgressPanel progress={progress} elapsedMs={now - running.startedAt} onCancel={cancel} cancelling={running.cancelling} />}
+        {running && <ProgressPanel progress={progress} elapsedMs={now - running.startedAt} onCancel={cancel} cancelling={running.cancelling}  />}
         <div data-testid="request-queue-slot" data-count={pending.length}>
           {pending.length > 0 && <PendingRequests items={pending} serverInfos={p.serverInfos} onAnswer={p.onAnswer} onFormModel={p.onFormModel} />}
           {pending.length === 0 && answered.length > 0 && (
@@ -491,7 +523,7 @@ export function ToolsScreen(p: ToolsScreenProps) {
           <Button onClick={execute} loading={!!running} disabled={!!excludedReason || !!meta.error || appOnly} data-testid="execute">
             Execute Tool
           </Button>
-          <RunAsTask value={asTask} onChange={setAsTask} />
+          <RunAsTask value={asTask} onChange={setAsTask} support={taskSupport(tool)} />
           <Popover opened={saveOpen} onChange={setSaveOpen} withinPortal position="top">
             <Popover.Target>
               <Button variant="subtle" onClick={() => setSaveOpen((o) => !o)} data-testid="save-request">
@@ -527,22 +559,25 @@ export function ToolsScreen(p: ToolsScreenProps) {
     <ScrollArea h="100%" type="auto">
       <Stack gap="xs" p="sm">
         <Title order={5}>Results</Title>
+        {selected && (outcome || runningHere) && (
+          <Text size="xs" c="dimmed" data-testid="result-of" data-tool={selected} data-history-id={outcome ? historyIdOf(outcome) ?? '' : ''}>
+            {runningHere ? 'Running' : 'Last call of'} <b>{selected}</b>
+            {outcome && historyIdOf(outcome) !== undefined ? ` · History #${historyIdOf(outcome)}` : ''}
+          </Text>
+        )}
         {outcome?.kind === 'result' && <TaskCreated result={outcome.result} />}
         {outcome?.kind === 'error' && <RoundsNotice error={outcome.error} completed={p.completedElicitations} onRetry={execute} running={!!running} />}
         {outcome ? (
           <ToolResult
             outcome={outcome}
-            outputCheck={outputCheck}
+            outputCheck={run?.outputCheck ?? null}
             onOpenResource={p.onOpenResource}
             onShowInHistory={p.onShowInHistory}
-            onClear={() => {
-              setOutcome(null);
-              setOutputCheck(null);
-            }}
+            onClear={() => selected && setRun(selected, () => undefined)}
           />
         ) : (
           <Text size="sm" c="dimmed" data-testid="tool-result-empty">
-            {running ? 'Waiting for the result…' : 'Run a tool to see its result here.'}
+            {runningHere ? 'Waiting for the result…' : 'Run a tool to see its result here.'}
           </Text>
         )}
       </Stack>

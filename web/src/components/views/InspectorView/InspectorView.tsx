@@ -3,7 +3,7 @@ import { memo, useMemo, useState } from 'react';
 import type { Interaction } from '../../../generated/events';
 import { pendingLogins } from '../../../utils/auth';
 import { requestOf, type InteractionAnswer, type UrlWait } from '../../../utils/interactions';
-import type { ServerData } from '../../../utils/state';
+import type { ListCounts, ServerData } from '../../../utils/state';
 import type { AppsList } from '../../../utils/apps';
 import type {
   AuthView,
@@ -37,6 +37,7 @@ import { LogsScreen } from '../../screens/LogsScreen/LogsScreen';
 import { PromptsScreen } from '../../screens/PromptsScreen/PromptsScreen';
 import { ResourcesScreen } from '../../screens/ResourcesScreen/ResourcesScreen';
 import { SubscriptionsPanel } from '../../groups/SubscriptionsPanel/SubscriptionsPanel';
+import { subscribedUris } from '../../groups/SubscriptionsPanel/subscriptions';
 import { ServerListScreen } from '../../screens/ServerListScreen/ServerListScreen';
 import { TasksScreen } from '../../screens/TasksScreen/TasksScreen';
 import { ToolsScreen } from '../../screens/ToolsScreen/ToolsScreen';
@@ -62,7 +63,8 @@ export interface InspectorCallbacks {
   moreResources: () => void;
   formModel: (schema: Json) => Promise<FormField>;
   validateTool: (tool: string, args: Json) => Promise<{ errors: FieldError[] }>;
-  validate: (schema: Json, value: Json) => Promise<{ errors: FieldError[]; unusable?: string }>;
+  /** Check the `structuredContent` of a call's history entry against its tool's `outputSchema`. */
+  checkOutput: (historyId: number, schema: Json) => Promise<{ errors: FieldError[]; unusable?: string }>;
   callTool: (tool: string, args: Json, meta?: JsonObject) => CallHandle;
   cancel: (requestId: string) => Promise<boolean>;
   read: (uri: string) => Promise<CallOutcome>;
@@ -111,6 +113,8 @@ export interface InspectorViewProps {
   tab: TabId;
   data: ServerData | null;
   infos: Record<string, ServerInfo | null>;
+  /** What each server's lists hold (Server Info's counts, from a card as from the header). */
+  counts: Record<string, ListCounts>;
   history: HistoryEntry[];
   prefill: Partial<Record<TabId, Prefill>>;
   historyFocus: number | null;
@@ -177,6 +181,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
     return items.length > 0 ? <PendingRequests items={items} serverInfos={serverInfos} onAnswer={cb.answerInteraction} onFormModel={cb.formModel} /> : null;
   }, [pendingOf, serverInfos, cb]);
   // Memoised so the Resources screen does not re-render with every frame.
+  const subscribed = useMemo(() => subscribedUris(d.subscriptions), [d.subscriptions]);
   const subscriptions = useMemo(
     () => <SubscriptionsPanel server={server.name} view={d.subscriptions} resources={d.resources} onRead={cb.read} />,
     [server.name, d.subscriptions, d.resources, cb.read],
@@ -208,7 +213,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
           onRefresh={h.refreshTools}
           onFormModel={cb.formModel}
           onValidate={cb.validateTool}
-          onValidateOutput={cb.validate}
+          onCheckOutput={cb.checkOutput}
           onCall={cb.callTool}
           onCancel={cb.cancel}
           completedElicitations={d.completedElicitations}
@@ -245,6 +250,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
           onRefresh={h.refreshResources}
           onMore={cb.moreResources}
           onRead={cb.read}
+          subscribed={subscribed}
           onSubscribe={cb.subscribe}
           onFormModel={cb.formModel}
           onComplete={cb.complete}
@@ -352,6 +358,7 @@ export function InspectorView(p: InspectorViewProps) {
           <ServerListScreen
             servers={p.servers}
             infos={p.infos}
+            counts={p.counts}
             onConnect={cb.connect}
             onDisconnect={cb.disconnect}
             onOpen={(n) => cb.selectServer(n)}
@@ -395,7 +402,7 @@ export function InspectorView(p: InspectorViewProps) {
             <ServerInfoPanel
               server={server}
               info={p.infos[server.name] ?? null}
-              counts={{ tools: p.data?.tools?.length, resources: p.data?.resources?.length, prompts: p.data?.prompts?.length }}
+              counts={p.counts[server.name]}
               authPanel={<AuthPanel server={server} view={p.auth[server.name] ?? null} actions={cb.auth} />}
             />
           )}
