@@ -1,5 +1,6 @@
 // Tools: fill a generated form, validate, call a tool, see progress and cancel, rich results.
-import { connect, expect, field, openUi, selectTool, shot, test } from '../fixtures';
+import path from 'node:path';
+import { REPO, connect, expect, field, openUi, selectTool, shot, test } from '../fixtures';
 
 test('tools: generated form, validate, execute, progress and cancel, results', async ({ page, backend }) => {
   await openUi(page, backend);
@@ -128,4 +129,26 @@ test('tools: a reconnect lists afresh, and each tool shows only its own last res
   await selectTool(page, 'extra-tool');
   await page.getByTestId('validate').click();
   await expect(page.getByTestId('validation-result')).toHaveAttribute('data-valid', 'true');
+});
+
+test('tools: a 3 MB structured result is checked against its outputSchema where it is stored', async ({ page, backend }) => {
+  const fixture = path.join(REPO, 'crates/mcpscope-server/tests/fixtures/big_structured.mjs');
+  await openUi(page, backend);
+  await page.getByTestId('add-server-menu').click();
+  await page.getByTestId('import-config-open').click();
+  await page.getByTestId('import-config-text').fill(JSON.stringify({ mcpServers: { big: { command: 'node', args: [fixture] } } }));
+  await page.getByTestId('import-config-run').click();
+  await expect(page.getByTestId('import-config-result')).toContainText('big');
+  await page.keyboard.press('Escape');
+  await connect(page, 'big');
+  await selectTool(page, 'big-structured');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+  await page.getByTestId('tool-result').getByRole('tab', { name: 'structuredContent' }).click();
+  await expect(page.getByTestId('output-schema-check')).toHaveAttribute('data-valid', 'true');
+
+  // Server Info from the catalog card counts what the lists hold, as the header menu's does.
+  await page.getByTestId('home').click();
+  await page.locator('[data-testid=server-card][data-server=big]').getByTestId('server-info').click();
+  await expect(page.getByTestId('server-info-modal').locator('[data-testid=capability][data-capability=tools]')).toContainText('Tools (1)');
 });

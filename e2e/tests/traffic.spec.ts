@@ -1,5 +1,7 @@
 // Traffic: every frame, the source filter, and the HTTP header verdicts on a modern HTTP server.
-import { connect, expect, field, openUi, selectTool, shot, tab, test } from '../fixtures';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { REPO, connect, expect, field, openUi, selectTool, shot, startAndWait, stopChild, tab, test } from '../fixtures';
 
 test('traffic: header verdicts on a modern HTTP server, source filter', async ({ page, backend, demoHttp }) => {
   await openUi(page, backend);
@@ -49,4 +51,38 @@ test('traffic: header verdicts on a modern HTTP server, source filter', async ({
   await page.locator('[data-testid=source-chip][data-source=http]').click();
   await expect(calls.first()).toBeVisible();
   await expect(count).not.toHaveAttribute('data-count', String(all));
+});
+
+test('traffic: an HTTP 400 says its status and what the server answered, not "transport failure"', async ({ page, backend }) => {
+  test.skip(!existsSync(path.join(REPO, '.peers')), 'the peers are not installed (bash testenv/install.sh)');
+  // The TypeScript SDK v1 server answers the modern probe (server/discover) with HTTP 400.
+  const { child, match } = await startAndWait(
+    'bash',
+    [path.join(REPO, 'testenv/peers/ts-sdk-v1-server.sh'), 'http', '0'],
+    {},
+    'stderr',
+    /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/,
+    'ts-sdk-v1-server',
+  );
+  try {
+    await openUi(page, backend);
+    await page.getByTestId('add-server-menu').click();
+    await page.getByTestId('add-manually').click();
+    await page.getByTestId('server-form-name').fill('ts-v1');
+    await page.getByTestId('server-form-transport').getByText('Streamable HTTP').click();
+    await page.getByTestId('server-form-url').fill(match[1]);
+    await page.getByTestId('server-form-save').click();
+    await connect(page, 'ts-v1');
+    await tab(page, 'traffic');
+    const row = page.locator('[data-testid=frame-row][data-direction=out][data-method="server/discover"]').first();
+    await row.getByText('server/discover').first().click();
+    const summary = row.getByTestId('http-headers-summary');
+    await expect(summary).toContainText('HTTP 400 · ');
+    await expect(summary).not.toContainText('transport failure');
+    await row.getByTestId('http-headers-toggle').click();
+    await expect(row.getByTestId('http-status')).toHaveText('HTTP 400');
+    await expect(row.getByTestId('http-answer-detail')).not.toBeEmpty();
+  } finally {
+    await stopChild(child);
+  }
 });
