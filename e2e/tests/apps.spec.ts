@@ -100,6 +100,17 @@ test('the demo app: drawn in the sandbox, calls back, resizes, links, no /api, T
   await call.getByTestId('frame-history-link').click();
   await expect(page.getByTestId('screen-history')).toBeVisible();
 
+  // The app was on a hidden tab meanwhile: it is never told its container is 0 px wide. Its
+  // messages are recorded in order, so once its next log is in Traffic any earlier one is too.
+  await tab(page, 'apps');
+  await app.locator('#log').click();
+  await tab(page, 'traffic');
+  await page.getByTestId('traffic-search').fill('hello from the demo app');
+  await expect(page.locator('[data-testid=frame-row][data-source=app][data-app-direction=fromApp][data-method="notifications/message"]')).toHaveCount(2);
+  await page.getByTestId('traffic-search').fill('"containerDimensions":{"width":0');
+  await expect(page.getByTestId('frame-count')).toHaveAttribute('data-count', '0');
+  await page.getByTestId('traffic-search').fill('');
+
   // Close waits for the app's ui/resource-teardown answer.
   await tab(page, 'apps');
   await page.getByTestId('app-close').click();

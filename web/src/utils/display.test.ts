@@ -72,6 +72,11 @@ describe('format', () => {
     expect(errorHeadline('short')).toEqual({ head: 'short', more: false });
     expect(errorHeadline('line one\nline two')).toEqual({ head: 'line one', more: true });
     expect(errorHeadline('x'.repeat(150)).more).toBe(true);
+    // A failed server's stderr cause is on the card, not behind "Show more".
+    const python = 'initialize: server process exited with status 1; last stderr lines:\n  Traceback (most recent call last):\n    File "s.py", line 1, in <module>\n  ModuleNotFoundError: No module named \'mcp\'';
+    expect(errorHeadline(python).head).toBe("initialize: server process exited with status 1; last stderr lines:\nModuleNotFoundError: No module named 'mcp'");
+    expect(errorHeadline('exited; last stderr lines:\n  listening on 7\n  bye').head).toBe('exited; last stderr lines:\nlistening on 7');
+    expect(errorHeadline('exited; last stderr lines:\n  only line')).toEqual({ head: 'exited; last stderr lines:\nonly line', more: false });
   });
   it('dumps hex', () => {
     const bytesIn = base64ToBytes(btoa('Hello, world! 123'));
@@ -142,6 +147,17 @@ describe('history', () => {
     list = upsertEntry(list, e(2, 'pending'));
     list = upsertEntry(list, e(2, 'ok'));
     expect(list.map((x) => [x.id, x.status])).toEqual([[2, 'ok'], [1, 'ok']]);
+  });
+  it('folds a run of completions typed key by key into one line', async () => {
+    const { foldCompletions } = await import('./history');
+    const e = (id: number, method: string, params: HistoryEntry['params'] = null): HistoryEntry => ({
+      id, server: 's', method, params, status: 'ok', result: null, error: null, startedAt: '', startedAtUs: 0,
+      durationMs: null, pinned: false, label: null, era: null, parentId: null, requestId: null, truncated: false, resultSize: 0,
+    });
+    const typed = (id: number, arg: string, value: string) => e(id, 'completion/complete', { ref: { type: 'ref/prompt', name: 'p' }, argument: { name: arg, value } });
+    // Newest first: "pyt" typed into `language`, then a call, then "ab" into `other`.
+    const lines = foldCompletions([typed(7, 'language', 'pyt'), typed(6, 'language', 'py'), typed(5, 'language', 'p'), e(4, 'tools/call'), typed(3, 'other', 'ab'), typed(2, 'other', 'a')]);
+    expect(lines.map((l) => [l.entry.id, l.folded])).toEqual([[7, 2], [4, 0], [3, 1]]);
   });
 });
 

@@ -30,11 +30,24 @@ export function truncate(text: string, max: number): { text: string; cut: boolea
   return { text: text.slice(0, max), cut: true };
 }
 
-/** The first line of an error, cut to about 100 characters ("show more" shows the rest). */
+/** The first line of an error, cut to about 100 characters ("show more" shows the rest). When
+ *  that line introduces lines below it (it ends with ':', as a failed server's "last stderr
+ *  lines:"), the line among them that names the cause comes with it: the reason a server died
+ *  must not hide behind "Show more". */
 export function errorHeadline(message: string, max = 100): { head: string; more: boolean } {
-  const firstLine = message.split('\n')[0];
-  if (firstLine.length <= max && firstLine.length === message.length) return { head: message, more: false };
-  return { head: firstLine.length > max ? firstLine.slice(0, max) + '…' : firstLine, more: true };
+  const [firstLine, ...rest] = message.split('\n');
+  if (firstLine.length <= max && rest.length === 0) return { head: message, more: false };
+  const cut = (line: string) => (line.length > max ? line.slice(0, max) + '…' : line);
+  const cause = firstLine.trimEnd().endsWith(':') ? causeLine(rest) : null;
+  if (cause === null) return { head: cut(firstLine), more: true };
+  return { head: `${cut(firstLine)}\n${cut(cause)}`, more: rest.length > 1 || cause.length > max };
+}
+
+/** Among a dead process's last lines, the one that says why: the first naming an error
+ *  (Python's last traceback line, Node's "Error: Cannot find module"), else the first line. */
+function causeLine(lines: string[]): string | null {
+  const shown = lines.map((l) => l.trim()).filter((l) => l !== '');
+  return shown.find((l) => /error|exception|cannot|can't|not found|no such|denied|refused|failed|invalid/i.test(l)) ?? shown[0] ?? null;
 }
 
 /** Pretty JSON, or the text itself when it is not JSON. */

@@ -72,6 +72,37 @@ export function upsertEntry(list: HistoryEntry[], e: HistoryEntry, max = 500): H
   return out.length > max ? out.slice(0, max) : out;
 }
 
+/** A row of the History list: an entry, and how many older completions it stands for. */
+export interface HistoryLine {
+  entry: HistoryEntry;
+  /** Older `completion/complete` entries folded into this one (0: none). */
+  folded: number;
+}
+
+/** Completion is asked key by key as the user types: a run of `completion/complete` entries of
+ *  one server, reference and argument, with nothing between them, is one line (the newest,
+ *  which holds the final value) rather than a line per keystroke. `list` is newest first. */
+export function foldCompletions(list: HistoryEntry[]): HistoryLine[] {
+  const out: HistoryLine[] = [];
+  let lastKey: string | null = null;
+  for (const entry of list) {
+    const key = completionKey(entry);
+    const last = out[out.length - 1];
+    if (key !== null && key === lastKey && last) last.folded += 1;
+    else out.push({ entry, folded: 0 });
+    lastKey = key;
+  }
+  return out;
+}
+
+/** What a completion request completes (server, ref, argument), null for other methods. */
+function completionKey(e: HistoryEntry): string | null {
+  if (e.method !== 'completion/complete') return null;
+  const p = (e.params ?? {}) as JsonObject;
+  const arg = (p.argument ?? {}) as JsonObject;
+  return JSON.stringify([e.server, p.ref ?? null, arg.name ?? null]);
+}
+
 /** One line for a child of a request (what it caused): label and detail. */
 export function childSummary(c: { kind: string; data?: Json }): { label: string; detail: string } {
   const d = (c.data ?? {}) as JsonObject;

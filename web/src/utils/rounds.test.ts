@@ -96,7 +96,10 @@ describe('historyRounds', () => {
       [1, ['name']],
       [2, ['email', 'team']],
     ]);
-    expect(rounds[0].questions[0]).toMatchObject({ answer: 'accept {"name":"Ada"}', offsetMs: 120 });
+    expect(rounds[0].questions[0]).toMatchObject({ answer: 'accept {"name":"Ada"}', offsetMs: 120, answeredAfterMs: null });
+    // A row says when it was asked (offsetMs) and, apart, how long the answer took.
+    const timed = historyRounds([{ kind: 'serverRequest', offsetMs: 3, data: { method: 'elicitation/create', answeredAfterMs: 20_705 } }]);
+    expect(timed[0].questions[0]).toMatchObject({ offsetMs: 3, answeredAfterMs: 20_705 });
     expect(rounds[1].questions.map((q) => q.answer)).toEqual(['decline', 'refused: no']);
   });
 });

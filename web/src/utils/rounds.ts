@@ -99,7 +99,10 @@ export interface HistoryQuestion {
   outcome: string;
   /** What the server got back, in a few words (the content, or the refusal). */
   answer: string;
+  /** When it was asked, from the request's start. */
   offsetMs: number;
+  /** How long the answer took (the user's time), when the row says. */
+  answeredAfterMs: number | null;
 }
 
 /** The questions of a request grouped by round (round null: legacy server requests). */
@@ -135,6 +138,7 @@ export function historyRounds(children: { kind: string; offsetMs: number; data?:
       outcome: typeof d.outcome === 'string' ? d.outcome : '',
       answer: answerText(d),
       offsetMs: c.offsetMs,
+      answeredAfterMs: typeof d.answeredAfterMs === 'number' ? d.answeredAfterMs : null,
     };
     const last = out[out.length - 1];
     if (last && last.round === round) last.questions.push(q);

@@ -33,6 +33,26 @@ export function VirtualList({ count, estimate, row, rowKey, follow, onFollowChan
   useEffect(() => {
     if (follow && count > 0) v.scrollToIndex(count - 1, { align: 'end' });
   }, [follow, count, v]);
+  // A list on a hidden tab (display: none) has no height: rows that came meanwhile were never
+  // scrolled to. When it is shown again, measure and go to the newest row if following.
+  const latest = useRef({ follow, count });
+  latest.current = { follow, count };
+  useEffect(() => {
+    const el = parent.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    let shown = el.clientHeight > 0;
+    const ro = new ResizeObserver(() => {
+      const now = el.clientHeight > 0;
+      if (now && !shown) {
+        v.measure();
+        const { follow: f, count: n } = latest.current;
+        if (f && n > 0) v.scrollToIndex(n - 1, { align: 'end' });
+      }
+      shown = now;
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [v]);
   useEffect(() => {
     if (scrollToIndex !== null && scrollToIndex !== undefined && scrollToIndex >= 0) v.scrollToIndex(scrollToIndex, { align: 'center' });
   }, [scrollToIndex, v]);

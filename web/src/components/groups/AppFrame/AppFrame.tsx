@@ -107,14 +107,21 @@ export function AppFrame(p: AppFrameProps) {
   const a = p.actions;
 
   const note = (t: string) => setHostNotes((n) => [...n.slice(-49), t]);
+  // The frame's size as last seen on screen. On a hidden tab (display: none) the box measures
+  // 0 × 0: that is not a size the app can draw in, so the app keeps hearing the last real one.
+  const size = useRef({ width: 800, height: 600 });
+  const measure = () => {
+    const el = box.current;
+    if (el && el.clientWidth > 0 && el.clientHeight > 0) size.current = { width: Math.round(el.clientWidth), height: Math.round(el.clientHeight) };
+    return size.current;
+  };
   const env = (): HostEnv => ({
     version: versionRef.current,
     theme: scheme === 'dark' ? 'dark' : 'light',
     locale: navigator.language || 'en-US',
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
     userAgent: navigator.userAgent,
-    width: Math.round(box.current?.clientWidth ?? 800),
-    height: Math.round(box.current?.clientHeight ?? 600),
+    ...measure(),
     touch: typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches,
     hover: typeof matchMedia === 'function' && matchMedia('(hover: hover)').matches,
   });

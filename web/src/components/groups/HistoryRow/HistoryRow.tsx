@@ -10,8 +10,13 @@ import type { HistoryEntry, Json } from '../../../utils/types';
 import { JsonView } from '../../elements/JsonView/JsonView';
 import { TruncatedText } from '../../elements/TruncatedText/TruncatedText';
 
+/** Column widths (px) shared by every row. */
+const COL = { method: 210, status: 84, duration: 60, server: 90, replay: 56, pin: 56 };
+
 export interface HistoryRowProps {
   entry: HistoryEntry;
+  /** Older completions of the same field folded into this line (typed key by key). */
+  folded?: number;
   /** The entry with children and frames, once fetched. */
   detail: HistoryEntry | null;
   expanded: boolean;
@@ -26,7 +31,7 @@ export interface HistoryRowProps {
 
 /** One request of the History tree: a parent with its children nested at time offsets (the
  *  server's questions grouped by `input_required` round, 003's request trace). */
-export function HistoryRow({ entry: e, detail, expanded, focused, resultUrl, onToggle, onReplay, onPin, onUnpin, onShowLogs }: HistoryRowProps) {
+export function HistoryRow({ entry: e, folded = 0, detail, expanded, focused, resultUrl, onToggle, onReplay, onPin, onUnpin, onShowLogs }: HistoryRowProps) {
   const [label, setLabel] = useState(e.label ?? '');
   const [pinOpen, setPinOpen] = useState(false);
   const time = new Date(e.startedAt || e.startedAtUs / 1000).toLocaleTimeString([], { hour12: false });
@@ -53,11 +58,18 @@ export function HistoryRow({ entry: e, detail, expanded, focused, resultUrl, onT
         <Text size="xs" c="dimmed" ff="monospace" w={72}>
           {time}
         </Text>
-        <Text size="sm" ff="monospace" fw={600}>
+        {/* Fixed widths (method, status, duration, server, actions) so every row's columns line up. */}
+        <Text size="sm" ff="monospace" fw={600} w={COL.method} truncate title={e.method}>
           {e.method}
         </Text>
         <Text size="sm" truncate className="mcpscope-grow" data-testid="history-target">
           {historyTarget(e)}
+          {folded > 0 && (
+            <Text span c="dimmed" size="xs" data-testid="history-folded" data-folded={folded}>
+              {' '}
+              (+{folded} earlier as typed)
+            </Text>
+          )}
           {e.pinned && e.label ? (
             <Text span c="yellow.8" size="xs" data-testid="pin-label">
               {' '}
@@ -70,49 +82,55 @@ export function HistoryRow({ entry: e, detail, expanded, focused, resultUrl, onT
             </Text>
           ) : null}
         </Text>
-        <Badge color={statusColor(e.status)} data-testid="history-status">
-          {e.status === 'ok' ? 'success' : e.status}
-        </Badge>
-        <Text size="xs" c="dimmed" w={60} ta="right">
+        <Group w={COL.status} wrap="nowrap">
+          <Badge color={statusColor(e.status)} data-testid="history-status">
+            {e.status === 'ok' ? 'success' : e.status}
+          </Badge>
+        </Group>
+        <Text size="xs" c="dimmed" w={COL.duration} ta="right">
           {duration(e.durationMs)}
         </Text>
-        <Text size="xs" c="dimmed" w={90} truncate>
+        <Text size="xs" c="dimmed" w={COL.server} truncate>
           {e.server}
         </Text>
-        {replayTab(e.method) && (
-          <Button size="compact-xs" variant="default" onClick={onReplay} data-testid="replay">
-            Replay
-          </Button>
-        )}
-        {e.pinned ? (
-          <Button size="compact-xs" variant="light" color="yellow" onClick={onUnpin} data-testid="unpin">
-            Unpin
-          </Button>
-        ) : (
-          <Popover opened={pinOpen} onChange={setPinOpen} withinPortal position="left">
-            <Popover.Target>
-              <Button size="compact-xs" variant="default" onClick={() => setPinOpen((o) => !o)} data-testid="pin">
-                Pin
-              </Button>
-            </Popover.Target>
-            <Popover.Dropdown>
-              <Group gap="xs">
-                <TextInput size="xs" placeholder="Label (optional)" value={label} onChange={(ev) => setLabel(ev.currentTarget.value)} data-testid="pin-label-input" />
-                <ActionIcon
-                  variant="filled"
-                  aria-label="Pin"
-                  data-testid="pin-confirm"
-                  onClick={() => {
-                    onPin(label);
-                    setPinOpen(false);
-                  }}
-                >
-                  ★
-                </ActionIcon>
-              </Group>
-            </Popover.Dropdown>
-          </Popover>
-        )}
+        <Group w={COL.replay} wrap="nowrap">
+          {replayTab(e.method) && (
+            <Button size="compact-xs" variant="default" onClick={onReplay} data-testid="replay">
+              Replay
+            </Button>
+          )}
+        </Group>
+        <Group w={COL.pin} wrap="nowrap" justify="flex-end">
+          {e.pinned ? (
+            <Button size="compact-xs" variant="light" color="yellow" onClick={onUnpin} data-testid="unpin">
+              Unpin
+            </Button>
+          ) : (
+            <Popover opened={pinOpen} onChange={setPinOpen} withinPortal position="left">
+              <Popover.Target>
+                <Button size="compact-xs" variant="default" onClick={() => setPinOpen((o) => !o)} data-testid="pin">
+                  Pin
+                </Button>
+              </Popover.Target>
+              <Popover.Dropdown>
+                <Group gap="xs">
+                  <TextInput size="xs" placeholder="Label (optional)" value={label} onChange={(ev) => setLabel(ev.currentTarget.value)} data-testid="pin-label-input" />
+                  <ActionIcon
+                    variant="filled"
+                    aria-label="Pin"
+                    data-testid="pin-confirm"
+                    onClick={() => {
+                      onPin(label);
+                      setPinOpen(false);
+                    }}
+                  >
+                    ★
+                  </ActionIcon>
+                </Group>
+              </Popover.Dropdown>
+            </Popover>
+          )}
+        </Group>
       </Group>
       <Collapse expanded={expanded}>
         <Stack gap={4} pl="xl" data-testid="history-detail">
@@ -209,6 +227,11 @@ function RequestTree({ items }: { items: Child[] }) {
               <Badge color="gray" tt="none" data-testid="history-child-offset">
                 {offsetLabel(q.offsetMs)}
               </Badge>
+              {q.answeredAfterMs !== null && (
+                <Text size="xs" c="dimmed" data-testid="history-child-answered-after">
+                  answered after {duration(q.answeredAfterMs)}
+                </Text>
+              )}
             </Group>
           ))}
         </Stack>

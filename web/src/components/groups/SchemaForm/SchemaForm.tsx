@@ -328,19 +328,24 @@ function FieldInput(p: FieldInputProps) {
   }
 }
 
-/** A number input that keeps what the user typed ("1.", "-") until it parses. */
+/** The text a number field shows for a value: a number, or the text that did not parse. */
+const numberText = (value: Json | undefined) => (typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '');
+
+/** A number input that keeps what the user typed ("1.", "-") until it parses. Text that does not
+ *  parse ("abc") is passed up as it is, never dropped: the JSON view and the validation then show
+ *  it, instead of the value it replaced. */
 function NumberField(p: FieldInputProps & { error?: string; label?: string }) {
   const { field, value, onChange } = p;
   const integer = field.kind.type === 'number' && field.kind.integer;
-  const [text, setText] = useState(() => (typeof value === 'number' ? String(value) : ''));
+  const [text, setText] = useState(() => numberText(value));
   const [seen, setSeen] = useState(value);
-  const [bad, setBad] = useState<string | undefined>(undefined);
+  const [bad, setBad] = useState<string | undefined>(() => (typeof value === 'string' ? parseNumber(value, !!integer).error : undefined));
   if (seen !== value) {
     setSeen(value);
     const parsed = parseNumber(text, !!integer);
-    if (parsed.value !== value) {
-      setText(typeof value === 'number' ? String(value) : '');
-      setBad(undefined);
+    if (parsed.value !== value && text !== value) {
+      setText(numberText(value));
+      setBad(typeof value === 'string' ? parseNumber(value, !!integer).error : undefined);
     }
   }
   const k = field.kind.type === 'number' ? field.kind : undefined;
@@ -361,10 +366,9 @@ function NumberField(p: FieldInputProps & { error?: string; label?: string }) {
         setText(t);
         const parsed = parseNumber(t, !!integer);
         setBad(parsed.error);
-        if (!parsed.error) {
-          setSeen(parsed.value);
-          onChange(parsed.value);
-        }
+        const next = parsed.error ? t : parsed.value;
+        setSeen(next);
+        onChange(next);
       }}
     />
   );

@@ -42,11 +42,13 @@ export function ServerCard({ server, version, onToggle, onOpen, onInfo, onEdit, 
           <StatusDot server={server} />
           {server.era && <Badge color="gray">{server.protocolVersion ?? server.era}</Badge>}
         </Group>
+        {/* Labelled: the toggle is the only way to connect, so it says what it does. */}
         <Switch
           checked={on}
           disabled={server.status === 'connecting'}
           onChange={(e) => onToggle(e.currentTarget.checked)}
-          aria-label={on ? 'Disconnect' : 'Connect'}
+          label={toggleLabel(server.status)}
+          labelPosition="left"
           wrapperProps={{ 'data-testid': 'server-toggle', 'data-checked': on ? 'true' : 'false' }}
         />
       </Group>
@@ -76,4 +78,11 @@ export function ServerCard({ server, version, onToggle, onOpen, onInfo, onEdit, 
       )}
     </Card>
   );
+}
+
+/** The toggle's label: what clicking it does next (or is doing). */
+function toggleLabel(status: ServerView['status']): string {
+  if (status === 'connecting') return 'Connecting…';
+  if (status === 'connected') return 'Connected';
+  return 'Connect';
 }

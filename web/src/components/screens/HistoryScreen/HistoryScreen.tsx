@@ -1,7 +1,7 @@
 import { Button, Divider, EmptyState, Group, Loader, ScrollArea, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
 import { downloadUrl } from '../../../lib/browser';
-import { methodType, upsertEntry } from '../../../utils/history';
+import { foldCompletions, methodType, upsertEntry } from '../../../utils/history';
 import type { HistoryEntry } from '../../../utils/types';
 import { ConfirmModal } from '../../groups/ConfirmModal/ConfirmModal';
 import { HistoryRow } from '../../groups/HistoryRow/HistoryRow';
@@ -122,10 +122,13 @@ export function HistoryScreen(p: HistoryScreenProps) {
     setPinned((old) => (e.pinned ? upsertEntry(old.filter((x) => x.id !== e.id), e) : old.filter((x) => x.id !== e.id)));
   };
 
-  const row = (e: HistoryEntry, pinnedSection = false) => (
+  const lines = useMemo(() => foldCompletions(shown), [shown]);
+
+  const row = (e: HistoryEntry, pinnedSection = false, folded = 0) => (
     <HistoryRow
       key={e.id}
       entry={e}
+      folded={folded}
       detail={details[e.id] ?? null}
       expanded={expanded.has(pinnedSection ? -e.id : e.id)}
       focused={!pinnedSection && p.focusId === e.id}
@@ -197,13 +200,25 @@ export function HistoryScreen(p: HistoryScreenProps) {
         </Group>
       </Group>
       <ScrollArea className="mcpscope-grow" type="auto">
+        {/* Pinned first: what the user chose to keep is what they come back for. */}
+        <Divider mb="xs" label={`Pinned Requests (${pinned.length})`} labelPosition="left" />
+        <Stack gap={0} data-testid="pinned-list" data-count={pinned.length}>
+          {pinned.length === 0 ? (
+            <Text size="xs" c="dimmed">
+              Pin a request to keep it across restarts.
+            </Text>
+          ) : (
+            pinned.map((e) => row(e, true))
+          )}
+        </Stack>
+        <Divider my="xs" label="Requests" labelPosition="left" />
         <Stack gap={0} data-testid="history-list" data-count={shown.length} data-loaded={entries === null ? 'false' : 'true'}>
           {entries === null ? (
             <Loader size="sm" />
           ) : shown.length === 0 ? (
             <EmptyState title={filtering ? 'Nothing matches' : 'No requests yet'} description="Every request you make shows up here." />
           ) : (
-            shown.map((e) => row(e))
+            lines.map((l) => row(l.entry, false, l.folded))
           )}
           {nextBefore !== null && (
             <Group mt="xs">
@@ -220,16 +235,6 @@ export function HistoryScreen(p: HistoryScreenProps) {
                 Load more
               </Button>
             </Group>
-          )}
-        </Stack>
-        <Divider my="sm" label={`Pinned Requests (${pinned.length})`} labelPosition="left" />
-        <Stack gap={0} data-testid="pinned-list" data-count={pinned.length}>
-          {pinned.length === 0 ? (
-            <Text size="xs" c="dimmed">
-              Pin a request to keep it across restarts.
-            </Text>
-          ) : (
-            pinned.map((e) => row(e, true))
           )}
         </Stack>
       </ScrollArea>

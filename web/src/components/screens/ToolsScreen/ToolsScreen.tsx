@@ -268,7 +268,9 @@ export function ToolsScreen(p: ToolsScreenProps) {
 
   const progress = running ? p.progress[running.requestId] : undefined;
   const pending = running ? p.pendingOf[running.requestId] ?? [] : [];
-  const answered = p.serverRequests.slice(-3);
+  // What the server asked during the shown call (not any call of the server's).
+  const shownCall = outcome ? historyIdOf(outcome) : undefined;
+  const answered = shownCall === undefined ? [] : p.serverRequests.filter((r) => r.historyId === shownCall).slice(-3);
 
   const list = (
     <Stack gap="xs" h="100%" p="xs" data-testid="tool-list-pane">
@@ -503,11 +505,11 @@ export function ToolsScreen(p: ToolsScreenProps) {
             {errors.length === 0 ? '✓ Arguments are valid' : `${errors.length} validation error${errors.length > 1 ? 's' : ''}`}
           </Badge>
         )}
-        {running && <ProgressPanel progress={progress} elapsedMs={now - running.startedAt} onCancel={cancel} cancelling={running.cancelling}  />}
+        {running && <ProgressPanel progress={progress} elapsedMs={now - running.startedAt} onCancel={cancel} cancelling={running.cancelling} asked={pending.length} />}
         <div data-testid="request-queue-slot" data-count={pending.length}>
           {pending.length > 0 && <PendingRequests items={pending} serverInfos={p.serverInfos} onAnswer={p.onAnswer} onFormModel={p.onFormModel} />}
           {pending.length === 0 && answered.length > 0 && (
-            <Alert color="gray" p="xs" title="Last server requests" data-testid="answered-requests">
+            <Alert color="gray" p="xs" title="The server's requests during this call" data-testid="answered-requests">
               {answered.map((r, i) => (
                 <Text size="xs" key={i}>
                   {r.method}: {answerText(r.answer)}
@@ -577,7 +579,7 @@ export function ToolsScreen(p: ToolsScreenProps) {
           />
         ) : (
           <Text size="sm" c="dimmed" data-testid="tool-result-empty">
-            {runningHere ? 'Waiting for the result…' : 'Run a tool to see its result here.'}
+            {runningHere ? (pending.length > 0 ? 'Waiting for the result: the server waits for your answer first.' : 'Waiting for the result…') : 'Run a tool to see its result here.'}
           </Text>
         )}
       </Stack>

@@ -30,7 +30,7 @@ import { AuthPanel, type AuthActions } from '../../groups/AuthPanel/AuthPanel';
 import { PendingModal } from '../../groups/PendingModal/PendingModal';
 import { PendingRequests } from '../../groups/PendingRequests/PendingRequests';
 import { ServerInfoPanel } from '../../groups/ServerInfoPanel/ServerInfoPanel';
-import { TopBar } from '../../groups/TopBar/TopBar';
+import { TopBar, useTopBarHeight } from '../../groups/TopBar/TopBar';
 import { AppsScreen } from '../../screens/AppsScreen/AppsScreen';
 import { HistoryScreen, type HistoryQueryArgs } from '../../screens/HistoryScreen/HistoryScreen';
 import { LogsScreen } from '../../screens/LogsScreen/LogsScreen';
@@ -317,6 +317,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
 /** The whole inspector: top bar, then the server list or the active server's screens. */
 export function InspectorView(p: InspectorViewProps) {
   const server = p.active ? p.servers.find((s) => s.name === p.active) ?? null : null;
+  const headerHeight = useTopBarHeight(!!server);
   const cb = p.cb;
   const logins = useMemo(() => pendingLogins(p.auth), [p.auth]);
   // The badge shows every question in the modal, inline ones too, until the modal is closed.
@@ -333,7 +334,7 @@ export function InspectorView(p: InspectorViewProps) {
     return out;
   }, [p.infos]);
   return (
-    <AppShell header={{ height: 56 }} padding={0}>
+    <AppShell header={{ height: headerHeight }} padding={0}>
       <AppShell.Header>
         <TopBar
           server={server}
