@@ -250,3 +250,48 @@ async fn a_reconnect_is_a_new_connection_number_and_forgets_the_tools() {
     app.call("legacy", list).await.expect("tools/list");
     assert!(app.tool_schema("legacy", "echo").is_ok());
 }
+
+/// A call's `structuredContent` is checked against an `outputSchema` from its stored result, so
+/// a view posts only the schema (issue 24 item 18: a 3 MB result posted back hit the body limit).
+#[tokio::test]
+async fn the_output_check_reads_the_result_where_it_is_stored() {
+    let s = crate::inspector::setup("output-check", 1000).await;
+    let app = &s.inspector;
+    app.connect("legacy", None).await.expect("connect");
+    let call = |name: &str, arguments: Value| Call {
+        method: "tools/call".into(),
+        params: Some(json!({"name": name, "arguments": arguments})),
+        ..Call::default()
+    };
+    let weather = app
+        .call("legacy", call("get-weather", json!({"city": "Paris"})))
+        .await
+        .expect("call");
+    let structured = weather.result.expect("a result")["structuredContent"].clone();
+    let key = structured
+        .as_object()
+        .and_then(|o| o.keys().next().cloned())
+        .expect("structured content with a key");
+    let holds = json!({"type": "object", "required": [key]});
+    let ok = app.check_output(weather.history_id, holds).await.unwrap();
+    assert_eq!(ok["errors"], json!([]), "{ok}");
+    let lacks = json!({"type": "object", "required": ["no-such-key"]});
+    let bad = app.check_output(weather.history_id, lacks).await.unwrap();
+    assert_eq!(bad["errors"].as_array().map(Vec::len), Some(1), "{bad}");
+
+    let failed = app
+        .call("legacy", call("fail", json!({})))
+        .await
+        .expect("call");
+    let missing = app
+        .check_output(failed.history_id, json!({"type": "object"}))
+        .await
+        .unwrap();
+    assert!(
+        missing["errors"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("structuredContent is missing")),
+        "{missing}"
+    );
+    assert!(app.check_output(999_999, json!({})).await.is_err());
+}
