@@ -2,7 +2,7 @@
 // both eras — 2025-11-25 core tasks (params.task with the TTL typed, tasks/list, tasks/result) and
 // the 2026-07-28 tasks extension (the server decides; no tasks/list) — then followed on the Tasks
 // screen by the backend's poller until it shows completed with its result; a second one
-// cancelled from its detail pane.
+// cancelled from its detail pane; the ended ones dismissed, one by one and with Clear History.
 import type { Page } from '@playwright/test';
 import { connect, expect, field, openUi, selectTool, shot, tab, test, era } from '../fixtures';
 
@@ -39,6 +39,7 @@ async function journey(page: Page, version: '2025-11-25' | '2026-07-28', tag: st
   await expect(page.getByTestId('ended-tasks')).toContainText('Completed Tasks (1)');
   await expect(detail.getByTestId('task-result')).toContainText('Research on otters');
   await expect(detail.getByTestId('task-detail-polling')).toContainText('ended');
+  await expect(row.getByTestId('task-timing')).toContainText(/duration \d+s/);
   if (version === '2025-11-25') {
     await expect(detail.getByTestId('task-fields')).toContainText('45 s');
     await expect(page.getByTestId('tasks-support')).toContainText('tasks/list yes');
@@ -53,11 +54,16 @@ async function journey(page: Page, version: '2025-11-25' | '2026-07-28', tag: st
   const row2 = page.locator(`[data-testid=task-row][data-task-id="${second}"]`);
   await row2.click();
   const detail2 = page.locator(`[data-testid=task-detail][data-task-id="${second}"]`);
+  await expect(row2.getByTestId('task-timing')).toContainText(/elapsed \d+s/);
+  // A 2025-11-25 task reports progress on its call's token after the call returned.
+  if (version === '2025-11-25') await expect(row2.getByTestId('task-progress')).toHaveAttribute('data-pct', /^[2468]0$/);
   await expect(detail2.getByTestId('task-cancel')).toBeEnabled();
   await detail2.getByTestId('task-cancel').click();
   await expect(detail2).toHaveAttribute('data-status', 'cancelled', { timeout: 20_000 });
   await expect(row2).toHaveAttribute('data-status', 'cancelled');
   await expect(detail2.getByTestId('task-cancel')).toBeDisabled();
+  // A cancelled task is not a failed one, whatever tasks/result answered for it.
+  await expect(detail2.getByTestId('task-error')).toHaveCount(0);
   await shot(page, `tasks-cancelled-${tag}`);
 
   // Refresh: tasks/list on 2025-11-25, the backend's own re-read with tasks/get on 2026-07-28.
@@ -69,6 +75,17 @@ async function journey(page: Page, version: '2025-11-25' | '2026-07-28', tag: st
   await page.getByTestId('task-id-input').fill('no-such-task');
   await page.getByTestId('task-id-get').click();
   await expect(page.getByTestId('tasks-error')).toContainText('-32602');
+
+  // Dismiss one ended task, then Clear History; a Refresh does not bring them back.
+  await row.getByTestId('task-dismiss').click();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByTestId('ended-tasks')).toContainText('Completed Tasks (1)');
+  await page.getByTestId('tasks-clear-history').click();
+  await expect(row2).toHaveCount(0);
+  await expect(page.getByTestId('ended-tasks')).toContainText('Completed Tasks (0)');
+  await page.getByTestId('tasks-refresh').click();
+  await expect(page.getByTestId('tasks-error')).toHaveCount(0);
+  await expect(page.getByTestId('ended-tasks')).toContainText('Completed Tasks (0)');
 }
 
 test('tasks, 2025-11-25: run as a task with a TTL, completed with its result, one cancelled', async ({ page, backend }) => {

@@ -29,6 +29,9 @@ pub enum SessionEvent {
         request: RequestId,
         /// That request's method.
         method: String,
+        /// The legacy task that request created, when the progress came after its answer (the
+        /// token lives on until the task ends).
+        task: Option<String>,
         /// `progress`.
         progress: f64,
         /// `total`, if given.

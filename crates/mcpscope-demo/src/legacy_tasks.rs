@@ -332,6 +332,21 @@ fn create(
     });
     store.ids().push(task.task_id.clone());
     spawn_status_notifier(store.manager.clone(), task.task_id.clone(), context);
+    // rmcp moves `_meta` out of the params into the request's meta.
+    let token = params.pointer("/_meta/progressToken").cloned().or_else(|| {
+        let t = context.meta.get_progress_token()?;
+        serde_json::to_value(t).ok()
+    });
+    if let Some(token) = token {
+        let steps = Progress {
+            token,
+            topic: params
+                .pointer("/arguments/topic")
+                .cloned()
+                .unwrap_or_default(),
+        };
+        spawn_progress(store.manager.clone(), task.task_id.clone(), steps, context);
+    }
     Ok(json!({
         "task": legacy_task(&task),
         "_meta": {
@@ -339,6 +354,51 @@ fn create(
                 "The research has started; poll the task for its result."
         }
     }))
+}
+
+/// What a task's progress notifications name: the request's token and the topic.
+struct Progress {
+    token: Value,
+    topic: Value,
+}
+
+/// Sends `notifications/progress` on the creating request's token while the task works: four
+/// steps of the research's two seconds. The token stays valid until the task ends (2025-11-25
+/// `progress.mdx`), so a client can draw the task's progress bar.
+fn spawn_progress(
+    manager: TaskManager,
+    id: String,
+    p: Progress,
+    context: &RequestContext<RoleServer>,
+) {
+    let peer = context.peer.clone();
+    tokio::spawn(async move {
+        for step in 1..=4u32 {
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            let Ok(detailed) = manager.get_task(&id) else {
+                return;
+            };
+            if detailed.task.status.is_terminal() {
+                return;
+            }
+            let topic = p.topic.as_str().unwrap_or("the topic");
+            let notification = CustomNotification::new(
+                "notifications/progress",
+                Some(json!({
+                    "progressToken": p.token,
+                    "progress": step * 20,
+                    "total": 100,
+                    "message": format!("researching {topic}: step {step} of 5"),
+                })),
+            );
+            let sent = peer
+                .send_notification(ServerNotification::CustomNotification(notification))
+                .await;
+            if sent.is_err() {
+                return;
+            }
+        }
+    });
 }
 
 /// Sends the optional `notifications/tasks/status` when the task reaches a terminal state.

@@ -1064,6 +1064,11 @@ resultBytes: number | null,
  */
 inputRequests: Array<string>, 
 /**
+ * The last `notifications/progress` of a legacy task (the token of the request that
+ * created it stays in use until it ends); the 2026-07-28 extension has no task progress.
+ */
+progress: TaskProgress | null, 
+/**
  * When the inspector last heard of it (µs since the epoch).
  */
 updatedUs: number, 
@@ -1075,6 +1080,20 @@ stale: boolean,
  * What was wrong with what the server sent.
  */
 problems: Array<string>, };
+
+export type TaskProgress = { 
+/**
+ * `progress`.
+ */
+progress: number, 
+/**
+ * `total`, if given.
+ */
+total: number | null, 
+/**
+ * `message`, if given.
+ */
+message: string | null, };
 
 export type TaskPolling = { 
 /**

@@ -192,6 +192,8 @@ export const api = {
     call<TaskRunAnswer>('POST', `/api/servers/${enc(name)}/tasks`, { tool, arguments: args, ttlMs, requestId }),
   /** `tasks/list` where the server has it, else the backend's tasks re-read with `tasks/get`. */
   listTasks: (name: string) => call<TasksPage>('POST', `/api/servers/${enc(name)}/tasks/list`, {}),
+  /** Forget ended tasks (no request): those named, or every ended one (Clear History). */
+  dismissTasks: (name: string, taskIds?: string[]) => call<TasksPage>('POST', `/api/servers/${enc(name)}/tasks/dismiss`, taskIds ? { taskIds } : {}),
   task: (name: string, id: string) => call<TaskDetail>('GET', `/api/servers/${enc(name)}/tasks/${enc(id)}`),
   getTask: (name: string, id: string) => call<TaskDetail>('POST', `/api/servers/${enc(name)}/tasks/${enc(id)}/get`, {}),
   taskResult: (name: string, id: string) => call<TaskDetail>('POST', `/api/servers/${enc(name)}/tasks/${enc(id)}/result`, {}),

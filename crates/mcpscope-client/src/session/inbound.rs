@@ -248,6 +248,7 @@ impl Session {
         };
         match (pending, timed_out) {
             (Some(p), _) => {
+                self.state().keep_task_token(id, &p, &outcome);
                 let _ = p.tx.send(outcome);
             }
             (None, Some((method, after))) => {
@@ -314,17 +315,43 @@ impl Session {
         let token = p.get("progressToken").cloned().unwrap_or(Value::Null);
         let found = {
             let st = self.state();
-            st.pending
+            let pending = st
+                .pending
                 .iter()
                 .find(|(_, pd)| pd.progress_token.as_ref() == Some(&token))
-                .map(|(id, pd)| (id.clone(), pd.method.clone(), pd.activity.clone()))
+                .map(|(id, pd)| {
+                    (
+                        id.clone(),
+                        pd.method.clone(),
+                        Some(pd.activity.clone()),
+                        None,
+                    )
+                });
+            // A legacy task's progress, after its request was answered with the task.
+            pending.or_else(|| {
+                st.task_tokens
+                    .iter()
+                    .rev()
+                    .find(|t| t.token == token)
+                    .map(|t| {
+                        (
+                            t.request.clone(),
+                            t.method.clone(),
+                            None,
+                            Some(t.task.clone()),
+                        )
+                    })
+            })
         };
         match found {
-            Some((id, m, activity)) => {
-                activity.notify_one();
+            Some((id, m, activity, task)) => {
+                if let Some(a) = activity {
+                    a.notify_one();
+                }
                 self.shared.observer.on_event(SessionEvent::Progress {
                     request: id,
                     method: m,
+                    task,
                     progress: p.get("progress").and_then(Value::as_f64).unwrap_or(0.0),
                     total: p.get("total").and_then(Value::as_f64),
                     message: p.get("message").and_then(Value::as_str).map(str::to_string),
@@ -381,6 +408,7 @@ impl Session {
         });
         let this = self.clone();
         tokio::spawn(async move {
+            let asked = method.clone();
             let answer = if method == Method::Ping {
                 Ok(json!({}))
             } else {
@@ -407,7 +435,15 @@ impl Session {
                 })
                 .await
             {
-                this.warn(format!("could not answer server request {id}: {e}"), None);
+                match e {
+                    // We closed the connection (a one-shot is done) before the server asked, so
+                    // the answer can never reach it: not a fault, and no reason to wait out the
+                    // exit grace for a server that waits on it.
+                    TransportError::Closed => this.conn().hurry_close(&format!(
+                        "the server asked {asked} (request {id}) after its input was closed; it cannot be answered now"
+                    )),
+                    e => this.warn(format!("could not answer server request {id}: {e}"), None),
+                }
             }
             this.state().answering.remove(&id);
             this.shared.answered.notify_waiters();

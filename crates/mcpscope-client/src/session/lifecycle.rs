@@ -44,6 +44,7 @@ impl Session {
                 observer,
                 state: Mutex::new(State {
                     pending: HashMap::new(),
+                    task_tokens: VecDeque::new(),
                     server_requests: HashMap::new(),
                     answering: HashMap::new(),
                     era: era0,

@@ -73,8 +73,23 @@ struct Pending {
     activity: Arc<Notify>,
 }
 
+/// Progress tokens kept for legacy tasks at most (the oldest forgotten first).
+const TASK_TOKENS: usize = 256;
+
+/// The progress token of a legacy task-augmented request that was answered with a task: the
+/// server keeps using it until the task ends (2025-11-25 `progress.mdx`: "MUST continue to be
+/// used … even after the CreateTaskResult has been returned").
+struct TaskToken {
+    token: Value,
+    request: RequestId,
+    method: String,
+    task: String,
+}
+
 struct State {
     pending: HashMap<RequestId, Pending>,
+    /// See [`TaskToken`]; at most [`TASK_TOKENS`].
+    task_tokens: VecDeque<TaskToken>,
     /// Server request id → method, until our answer has been recorded.
     server_requests: HashMap<RequestId, String>,
     /// Server requests whose answer is still being prepared or sent (id → method): the count
@@ -112,6 +127,26 @@ impl State {
             self.timed_out.clear();
         }
         self.timed_out.insert(id, (method, t));
+    }
+
+    /// Keep the progress token of request `id` when its answer created a legacy task
+    /// (`{task: {taskId}}`), so the task's later progress is still its own.
+    fn keep_task_token(&mut self, id: &RequestId, p: &Pending, outcome: &Outcome) {
+        let (Some(token), Outcome::Result(r)) = (&p.progress_token, outcome) else {
+            return;
+        };
+        let Some(task) = r.pointer("/task/taskId").and_then(Value::as_str) else {
+            return;
+        };
+        if self.task_tokens.len() >= TASK_TOKENS {
+            self.task_tokens.pop_front();
+        }
+        self.task_tokens.push_back(TaskToken {
+            token: token.clone(),
+            request: id.clone(),
+            method: p.method.clone(),
+            task: task.to_string(),
+        });
     }
 }
 

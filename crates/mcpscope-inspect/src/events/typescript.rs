@@ -21,7 +21,9 @@ use crate::subscriptions::{
     Filter, IdSource, StreamStatus, StreamView, SubscriptionsView, Transition, TransitionKind,
     UriView,
 };
-use crate::tasks::{Polling, TaskDetail, TaskSupport, TaskView, TasksEvent, TasksPage};
+use crate::tasks::{
+    Polling, TaskDetail, TaskProgress, TaskSupport, TaskView, TasksEvent, TasksPage,
+};
 use crate::verdicts::{HeaderVerdicts, VerdictRow};
 use crate::views::{HistoryChild, HistoryEntry, ServerView};
 use mcpscope_auth::{AuthSummary, ClientSummary};
@@ -94,6 +96,7 @@ pub fn typescript() -> String {
         TasksPage::decl(&cfg),
         TaskSupport::decl(&cfg),
         TaskView::decl(&cfg),
+        TaskProgress::decl(&cfg),
         Polling::decl(&cfg),
         TaskDetail::decl(&cfg),
         crate::profiles::Profile::decl(&cfg),

@@ -24,7 +24,7 @@ mod poll;
 mod shape;
 
 pub use ops::{RunTask, TaskRun};
-pub use shape::{Polling, TaskDetail, TaskSupport, TaskView, TasksPage};
+pub use shape::{Polling, TaskDetail, TaskProgress, TaskSupport, TaskView, TasksPage};
 
 use crate::events::{Event, EventBus};
 use crate::state::Inspector;
@@ -95,6 +95,12 @@ pub(crate) struct ServerTasks {
     pub tasks: HashMap<String, Tracked>,
     /// Tasks a server reported beyond [`MAX_TASKS`].
     pub omitted: u64,
+    /// The version at which tasks were last dismissed: a delta from before it cannot say
+    /// what went, so a view holding an older version reads everything.
+    pub forgot: u64,
+    /// Ended tasks the user dismissed (at most [`MAX_TASKS`]): a `tasks/list` does not bring
+    /// them back; a Get by id does.
+    pub dismissed: HashSet<String>,
 }
 
 fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -165,6 +171,53 @@ impl Registry {
         true
     }
 
+    /// Forget `server`'s ended tasks named in `ids`, or every ended one when `ids` is None (the
+    /// Tasks screen's Dismiss and Clear History). A task not yet ended is kept: it is still
+    /// followed, and dismissing it would hide work in progress. How many were forgotten.
+    pub(crate) fn dismiss(&self, server: &str, ids: Option<&[String]>) -> usize {
+        let mut all = self.lock();
+        let Some(st) = all.get_mut(server) else {
+            return 0;
+        };
+        let ended =
+            |t: &Tracked, id: &String| t.view.terminal && ids.is_none_or(|ids| ids.contains(id));
+        let gone: Vec<String> = st
+            .order
+            .iter()
+            .filter(|id| st.tasks.get(*id).is_some_and(|t| ended(t, id)))
+            .cloned()
+            .collect();
+        if gone.is_empty() {
+            return 0;
+        }
+        for id in &gone {
+            st.tasks.remove(id);
+            if st.dismissed.len() < MAX_TASKS {
+                st.dismissed.insert(id.clone());
+            }
+        }
+        st.order.retain(|id| st.tasks.contains_key(id));
+        st.version += 1;
+        st.forgot = st.version;
+        drop(all);
+        self.push(server);
+        gone.len()
+    }
+
+    /// Whether the user dismissed `server`'s task `id`.
+    pub(crate) fn dismissed(&self, server: &str, id: &str) -> bool {
+        self.lock()
+            .get(server)
+            .is_some_and(|s| s.dismissed.contains(id))
+    }
+
+    /// `id` was asked for by hand: it may be listed again.
+    pub(crate) fn undismiss(&self, server: &str, id: &str) {
+        if let Some(s) = self.lock().get_mut(server) {
+            s.dismissed.remove(id);
+        }
+    }
+
     /// A copy of `server`'s task `id`.
     pub(crate) fn get(&self, server: &str, id: &str) -> Option<Tracked> {
         self.lock()
@@ -222,6 +275,16 @@ pub(crate) fn learn(
     poll::follow(app, server, id);
 }
 
+/// A legacy task's progress notification (after its request was answered with the task): kept
+/// on the task, so the Tasks screen draws its bar. A task the inspector does not know is not
+/// created for it (a server's progress cannot invent tasks).
+pub(crate) fn progressed(app: &Inspector, server: &str, id: &str, progress: TaskProgress) {
+    if app.tasks.get(server, id).is_some() {
+        app.tasks
+            .update(server, id, |t| t.view.progress = Some(progress));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -247,6 +310,27 @@ mod tests {
         let all = r.lock();
         assert_eq!(all["s"].order.len(), MAX_TASKS);
         assert_eq!(all["s"].omitted, 3);
+    }
+
+    #[test]
+    fn dismissing_forgets_only_ended_tasks_and_a_list_does_not_bring_them_back() {
+        let r = Registry::default();
+        r.update("s", "done", |t| {
+            t.merge(&serde_json::json!({"status": "completed"}))
+        });
+        r.update("s", "gone", |t| {
+            t.merge(&serde_json::json!({"status": "cancelled"}))
+        });
+        r.update("s", "busy", |t| {
+            t.merge(&serde_json::json!({"status": "working"}))
+        });
+        assert_eq!(r.dismiss("s", Some(&["done".into(), "busy".into()])), 1);
+        assert!(r.get("s", "done").is_none() && r.get("s", "busy").is_some());
+        assert!(r.dismissed("s", "done"));
+        assert_eq!(r.dismiss("s", None), 1, "clear history: every ended one");
+        let all = r.lock();
+        assert_eq!(all["s"].order, ["busy"]);
+        assert_eq!(all["s"].forgot, all["s"].version);
     }
 
     #[tokio::test]

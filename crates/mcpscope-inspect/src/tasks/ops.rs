@@ -74,8 +74,10 @@ impl Inspector {
         let st = all.get(server);
         let version = st.map_or(0, |s| s.version);
         let unchanged = since == Some(version);
+        let forgot = st.map_or(0, |s| s.forgot);
         let after = match since {
-            Some(v) if delta && v < version => Some(v),
+            // A delta cannot say which tasks were dismissed after `v`: read them all.
+            Some(v) if delta && v < version && v >= forgot => Some(v),
             _ => None,
         };
         let tasks = match (st, unchanged) {
@@ -114,6 +116,13 @@ impl Inspector {
             })
     }
 
+    /// Forget ended tasks of `server` (no request): those named, or every ended one (`None`).
+    /// A task not yet ended is kept. The page after it, whole.
+    pub fn dismiss_tasks(&self, server: &str, ids: Option<&[String]>) -> TasksPage {
+        self.tasks.dismiss(server, ids);
+        self.tasks(server, None)
+    }
+
     /// The whole result of a task as JSON text (for a download).
     pub fn task_result_text(&self, server: &str, id: &str) -> Result<String> {
         let t = self.tasks.get(server, id);
@@ -145,6 +154,8 @@ impl Inspector {
                     method: "tools/call".into(),
                     params: Some(params),
                     request_id: run.request_id,
+                    // A legacy task reports progress on this token until it ends.
+                    progress: true,
                     ..Call::default()
                 },
             )
@@ -200,6 +211,9 @@ impl Inspector {
             let Some(id) = t.get("taskId").and_then(Value::as_str) else {
                 continue;
             };
+            if self.tasks.dismissed(server, id) {
+                continue;
+            }
             self.tasks.update(server, id, |x| {
                 x.merge(t);
                 x.generation = generation;
@@ -225,6 +239,7 @@ impl Inspector {
     /// `tasks/get` of `id` (any id: one typed by hand too). A task not yet ended is followed.
     pub async fn get_task(self: &Arc<Self>, server: &str, id: &str) -> Result<TaskDetail> {
         let task = self.task_call(server, "tasks/get", id, None).await?;
+        self.tasks.undismiss(server, id);
         let generation = poll::connected(self, server).map(|c| c.1);
         self.tasks.update(server, id, |t| {
             if t.view.source == "listed" && t.raw.is_null() {

@@ -42,6 +42,18 @@ pub struct Polling {
     pub polls: u64,
 }
 
+/// A task's last progress notification.
+#[derive(Debug, Clone, Default, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskProgress {
+    /// `progress`.
+    pub progress: f64,
+    /// `total`, if given.
+    pub total: Option<f64>,
+    /// `message`, if given.
+    pub message: Option<String>,
+}
+
 /// One task as a list shows it.
 #[derive(Debug, Clone, Default, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -88,6 +100,9 @@ pub struct TaskView {
     pub result_bytes: Option<usize>,
     /// Modern `input_required`: the keys of the questions outstanding.
     pub input_requests: Vec<String>,
+    /// The last `notifications/progress` of a legacy task (the token of the request that
+    /// created it stays in use until it ends); the 2026-07-28 extension has no task progress.
+    pub progress: Option<TaskProgress>,
     /// When the inspector last heard of it (µs since the epoch).
     pub updated_us: u64,
     /// Heard of on an earlier connection: no longer followed.

@@ -23,6 +23,7 @@ pub(super) fn router() -> Router<AppState> {
     Router::new()
         .route("/servers/{name}/tasks", get(tasks).post(run))
         .route("/servers/{name}/tasks/list", post(list))
+        .route("/servers/{name}/tasks/dismiss", post(dismiss))
         .route("/servers/{name}/tasks/{id}", get(task))
         .route("/servers/{name}/tasks/{id}/get", post(get_task))
         .route(
@@ -108,6 +109,30 @@ async fn run(
 /// `tasks/list` where the server has it, else the core's tasks re-read with `tasks/get`.
 async fn list(State(s): State<AppState>, Path(name): Path<String>) -> ApiResult<Json<TasksPage>> {
     Ok(Json(app(&s).list_tasks(&name).await?))
+}
+
+/// Forget ended tasks (no request): `{taskIds: [..]}` those, `{}` every ended one (Clear
+/// History). A task not yet ended is kept.
+async fn dismiss(
+    State(s): State<AppState>,
+    Path(name): Path<String>,
+    Json(b): Json<Map<String, Value>>,
+) -> ApiResult<Json<TasksPage>> {
+    let ids = match b.get("taskIds") {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(a)) => Some(
+            a.iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect::<Option<Vec<String>>>()
+                .ok_or_else(|| ApiError::usage("taskIds must be an array of task id strings"))?,
+        ),
+        Some(_) => {
+            return Err(ApiError::usage(
+                "taskIds must be an array of task id strings",
+            ));
+        }
+    };
+    Ok(Json(app(&s).dismiss_tasks(&name, ids.as_deref())))
 }
 
 /// One task as the core knows it (no request).

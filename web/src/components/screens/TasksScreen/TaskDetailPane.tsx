@@ -155,15 +155,22 @@ function Outcome({ server, task: t, detail, onShowInHistory }: { server: string;
       ) : detail.result !== null ? (
         <JsonView value={detail.result} fullUrl={url} />
       ) : null}
-      {detail.error !== null && <ErrorView error={detail.error as JsonObject} />}
+      {detail.error !== null && <ErrorView error={detail.error as JsonObject} cancelled={t.status === 'cancelled'} />}
     </Stack>
   );
 }
 
-function ErrorView({ error }: { error: JsonObject }) {
+/** A failed task's error; a cancelled one's is what `tasks/result` answered for it (the
+ *  spec's answer to a cancelled task is an error), shown as the cancellation it is. */
+function ErrorView({ error, cancelled }: { error: JsonObject; cancelled: boolean }) {
   const e = error as unknown as ApiErrorBody & { code?: unknown };
   return (
-    <Alert color="red" p="xs" title="The task's error" data-testid="task-error">
+    <Alert
+      color={cancelled ? 'gray' : 'red'}
+      p="xs"
+      title={cancelled ? 'Cancelled: no result (what the server answered for it)' : "The task's error"}
+      data-testid={cancelled ? 'task-cancelled' : 'task-error'}
+    >
       <Text size="xs">{typeof e.message === 'string' ? e.message : JSON.stringify(error)}</Text>
       {typeof e.code !== 'undefined' && <Text size="xs">code: {String(e.rpcCode ?? e.code)}</Text>}
     </Alert>

@@ -5,7 +5,7 @@ import { api, ApiError } from '../../../lib/api';
 import type { ProgressEvent } from '../../../utils/types';
 import { VirtualList } from '../../elements/VirtualList/VirtualList';
 import { TaskDetailPane } from './TaskDetailPane';
-import { applyPage, pollingText, splitTasks, statusColor, ttlText, type TaskView, type TasksPage } from './tasks';
+import { applyPage, pollingText, progressOf, splitTasks, statusColor, timingText, ttlText, type TaskView, type TasksPage } from './tasks';
 
 export interface TasksScreenProps {
   server: string;
@@ -96,6 +96,14 @@ export function TasksScreen(p: TasksScreenProps) {
   };
 
   const { active, ended } = useMemo(() => splitTasks(page?.tasks ?? []), [page]);
+  // The clock the elapsed times read: it ticks only while a task runs and the screen shows.
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!p.visible || active.length === 0) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [p.visible, active.length]);
+  const dismiss = (ids?: string[]) => void act(ids ? 'Dismiss' : 'Clear History', () => api.dismissTasks(p.server, ids));
   const items = useMemo<Item[]>(
     () => [
       { header: `Active Tasks (${active.length})`, testId: 'active-tasks' },
@@ -165,11 +173,27 @@ export function TasksScreen(p: TasksScreenProps) {
             const it = items[i];
             if ('header' in it)
               return (
-                <Text size="sm" fw={600} pt="xs" data-testid={it.testId}>
-                  {it.header}
-                </Text>
+                <Group justify="space-between" pt="xs">
+                  <Text size="sm" fw={600} data-testid={it.testId}>
+                    {it.header}
+                  </Text>
+                  {it.testId === 'ended-tasks' && ended.length > 0 && (
+                    <Button size="compact-xs" variant="subtle" loading={busy === 'Clear History'} onClick={() => dismiss()} data-testid="tasks-clear-history">
+                      Clear History
+                    </Button>
+                  )}
+                </Group>
               );
-            return <TaskRow task={it.task} progress={it.task.requestId ? p.progress[it.task.requestId] : undefined} selected={it.task.taskId === selected} onSelect={() => setSelected(it.task.taskId)} />;
+            return (
+              <TaskRow
+                task={it.task}
+                now={now}
+                progress={it.task.requestId ? p.progress[it.task.requestId] : undefined}
+                selected={it.task.taskId === selected}
+                onSelect={() => setSelected(it.task.taskId)}
+                onDismiss={() => dismiss([it.task.taskId])}
+              />
+            );
           }}
         />
       </div>
@@ -217,14 +241,19 @@ function supportText(page: TasksPage | null): string {
   return `2026-07-28 tasks extension: no tasks/list, so these are the tasks this inspector created or fetched. ${bounds}`;
 }
 
-function when(iso: string | null): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString();
+interface TaskRowProps {
+  task: TaskView;
+  /** The clock elapsed times read (ms since the epoch). */
+  now: number;
+  progress?: ProgressEvent;
+  selected: boolean;
+  onSelect: () => void;
+  /** Forget this ended task (no request). */
+  onDismiss: () => void;
 }
 
-function TaskRow({ task: t, progress, selected, onSelect }: { task: TaskView; progress?: ProgressEvent; selected: boolean; onSelect: () => void }) {
-  const pct = t.status === 'completed' ? 100 : progress?.total ? Math.min(100, Math.round((progress.progress / progress.total) * 100)) : undefined;
+function TaskRow({ task: t, now, progress, selected, onSelect, onDismiss }: TaskRowProps) {
+  const bar = progressOf(t, progress);
   return (
     <Stack
       gap={2}
@@ -251,13 +280,39 @@ function TaskRow({ task: t, progress, selected, onSelect }: { task: TaskView; pr
           </Badge>
         </Group>
       </Group>
-      {pct !== undefined && <Progress value={pct} size="sm" />}
+      {bar && (
+        <Group gap="xs" wrap="nowrap" data-testid="task-progress" data-pct={bar.pct}>
+          <Progress value={bar.pct} size="sm" style={{ flex: 1 }} aria-label={`Task progress ${bar.text}`} />
+          <Text size="xs" c="dimmed">
+            {bar.text}
+          </Text>
+        </Group>
+      )}
       <Text size="xs" c="dimmed" truncate="end">
-        {t.tool ? `tools/call ${t.tool}` : t.source === 'listed' ? 'listed by the server' : 'fetched by id'} · created {when(t.createdAt)} · updated {when(t.lastUpdatedAt)} · TTL {ttlText(t.ttlMs)}
+        {t.tool ? `tools/call ${t.tool}` : t.source === 'listed' ? 'listed by the server' : 'fetched by id'} · TTL {ttlText(t.ttlMs)}
       </Text>
-      {(t.statusMessage || progress?.message) && (
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Text size="xs" c="dimmed" truncate="end" data-testid="task-timing">
+          {timingText(t, now)}
+        </Text>
+        {t.terminal && (
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            color="gray"
+            onClick={(e) => {
+              e.stopPropagation();
+              onDismiss();
+            }}
+            data-testid="task-dismiss"
+          >
+            Dismiss
+          </Button>
+        )}
+      </Group>
+      {(t.statusMessage || bar?.message) && (
         <Text size="xs" truncate="end" data-testid="task-status-message">
-          {t.statusMessage ?? progress?.message}
+          {[t.statusMessage, bar?.message].filter(Boolean).join(' · ')}
         </Text>
       )}
       <Text size="xs" c={t.polling.state === 'stopped' ? 'orange' : 'dimmed'} truncate="end" data-testid="task-polling">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Interaction, ServerRequestEvent } from '../../../generated/events';
-import { answeredOf, answerText, applyPage, durationText, interactionsOf, pollingText, splitTasks, statusColor, ttlText, type TaskView, type TasksPage } from './tasks';
+import { answeredOf, answerText, applyPage, durationText, progressOf, spanText, timingText, interactionsOf, pollingText, splitTasks, statusColor, ttlText, type TaskView, type TasksPage } from './tasks';
 
 const task = (over: Partial<TaskView>): TaskView => ({
   taskId: 't',
@@ -19,10 +19,41 @@ const task = (over: Partial<TaskView>): TaskView => ({
   hasError: false,
   resultBytes: null,
   inputRequests: [],
+  progress: null,
   updatedUs: 0,
   stale: false,
   problems: [],
   ...over,
+});
+
+describe('task timing', () => {
+  it('reads a span as a clock does', () => {
+    expect(spanText(45_400)).toBe('45s');
+    expect(spanText(90_000)).toBe('1m 30s');
+    expect(spanText(2 * 3600_000 + 5 * 60_000)).toBe('2h 5m');
+    expect(spanText(-5_000)).toBe('0s');
+  });
+
+  it('says elapsed while the task runs and duration once it ended, from the server times', () => {
+    const createdAt = '2026-01-01T10:00:00Z';
+    const start = Date.parse(createdAt);
+    expect(timingText(task({ createdAt }), start + 45_000)).toMatch(/^started .+ · elapsed 45s$/);
+    const done = task({ createdAt, lastUpdatedAt: '2026-01-01T10:01:30Z', status: 'completed', terminal: true });
+    expect(timingText(done, start + 999_000)).toMatch(/^ended .+ · duration 1m 30s$/);
+    expect(timingText(task({}), start)).toBe('started — · elapsed —');
+    expect(timingText(task({ createdAt, lastUpdatedAt: 'soon', terminal: true }), start)).toBe('ended — · duration —');
+  });
+});
+
+describe('task progress', () => {
+  it('draws the task own progress, else the creating call, full once completed', () => {
+    const own = { progress: 40, total: 100, message: 'step 2 of 5' };
+    expect(progressOf(task({ progress: own }))).toEqual({ pct: 40, text: '40% (40 of 100)', message: 'step 2 of 5' });
+    expect(progressOf(task({}), { progress: 1, total: 4, message: null })).toEqual({ pct: 25, text: '25% (1 of 4)', message: null });
+    expect(progressOf(task({}))).toBeNull();
+    expect(progressOf(task({ status: 'completed', terminal: true }))?.pct).toBe(100);
+    expect(progressOf(task({ progress: { progress: 7, total: null, message: null } }))?.text).toBe('7 done (no total)');
+  });
 });
 
 describe('task words', () => {

@@ -48,6 +48,45 @@ export function durationText(ms: number): string {
   return `${+(h / 24).toFixed(1)} days`;
 }
 
+/** A span as a clock reads it: `45s`, `1m 30s`, `2h 5m`, `3d 4h` (negative: 0s). */
+export function spanText(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${h}h ${m % 60}m`;
+  return `${Math.floor(h / 24)}d ${h % 24}h`;
+}
+
+/** When the task started and how long it has run (`now`, ms since the epoch) or ran, from the
+ *  server's `createdAt` and, once ended, `lastUpdatedAt`; a time the server did not send (or
+ *  sent unreadable) is a dash, never a guess. */
+export function timingText(t: TaskView, now: number): string {
+  const start = t.createdAt ? Date.parse(t.createdAt) : NaN;
+  const clock = (ms: number) => new Date(ms).toLocaleTimeString();
+  if (t.terminal) {
+    const end = t.lastUpdatedAt ? Date.parse(t.lastUpdatedAt) : NaN;
+    const ended = Number.isNaN(end) ? '—' : clock(end);
+    const took = Number.isNaN(start) || Number.isNaN(end) ? '—' : spanText(end - start);
+    return `ended ${ended} · duration ${took}`;
+  }
+  if (Number.isNaN(start)) return 'started — · elapsed —';
+  return `started ${clock(start)} · elapsed ${spanText(now - start)}`;
+}
+
+/** The task's progress bar: its own last progress (a legacy task's, after the call returned),
+ *  else the creating call's while it runs; a completed task is full. Percent, and the numbers
+ *  and step as the server sent them. */
+export function progressOf(t: TaskView, call?: { progress: number; total: number | null; message: string | null }): { pct: number; text: string; message: string | null } | null {
+  const p = t.progress ?? call;
+  if (t.status === 'completed') return { pct: 100, text: '100%', message: p?.message ?? null };
+  if (!p) return null;
+  if (!p.total || p.total <= 0) return { pct: 0, text: `${p.progress} done (no total)`, message: p.message };
+  const pct = Math.max(0, Math.min(100, Math.round((p.progress / p.total) * 100)));
+  return { pct, text: `${pct}% (${p.progress} of ${p.total})`, message: p.message };
+}
+
 /** How the backend follows the task, in a few words. */
 export function pollingText(p: TaskPolling, asked: Json | undefined): string {
   const server = asked === undefined ? 'the server names no interval' : `the server asks ${typeof asked === 'number' ? durationText(asked) : JSON.stringify(asked)}`;
