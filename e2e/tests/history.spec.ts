@@ -62,3 +62,22 @@ test('history: a tool error (isError) is an error, and the error filter finds it
   await expect(list.locator('[data-testid=history-entry][data-method="tools/call"]')).toHaveCount(1);
   await expect(failed).toBeVisible();
 });
+
+test('history: the client requests a call caused are drawn under it, and the flat view hides them', async ({ page, backend }) => {
+  await openUi(page, backend);
+  await connect(page, 'demo');
+  // list-roots makes the demo ask roots/list, which the configured roots answer at once.
+  await selectTool(page, 'list-roots');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+
+  await tab(page, 'history');
+  const entry = page.getByTestId('history-list').locator('[data-testid=history-entry][data-method="tools/call"]').first();
+  const trace = entry.getByTestId('history-child-requests');
+  await expect(trace.locator('[data-testid=history-child][data-kind=serverRequest]')).toContainText('roots/list');
+  await page.getByTestId('history-child-switch').click();
+  await expect(page.getByTestId('history-child-switch')).toHaveAttribute('data-checked', 'false');
+  await expect(trace).toHaveCount(0);
+  await page.getByTestId('history-child-switch').click();
+  await expect(trace).toHaveCount(1);
+});

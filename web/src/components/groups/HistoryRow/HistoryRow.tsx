@@ -27,15 +27,19 @@ export interface HistoryRowProps {
   onPin: (label: string) => void;
   onUnpin: () => void;
   onShowLogs: () => void;
+  /** Draw the client requests it caused (sampling, elicitation, roots) under the line without
+   *  expanding it, as 003's request trace; false: the flat view, one line per request. */
+  childRequests?: boolean;
 }
 
 /** One request of the History tree: a parent with its children nested at time offsets (the
  *  server's questions grouped by `input_required` round, 003's request trace). */
-export function HistoryRow({ entry: e, folded = 0, detail, expanded, focused, resultUrl, onToggle, onReplay, onPin, onUnpin, onShowLogs }: HistoryRowProps) {
+export function HistoryRow({ entry: e, folded = 0, detail, expanded, focused, resultUrl, onToggle, onReplay, onPin, onUnpin, onShowLogs, childRequests = false }: HistoryRowProps) {
   const [label, setLabel] = useState(e.label ?? '');
   const [pinOpen, setPinOpen] = useState(false);
   const time = new Date(e.startedAt || e.startedAtUs / 1000).toLocaleTimeString([], { hour12: false });
   const children = detail?.children ?? [];
+  const asked = childRequests && !expanded ? children.filter((c) => c.kind === 'serverRequest') : [];
   return (
     <Stack
       gap={4}
@@ -132,6 +136,11 @@ export function HistoryRow({ entry: e, folded = 0, detail, expanded, focused, re
           )}
         </Group>
       </Group>
+      {asked.length > 0 && (
+        <Stack gap={0} pl="xl" data-testid="history-child-requests">
+          <RequestTree items={asked} />
+        </Stack>
+      )}
       <Collapse expanded={expanded}>
         <Stack gap={4} pl="xl" data-testid="history-detail">
           {e.params !== undefined && e.params !== null && (

@@ -1,7 +1,7 @@
 import { Button, Divider, EmptyState, Group, Loader, ScrollArea, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { downloadUrl } from '../../../lib/browser';
-import { foldCompletions, methodType, upsertEntry } from '../../../utils/history';
+import { foldCompletions, methodType, replayTab, upsertEntry } from '../../../utils/history';
 import type { HistoryEntry } from '../../../utils/types';
 import { ConfirmModal } from '../../groups/ConfirmModal/ConfirmModal';
 import { HistoryRow } from '../../groups/HistoryRow/HistoryRow';
@@ -34,6 +34,9 @@ export interface HistoryScreenProps {
   onShowLogs: (id: number) => void;
 }
 
+/** Rows whose client requests the trace draws (their details are read for it). */
+const TRACE_ROWS = 50;
+
 const RANGES: Record<string, number> = { '15m': 15 * 60_000, '1h': 3_600_000, '24h': 86_400_000 };
 
 /** History: request tree, Replay, Pin with label, full-text search, filters, Clear, Export. */
@@ -43,6 +46,8 @@ export function HistoryScreen(p: HistoryScreenProps) {
   const [status, setStatus] = useState<string | null>(null);
   const [range, setRange] = useState<string | null>(null);
   const [allServers, setAllServers] = useState(false);
+  // The request trace (003): the client requests a call caused drawn under it; off, the flat view.
+  const [childRequests, setChildRequests] = useState(true);
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
   const [pinned, setPinned] = useState<HistoryEntry[]>([]);
   const [nextBefore, setNextBefore] = useState<number | null>(null);
@@ -124,6 +129,22 @@ export function HistoryScreen(p: HistoryScreenProps) {
 
   const lines = useMemo(() => foldCompletions(shown), [shown]);
 
+  // The trace needs each finished parent's children: read once per entry and status, for the
+  // first rows only, so a long history costs a bounded number of reads.
+  const traced = useRef(new Set<string>());
+  useEffect(() => {
+    if (!childRequests) return;
+    for (const { entry: e } of lines.slice(0, TRACE_ROWS)) {
+      const key = `${e.id}:${e.status}`;
+      if (e.status === 'pending' || replayTab(e.method) === null || traced.current.has(key)) continue;
+      traced.current.add(key);
+      p.onDetail(e.id).then(
+        (d) => setDetails((old) => ({ ...old, [e.id]: d })),
+        () => traced.current.delete(key),
+      );
+    }
+  }, [childRequests, lines, p.onDetail]);
+
   const row = (e: HistoryEntry, pinnedSection = false, folded = 0) => (
     <HistoryRow
       key={e.id}
@@ -138,6 +159,7 @@ export function HistoryScreen(p: HistoryScreenProps) {
       onPin={(label) => void p.onPin(e.id, label).then(replaceEverywhere)}
       onUnpin={() => void p.onUnpin(e.id).then(replaceEverywhere)}
       onShowLogs={() => p.onShowLogs(e.id)}
+      childRequests={childRequests && !pinnedSection}
     />
   );
 
@@ -189,6 +211,13 @@ export function HistoryScreen(p: HistoryScreenProps) {
             comboboxProps={{ withinPortal: true }}
           />
           <Switch size="xs" label="All servers" checked={allServers} onChange={(e) => setAllServers(e.currentTarget.checked)} />
+          <Switch
+            size="xs"
+            label="Child requests"
+            checked={childRequests}
+            onChange={(e) => setChildRequests(e.currentTarget.checked)}
+            wrapperProps={{ 'data-testid': 'history-child-switch', 'data-checked': childRequests ? 'true' : 'false' }}
+          />
         </Group>
         <Group gap="xs">
           <Button size="xs" variant="default" onClick={() => downloadUrl('mcpscope-history.json', p.exportUrl(query))} data-testid="history-export">
