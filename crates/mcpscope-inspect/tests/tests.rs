@@ -34,3 +34,5 @@ mod roots;
 // The Subscriptions panel: a modern stream opened, updated, closed gracefully vs dropped,
 // cancelled, re-listened; legacy subscribe/unsubscribe.
 mod subscriptions;
+// Import server.json's value verification against a scripted npm/PyPI registry and remotes.
+mod registry_verify;

@@ -20,6 +20,7 @@ import type {
   ImportResult,
   Json,
   JsonObject,
+  RegistryCheck,
   RegistryImport,
   SavedRequest,
   ServerInfo,
@@ -120,6 +121,9 @@ export const api = {
   removeServer: (name: string) => call<Record<string, never>>('DELETE', `/api/servers/${enc(name)}`),
   importConfig: (text: string) => call<ImportResult>('POST', '/api/servers/import', { text }),
   importRegistry: (text: string) => call<RegistryImport>('POST', '/api/servers/import/registry', { text }),
+  /** The chosen package on its registry and its command on the PATH, or the remote answering. */
+  verifyRegistry: (text: string, choice: { package?: number; remote?: number }) =>
+    call<{ checks: RegistryCheck[] }>('POST', '/api/servers/import/registry/verify', { text, choice }),
   addFromRegistry: (text: string, choice: { package?: number; remote?: number }, name: string, env: Record<string, string>) =>
     call<ServerView>('POST', '/api/servers/import/registry/add', { text, choice, name, env }),
 

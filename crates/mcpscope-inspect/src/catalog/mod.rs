@@ -5,7 +5,9 @@
 //! - [`entry`]: one server ([`CatalogEntry`]) and what it means;
 //! - [`dialect`]: `mcp.json` as Claude Desktop, Cursor, the official Inspector, VS Code (`servers`,
 //!   `mcp.servers`, comments) and Windsurf write it;
-//! - [`registry`]: the MCP Registry's `server.json`, checked and turned into an entry;
+//! - [`registry`]: the MCP Registry's `server.json`, checked and turned into an entry (`lines`
+//!   says on which line of the pasted text each finding is); [`verify`] asks the package's
+//!   registry, the PATH and the remote what the text cannot say;
 //! - [`secrets`]: `{"secret"}` values moved to the secret store and `{"secretRef"}` values
 //!   resolved from it;
 //! - this module: the catalog file itself.
@@ -21,8 +23,10 @@
 
 pub mod dialect;
 pub mod entry;
+mod lines;
 pub mod registry;
 pub mod secrets;
+pub mod verify;
 
 pub use dialect::{Dialect, McpJson, McpJsonError};
 pub use entry::{CatalogEntry, OAuthEntry};

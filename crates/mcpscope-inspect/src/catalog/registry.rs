@@ -21,6 +21,8 @@ pub struct Finding {
     pub path: String,
     /// What is wrong and what to do.
     pub message: String,
+    /// The line of the text it is about (1-based; for a missing field, its object's line).
+    pub line: Option<usize>,
 }
 
 /// An environment variable (or header) a package or remote wants.
@@ -67,7 +69,7 @@ pub struct RegistryPreview {
 
 const REGISTRY_TYPES: &[&str] = &["npm", "pypi", "oci", "nuget", "mcpb"];
 
-fn parse_doc(text: &str) -> Result<Map<String, Value>> {
+pub(super) fn parse_doc(text: &str) -> Result<Map<String, Value>> {
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(m)) => Ok(m),
         Ok(_) => Err(Error::usage(
@@ -79,7 +81,7 @@ fn parse_doc(text: &str) -> Result<Map<String, Value>> {
     }
 }
 
-fn s(v: &Value, k: &str) -> Option<String> {
+pub(super) fn s(v: &Value, k: &str) -> Option<String> {
     v.get(k).and_then(Value::as_str).map(str::to_string)
 }
 
@@ -125,6 +127,7 @@ impl Findings {
             level,
             path: path.to_string(),
             message,
+            line: None,
         });
     }
 
@@ -161,8 +164,10 @@ pub fn preview_registry(text: &str) -> Result<RegistryPreview> {
         .collect();
     let root = Value::Object(doc);
     let name = s(&root, "name");
+    let mut validation = findings.sorted();
+    located(text, &mut validation);
     Ok(RegistryPreview {
-        validation: findings.sorted(),
+        validation,
         packages: package_views,
         remotes: remote_views,
         suggested_name: name
@@ -173,6 +178,14 @@ pub fn preview_registry(text: &str) -> Result<RegistryPreview> {
         description: s(&root, "description"),
         version: s(&root, "version"),
     })
+}
+
+/// Give each finding the line of the text its path is on.
+pub(super) fn located(text: &str, findings: &mut [Finding]) {
+    let lines = super::lines::pointer_lines(text);
+    for f in findings {
+        f.line = super::lines::line_of(&lines, &f.path);
+    }
 }
 
 /// The array at `key` (`packages`, `remotes`), empty when absent or not an array.
@@ -510,13 +523,13 @@ fn package_entry(doc: &Map<String, Value>, i: usize, filled: Filled) -> Result<C
         .ok_or_else(|| Error::usage(format!("packages[{i}] has no identifier")))?;
     let version = s(p, "version").filter(|v| v != "latest");
     let env = filled.sealed(&vars);
-    let (default_cmd, args) = runtime_command(
+    let args = runtime_args(
         registry_type.as_deref(),
         &identifier,
         version.as_deref(),
         &env,
     );
-    let command = s(p, "runtimeHint").unwrap_or_else(|| default_cmd.to_string());
+    let command = s(p, "runtimeHint").unwrap_or_else(|| runtime(registry_type.as_deref()).into());
     let mut args = with_runtime_arguments(
         arguments(p.get("runtimeArguments")),
         args,
@@ -532,23 +545,46 @@ fn package_entry(doc: &Map<String, Value>, i: usize, filled: Filled) -> Result<C
     })
 }
 
-/// The runtime that runs a package of this registry type, and its arguments naming the package
-/// at its version: `npx -y id@v`, `uvx id==v`, `dnx id@v --yes`, else
-/// `docker run -i --rm -e NAME… image:v`.
-fn runtime_command(
+/// The runtime that runs a package of this registry type: `npx`, `uvx`, `dnx`, else `docker`.
+fn runtime(registry_type: Option<&str>) -> &'static str {
+    match registry_type {
+        Some("npm") => "npx",
+        Some("pypi") => "uvx",
+        Some("nuget") => "dnx",
+        _ => "docker",
+    }
+}
+
+/// The command that would run `packages[i]`: its `runtimeHint`, else its registry type's
+/// runtime; `None` when the package cannot be launched from here (an mcpb bundle, an HTTP one).
+pub(super) fn launcher(p: &Value) -> Option<String> {
+    let registry_type = s(p, "registryType").or_else(|| s(p, "registry_type"));
+    let transport = p
+        .get("transport")
+        .and_then(|t| s(t, "type"))
+        .unwrap_or_else(|| "stdio".into());
+    if launch_problem(registry_type.as_deref(), &transport).is_some() {
+        return None;
+    }
+    Some(s(p, "runtimeHint").unwrap_or_else(|| runtime(registry_type.as_deref()).into()))
+}
+
+/// The runtime's arguments naming the package at its version: `npx -y id@v`, `uvx id==v`,
+/// `dnx id@v --yes`, else `docker run -i --rm -e NAME… image:v`.
+fn runtime_args(
     registry_type: Option<&str>,
     identifier: &str,
     version: Option<&str>,
     env: &Map<String, Value>,
-) -> (&'static str, Vec<String>) {
+) -> Vec<String> {
     let pinned = |sep: &str| match version {
         Some(v) => format!("{identifier}{sep}{v}"),
         None => identifier.to_string(),
     };
     match registry_type {
-        Some("npm") => ("npx", vec!["-y".into(), pinned("@")]),
-        Some("pypi") => ("uvx", vec![pinned("==")]),
-        Some("nuget") => ("dnx", vec![pinned("@"), "--yes".into()]),
+        Some("npm") => vec!["-y".into(), pinned("@")],
+        Some("pypi") => vec![pinned("==")],
+        Some("nuget") => vec![pinned("@"), "--yes".into()],
         _ => {
             // OCI: the container gets the variables by name from our environment.
             let mut a: Vec<String> = vec!["run".into(), "-i".into(), "--rm".into()];
@@ -563,7 +599,7 @@ fn runtime_command(
                 _ => identifier.to_string(),
             };
             a.push(image);
-            ("docker", a)
+            a
         }
     }
 }
@@ -655,6 +691,15 @@ mod tests {
         let msgs: Vec<&str> = p.validation.iter().map(|f| f.path.as_str()).collect();
         assert!(msgs.contains(&"/packages/1/version"), "{msgs:?}");
         assert!(msgs.contains(&"/remotes/0/url"), "{msgs:?}");
+        // Each finding names its line: a missing field, its object's.
+        let at = |path: &str| {
+            p.validation
+                .iter()
+                .find(|f| f.path == path)
+                .and_then(|f| f.line)
+        };
+        assert_eq!(at("/packages/1/version"), Some(12));
+        assert_eq!(at("/remotes/0/url"), Some(16));
         let bad = preview_registry(r#"{"name": "nonamespace", "version": "latest"}"#).unwrap();
         assert!(bad.validation.iter().filter(|f| f.level == "error").count() >= 3);
     }

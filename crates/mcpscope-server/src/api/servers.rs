@@ -20,6 +20,7 @@ pub(super) fn router() -> Router<AppState> {
         .route("/servers/import", post(import_mcp_json))
         .route("/servers/import/registry", post(preview_registry))
         .route("/servers/import/registry/add", post(add_from_registry))
+        .route("/servers/import/registry/verify", post(verify_registry))
         .route("/servers/{name}", put(update_server).delete(delete_server))
 }
 
@@ -91,6 +92,34 @@ struct Choice {
     remote: Option<usize>,
 }
 
+impl Choice {
+    fn of(&self) -> ApiResult<RegistryChoice> {
+        match (self.package, self.remote) {
+            (Some(i), None) => Ok(RegistryChoice::Package(i)),
+            (None, Some(i)) => Ok(RegistryChoice::Remote(i)),
+            _ => Err(ApiError::usage(
+                "choose exactly one: {\"package\": index} or {\"remote\": index}",
+            )),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct RegistryVerify {
+    text: String,
+    choice: Choice,
+}
+
+/// The chosen package on its registry and its command on the PATH, or the remote answering:
+/// `{checks: [Finding]}`. Asks the network, so only when the user asks.
+async fn verify_registry(Json(b): Json<RegistryVerify>) -> ApiResult<Json<Value>> {
+    let registries = mcpscope_inspect::catalog::verify::Registries::from_env();
+    let checks =
+        mcpscope_inspect::catalog::verify::verify_registry(&b.text, b.choice.of()?, &registries)
+            .await?;
+    Ok(Json(json!({ "checks": checks })))
+}
+
 #[derive(Deserialize)]
 struct RegistryAdd {
     text: String,
@@ -104,15 +133,7 @@ async fn add_from_registry(
     State(s): State<AppState>,
     Json(b): Json<RegistryAdd>,
 ) -> ApiResult<Json<Value>> {
-    let choice = match (b.choice.package, b.choice.remote) {
-        (Some(i), None) => RegistryChoice::Package(i),
-        (None, Some(i)) => RegistryChoice::Remote(i),
-        _ => {
-            return Err(ApiError::usage(
-                "choose exactly one: {\"package\": index} or {\"remote\": index}",
-            ));
-        }
-    };
+    let choice = b.choice.of()?;
     Ok(Json(
         app(&s)
             .add_from_registry(&b.text, choice, &b.name, &b.env)

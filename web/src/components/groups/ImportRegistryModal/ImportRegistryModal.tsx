@@ -1,7 +1,10 @@
-import { Alert, Button, Divider, FileButton, Group, Modal, PasswordInput, Radio, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
-import { useState } from 'react';
+import { Alert, Anchor, Button, Divider, FileButton, Group, Modal, PasswordInput, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useMemo, useRef, useState } from 'react';
+import { api } from '../../../lib/api';
 import { readFile } from '../../../lib/browser';
 import type { RegistryCheck, RegistryImport, ServerView } from '../../../utils/types';
+import { MarkedEditor, type MarkedEditorHandle } from './MarkedEditor';
+import { lineMarks, syntaxLine, transportOf } from './registry';
 
 export interface ImportRegistryModalProps {
   opened: boolean;
@@ -17,19 +20,27 @@ const SYMBOL: Record<string, { s: string; c: string }> = {
   error: { s: '✗', c: 'red' },
 };
 
-function CheckLine({ check }: { check: RegistryCheck }) {
+/** One line of the Validation Results; its line number selects that line in the editor. */
+function CheckLine({ check, onLine, testId = 'registry-check' }: { check: RegistryCheck; onLine?: (line: number) => void; testId?: string }) {
   const sym = SYMBOL[check.level] ?? SYMBOL.info;
+  const line = check.line;
   return (
-    <Text size="sm" data-testid="registry-check" data-level={check.level}>
+    <Text size="sm" data-testid={testId} data-level={check.level} data-line={line ?? undefined}>
       <Text span c={sym.c} fw={700}>
         {sym.s}
       </Text>{' '}
       {check.message}
-      {check.path ? (
+      {check.path || line ? (
         <Text span c="dimmed" size="xs">
           {' '}
-          ({check.path}
-          {check.line ? `, line ${check.line}` : ''})
+          (
+          {line ? (
+            <Anchor component="button" type="button" size="xs" onClick={() => onLine?.(line)} data-testid="registry-check-line">
+              line {line}
+            </Anchor>
+          ) : null}
+          {line && check.path ? ', ' : ''}
+          {check.path})
         </Text>
       ) : null}
     </Text>
@@ -45,6 +56,22 @@ export function ImportRegistryModal({ opened, onClose, onValidate, onAdd }: Impo
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // What the package's registry, the PATH or the remote said of the choice (null: asking).
+  const [checks, setChecks] = useState<RegistryCheck[] | null>(null);
+  const asked = useRef(0);
+  const editor = useRef<MarkedEditorHandle>(null);
+
+  /** Ask the backend about the choice `c` (`package:0`, `remote:1`); only the last answer counts. */
+  const verify = (c: string) => {
+    const [k, i] = c.split(':');
+    if (!k) return;
+    const n = ++asked.current;
+    setChecks(null);
+    api.verifyRegistry(text, k === 'package' ? { package: Number(i) } : { remote: Number(i) }).then(
+      (r) => n === asked.current && setChecks(r.checks),
+      (e) => n === asked.current && setChecks([{ level: 'warning', message: `Could not verify: ${e instanceof Error ? e.message : String(e)}` }]),
+    );
+  };
 
   const validate = async () => {
     setBusy(true);
@@ -53,9 +80,16 @@ export function ImportRegistryModal({ opened, onClose, onValidate, onAdd }: Impo
       const r = await onValidate(text);
       setRes(r);
       const first = r.packages[0] ? `package:${r.packages[0].index}` : r.remotes[0] ? `remote:${r.remotes[0].index}` : '';
-      setChoice((c) => c || first);
+      const known = [...r.packages.map((p) => `package:${p.index}`), ...r.remotes.map((x) => `remote:${x.index}`)];
+      const next = known.includes(choice) ? choice : first;
+      setChoice(next);
+      verify(next);
       if (!name && r.suggestedName) setName(r.suggestedName);
     } catch (e) {
+      // A text that does not parse has no results: the old ones would describe another text.
+      setRes(null);
+      setChecks(null);
+      asked.current++;
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
@@ -71,6 +105,14 @@ export function ImportRegistryModal({ opened, onClose, onValidate, onAdd }: Impo
   const hasErrors = (res?.validation ?? []).some((c) => c.level === 'error');
   const blocked = pkg && pkg.launchable === false ? pkg.problem ?? 'this package cannot be launched' : null;
   const canAdd = !!res && !!choice && missing.length === 0 && !hasErrors && !blocked && name.trim() !== '';
+  const transport = transportOf(pkg, remote);
+  const badLine = error ? syntaxLine(error) : null;
+  const marks = useMemo(() => {
+    const m = lineMarks([...(res?.validation ?? []), ...(checks ?? [])]);
+    if (badLine) m.set(badLine, 'error');
+    return m;
+  }, [res, checks, badLine]);
+  const toLine = (line: number) => editor.current?.selectLine(line);
 
   const add = async () => {
     setBusy(true);
@@ -94,17 +136,7 @@ export function ImportRegistryModal({ opened, onClose, onValidate, onAdd }: Impo
     <Modal opened={opened} onClose={onClose} title="Import MCP Registry server.json" size="xl" data-testid="import-registry">
       <Stack gap="sm">
         <Text size="sm">Paste server.json content or choose a file:</Text>
-        <Textarea
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-          autosize
-          minRows={8}
-          maxRows={18}
-          ff="monospace"
-          fz="xs"
-          spellCheck={false}
-          data-testid="import-registry-text"
-        />
+        <MarkedEditor ref={editor} value={text} onChange={setText} marks={marks} testId="import-registry-text" label="server.json" />
         <Group justify="flex-end" gap="xs">
           <FileButton onChange={(f) => f && void readFile(f).then(setText)} accept="application/json,.json">
             {(props) => (
@@ -113,7 +145,16 @@ export function ImportRegistryModal({ opened, onClose, onValidate, onAdd }: Impo
               </Button>
             )}
           </FileButton>
-          <Button variant="subtle" size="xs" onClick={() => { setText(''); setRes(null); }}>
+          <Button
+            variant="subtle"
+            size="xs"
+            onClick={() => {
+              setText('');
+              setRes(null);
+              setChecks(null);
+              setError(null);
+            }}
+          >
             Clear
           </Button>
         </Group>
@@ -127,17 +168,28 @@ export function ImportRegistryModal({ opened, onClose, onValidate, onAdd }: Impo
                 <CheckLine check={{ level: 'ok', message: 'Schema validation passed' }} />
               )}
               {res.validation.map((c, i) => (
-                <CheckLine key={i} check={c} />
+                <CheckLine key={i} check={c} onLine={toLine} />
               ))}
-              {pkg && <CheckLine check={{ level: 'ok', message: `Package: ${pkg.identifier ?? '?'} (${pkg.registryType ?? '?'})` }} />}
+              {checks === null && (pkg || remote) ? (
+                <CheckLine check={{ level: 'info', message: pkg ? `Looking up ${pkg.identifier ?? 'the package'} on ${pkg.registryType ?? 'its registry'}…` : `Asking ${remote?.url ?? 'the remote'}…` }} testId="registry-verifying" />
+              ) : (
+                (checks ?? []).map((c, i) => <CheckLine key={`v${i}`} check={c} onLine={toLine} testId="registry-verified" />)
+              )}
               {pkg?.runtimeHint && <CheckLine check={{ level: 'info', message: `Runtime hint: ${pkg.runtimeHint}` }} />}
+              {transport && <CheckLine check={{ level: 'info', message: `Transport: ${transport}` }} testId="registry-transport" />}
               {missing.map((v) => (
                 <CheckLine key={v.name} check={{ level: 'warning', message: `Environment variable ${v.name} not set` }} />
               ))}
               {blocked && <CheckLine check={{ level: 'error', message: blocked }} />}
             </Stack>
             <Divider label="Package Selection" labelPosition="left" />
-            <Radio.Group value={choice} onChange={setChoice}>
+            <Radio.Group
+              value={choice}
+              onChange={(c) => {
+                setChoice(c);
+                verify(c);
+              }}
+            >
               <Stack gap={4}>
                 {res.packages.map((p) => (
                   <Radio
@@ -197,7 +249,16 @@ export function ImportRegistryModal({ opened, onClose, onValidate, onAdd }: Impo
             <TextInput label="Server Name" value={name} onChange={(e) => setName(e.currentTarget.value)} data-testid="registry-name" />
           </>
         )}
-        {error && <Alert color="red" p="xs">{error}</Alert>}
+        {error && (
+          <Alert color="red" p="xs" data-testid="registry-error">
+            {error}
+            {badLine && (
+              <Anchor component="button" type="button" size="sm" ml="xs" onClick={() => toLine(badLine)}>
+                Show line {badLine}
+              </Anchor>
+            )}
+          </Alert>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={validate} loading={busy && !res} disabled={!text.trim()} data-testid="registry-validate">
             {res ? 'Validate Again' : 'Validate'}
