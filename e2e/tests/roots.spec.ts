@@ -1,5 +1,7 @@
 // Roots edited and then listed by the server (issue 9): the Roots editor in Server Info adds and
-// removes `file://` roots (a bad URI refused under its field, nothing saved), the backend keeps
+// removes roots by path (absolute or from ~, shown as the file:// URI it becomes; issue 24) or by
+// URI (a bad one refused under its field, nothing saved), counted on the client's Roots
+// capability line; the backend keeps
 // them in the catalog entry, and the demo's `list-roots` tool — a legacy `roots/list` request, a
 // 2026-07-28 `input_required` round — lists exactly the edited roots on the same connection.
 // A legacy session is told with `notifications/roots/list_changed`, seen in Traffic; a modern
@@ -25,10 +27,10 @@ async function openRoots(page: Page) {
   return editor;
 }
 
-async function addRoot(page: Page, name: string, uri: string) {
+async function addRoot(page: Page, name: string, path: string) {
   const editor = page.getByTestId('roots-editor');
   await editor.getByLabel('Name').fill(name);
-  await editor.getByLabel('URI').fill(uri);
+  await editor.getByLabel('Path').fill(path);
   await editor.getByTestId('root-add').click();
 }
 
@@ -44,18 +46,24 @@ for (const version of ['2025-11-25', '2026-07-28'] as const) {
     // Refused before anything is sent, the reason under the URI field.
     await addRoot(page, 'Web', 'https://example.com/repo');
     await expect(editor.getByText('roots must be file:// URIs')).toBeVisible();
-    await addRoot(page, 'Home', '/home/user');
-    await expect(editor.getByText('write it as "file:///home/user"')).toBeVisible();
+    await addRoot(page, 'Home', 'home/user');
+    await expect(editor.getByText('"home/user" is a relative path')).toBeVisible();
     await expect(editor.getByTestId('roots-empty')).toBeVisible();
 
-    await addRoot(page, 'Project', 'file:///home/user/myproject');
+    // A path: the URI it becomes is shown as it is typed.
+    await editor.getByLabel('Path').fill('/home/user/myproject');
+    await expect(editor.getByText('→ file:///home/user/myproject')).toBeVisible();
+    await addRoot(page, 'Project', '/home/user/myproject');
     await expect(editor.getByTestId('root-row')).toHaveCount(1);
-    await expect(editor.getByLabel('URI')).toHaveValue('');
-    await addRoot(page, 'Config', 'file:///etc/myapp');
+    await expect(editor.getByLabel('Path')).toHaveValue('');
+    // ~ is the backend's home directory (this test's HOME: the backend inherits it).
+    await addRoot(page, 'Config', '~/myapp');
+    await expect(editor.locator(`[data-testid=root-row][data-uri="file://${process.env.HOME}/myapp"]`)).toBeVisible();
     await addRoot(page, 'Documents', 'file:///home/user/Documents');
     await expect(editor.getByTestId('root-row')).toHaveCount(3);
     await editor.getByRole('button', { name: 'Remove root Config' }).click();
     await expect(editor.getByTestId('root-row')).toHaveCount(2);
+    await expect(page.locator('[data-testid=capability][data-capability=roots]')).toContainText('Roots (2)');
     await expect(editor.getByTestId('roots-status')).toContainText('Saved in the catalog entry');
     const legacy = version === '2025-11-25';
     await expect(editor.getByTestId('roots-status')).toHaveAttribute('data-list-changed', legacy ? 'true' : 'false');

@@ -189,8 +189,8 @@ impl Policy for ConfiguredRoots {
 }
 
 impl Inspector {
-    /// The roots `name` answers with now: `{roots, persisted, listChangedSent}` (the last only
-    /// after an edit).
+    /// The roots `name` answers with now: `{roots, persisted, home, listChangedSent}` (the last
+    /// only after an edit).
     pub async fn roots(&self, name: &str) -> Result<Value> {
         if self.catalog.lock().await.get(name).is_none() {
             return Err(Error::not_found(format!(
@@ -198,7 +198,11 @@ impl Inspector {
             )));
         }
         let book = &self.options.roots;
-        Ok(json!({"roots": book.roots(name), "persisted": !book.is_override(name)}))
+        // The home directory, so an editor can turn `~/project` into the URI a root needs.
+        let home = std::env::var_os("HOME")
+            .or_else(|| std::env::var_os("USERPROFILE"))
+            .map(|h| h.to_string_lossy().into_owned());
+        Ok(json!({"roots": book.roots(name), "persisted": !book.is_override(name), "home": home}))
     }
 
     /// Replace `name`'s roots: saved in the catalog entry (or for this run when the catalog is

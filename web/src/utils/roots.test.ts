@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addProblems, nameProblem, tidyRoot, uriProblem } from './roots';
+import { addProblems, nameProblem, rootUriOf, tidyRoot, uriProblem } from './roots';
 
 describe('root URI validation', () => {
   it('accepts file:// URIs', () => {
@@ -36,5 +36,21 @@ describe('root URI validation', () => {
   it('keeps rows trimmed, an empty name left out', () => {
     expect(tidyRoot({ uri: ' file:///a ', name: '  ' })).toEqual({ uri: 'file:///a' });
     expect(tidyRoot({ uri: 'file:///a', name: ' Project ' })).toEqual({ uri: 'file:///a', name: 'Project' });
+  });
+});
+
+describe('a typed path becomes the file:// URI a root needs', () => {
+  it('takes an absolute path, ~ and a URI, encoding what a URI cannot hold', () => {
+    expect(rootUriOf('/home/me/My Project', null)).toEqual({ uri: 'file:///home/me/My%20Project' });
+    expect(rootUriOf('~/notes', '/home/me/')).toEqual({ uri: 'file:///home/me/notes' });
+    expect(rootUriOf('~', '/home/me')).toEqual({ uri: 'file:///home/me' });
+    expect(rootUriOf('C:\\Users\\me', null)).toEqual({ uri: 'file:///C:/Users/me' });
+    expect(rootUriOf(' file:///etc/myapp ', null)).toEqual({ uri: 'file:///etc/myapp' });
+  });
+
+  it('says what to type for a relative path, or ~ when the home directory is unknown', () => {
+    expect(rootUriOf('src/app', '/home/me')).toEqual({ error: '"src/app" is a relative path; type it from / (or ~/), or a file:// URI' });
+    expect(rootUriOf('~/x', null)).toHaveProperty('error');
+    expect(rootUriOf('', null)).toHaveProperty('error');
   });
 });

@@ -59,9 +59,34 @@ export function tidyRoot(row: RootRow): RootRow {
   return name ? { uri: row.uri.trim(), name } : { uri: row.uri.trim() };
 }
 
+/** The `file://` URI a typed path or URI becomes: a URI as typed; an absolute path (`/srv/x`,
+ *  `C:\\x`) or one from the home directory (`~`, `~/x`, given `home`) with each segment
+ *  percent-encoded; anything else an error saying what to type. The browser cannot browse this
+ *  machine's directories, so the user types the path and sees the URI before adding it. */
+export function rootUriOf(input: string, home: string | null | undefined): { uri: string } | { error: string } {
+  const t = input.trim();
+  if (!t) return { error: 'a root needs a path, e.g. /home/me/project or ~/project' };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(t) && !/^[a-z]:[\\/]/i.test(t)) return { uri: t };
+  let path = t;
+  if (t === '~' || t.startsWith('~/')) {
+    if (!home) return { error: 'the backend did not say which directory ~ is; type the whole path' };
+    path = home.replace(/\/+$/, '') + t.slice(1);
+  }
+  // Windows: C:\dir → /C:/dir.
+  if (/^[a-z]:[\\/]/i.test(path)) path = '/' + path.replace(/\\/g, '/');
+  if (!path.startsWith('/')) return { error: `"${t}" is a relative path; type it from / (or ~/), or a file:// URI` };
+  const encoded = path
+    .split('/')
+    .map((seg) => (/^[a-z]:$/i.test(seg) ? seg : encodeURIComponent(seg)))
+    .join('/');
+  return { uri: `file://${encoded}` };
+}
+
 /** `GET`/`PUT /api/servers/:name/roots` (docs/web-api.md, "Roots"). */
 export interface RootsAnswer {
   roots: RootRow[];
+  /** The backend user's home directory (what `~` means), when known. */
+  home?: string | null;
   /** False: kept for this run only (a read-only catalog). */
   persisted: boolean;
   /** After a PUT: `notifications/roots/list_changed` went to a connected legacy server. */

@@ -1,25 +1,29 @@
 import { Alert, Button, Code, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, api } from '../../../lib/api';
-import { addProblems, tidyRoot, type RootRow, type RootsAnswer } from '../../../utils/roots';
+import { addProblems, rootUriOf, tidyRoot, type RootRow, type RootsAnswer } from '../../../utils/roots';
 
 export interface RootsEditorProps {
   /** The server's catalog name. */
   server: string;
   /** The catalog entry's `roots` (a change, e.g. from another tab, reloads the editor). */
   configured?: RootRow[];
+  /** How many roots the server is answered with now (Server Info's Roots capability line). */
+  onCount?: (n: number) => void;
 }
 
 /**
  * 003's Roots Configuration, in Server Info: the roots the server is told of (`roots/list`, and a
  * modern `input_required` round's `roots/list`), each with its name and `file://` URI; add one
- * (checked before it is sent, the error under its field) or remove one, saved at once to the
+ * by its path (absolute, or from `~`; the URI it becomes is shown as it is typed — a browser
+ * cannot browse this machine's directories, so there is no Browse button) or its URI (checked
+ * before it is sent, the error under its field) or remove one, saved at once to the
  * catalog entry's `roots`. The backend answers the server from this list at the moment it asks,
  * and tells a connected legacy server with `notifications/roots/list_changed`.
  */
-export function RootsEditor({ server, configured }: RootsEditorProps) {
+export function RootsEditor({ server, configured, onCount }: RootsEditorProps) {
   const [view, setView] = useState<RootsAnswer | null>(null);
-  const [uri, setUri] = useState('');
+  const [path, setPath] = useState('');
   const [name, setName] = useState('');
   const [errors, setErrors] = useState<{ uri?: string; name?: string }>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -31,7 +35,7 @@ export function RootsEditor({ server, configured }: RootsEditorProps) {
     api
       .roots(server)
       // A reload after our own save (its catalog event) keeps what that save told the server.
-      .then((v) => live && setView((prev) => ({ ...v, listChangedSent: prev?.listChangedSent, notSaved: prev?.notSaved })))
+      .then((v) => live && setView((prev) => ({ ...v, listChangedSent: prev?.listChangedSent, notSaved: prev?.notSaved, home: v.home ?? prev?.home })))
       .catch((e) => live && setFailure(e instanceof ApiError ? e.message : String(e)));
     return () => {
       live = false;
@@ -43,7 +47,8 @@ export function RootsEditor({ server, configured }: RootsEditorProps) {
       setBusy(true);
       setFailure(null);
       try {
-        setView(await api.setRoots(server, roots));
+        const answer = await api.setRoots(server, roots);
+        setView((prev) => ({ ...answer, home: answer.home ?? prev?.home }));
         return true;
       } catch (e) {
         const message = e instanceof ApiError ? e.message : String(e);
@@ -57,13 +62,22 @@ export function RootsEditor({ server, configured }: RootsEditorProps) {
   );
 
   const roots = view?.roots ?? [];
+  useEffect(() => {
+    if (view) onCount?.(view.roots.length);
+  }, [view, onCount]);
+  const target = path.trim() ? rootUriOf(path, view?.home) : null;
   const add = async () => {
-    const row = { uri, name };
+    const typed = rootUriOf(path, view?.home);
+    if ('error' in typed) {
+      setErrors({ uri: typed.error });
+      return;
+    }
+    const row = { uri: typed.uri, name };
     const problems = addProblems(roots, row);
     setErrors(problems);
     if (problems.uri || problems.name) return;
     if (await save([...roots, tidyRoot(row)])) {
-      setUri('');
+      setPath('');
       setName('');
     }
   };
@@ -123,13 +137,15 @@ export function RootsEditor({ server, configured }: RootsEditorProps) {
           data-testid="root-name-input"
         />
         <TextInput
-          label="URI"
-          placeholder="file:///home/me/project"
+          label="Path"
+          placeholder="/home/me/project, ~/project or file:///home/me/project"
           size="xs"
           style={{ flex: 1 }}
-          value={uri}
+          value={path}
           error={errors.uri}
-          onChange={(e) => setUri(e.currentTarget.value)}
+          description={target && 'uri' in target ? `→ ${target.uri}` : undefined}
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          onChange={(e) => setPath(e.currentTarget.value)}
           onKeyDown={(e) => e.key === 'Enter' && void add()}
           data-testid="root-uri-input"
         />

@@ -1,5 +1,5 @@
 import { Alert, Badge, Code, Divider, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { eraMode } from '../../../utils/status';
 import type { Json, JsonObject, ServerInfo, ServerView } from '../../../utils/types';
 import { JsonView } from '../../elements/JsonView/JsonView';
@@ -18,6 +18,7 @@ export interface ServerInfoPanelProps {
 const SERVER_CAPS = ['tools', 'resources', 'prompts', 'logging', 'completions', 'tasks', 'experimental'] as const;
 const CLIENT_CAPS = ['sampling', 'elicitation', 'roots', 'tasks', 'experimental'] as const;
 
+/** One capability, ✓ or ✗, with its count when known and the flags it declares. */
 function capLine(name: string, caps: JsonObject | null | undefined, count?: number) {
   const has = !!caps && caps[name] !== undefined && caps[name] !== null;
   const detail = has && caps ? (caps[name] as Json) : undefined;
@@ -46,6 +47,8 @@ function capLine(name: string, caps: JsonObject | null | undefined, count?: numb
 
 /** Server Info: name, version, protocol and era, transport, capabilities both ways, instructions. */
 export function ServerInfoPanel({ server, info, counts = {}, authPanel }: ServerInfoPanelProps) {
+  // The roots the server is answered with, as the editor below last read or saved them.
+  const [roots, setRoots] = useState<number>(server.entry.roots?.length ?? 0);
   if (!info) {
     return (
       <Stack gap="xs" data-testid="server-info-panel" data-connected="false">
@@ -54,7 +57,7 @@ export function ServerInfoPanel({ server, info, counts = {}, authPanel }: Server
         </Text>
         <Text size="sm">Configuration:</Text>
         <JsonView value={server.entry} expandAll />
-        <RootsEditor server={server.name} configured={server.entry.roots} />
+        <RootsEditor server={server.name} configured={server.entry.roots} onCount={setRoots} />
         {authPanel}
       </Stack>
     );
@@ -107,7 +110,7 @@ export function ServerInfoPanel({ server, info, counts = {}, authPanel }: Server
         <Stack gap={2}>
           <Title order={6}>Client Capabilities</Title>
           <Divider />
-          {CLIENT_CAPS.map((c) => capLine(c, info.clientCapabilities ?? null))}
+          {CLIENT_CAPS.map((c) => capLine(c, info.clientCapabilities ?? null, c === 'roots' ? roots : undefined))}
         </Stack>
       </SimpleGrid>
       {info.instructions && (
@@ -128,7 +131,7 @@ export function ServerInfoPanel({ server, info, counts = {}, authPanel }: Server
           ))}
         </Alert>
       )}
-      <RootsEditor server={server.name} configured={server.entry.roots} />
+      <RootsEditor server={server.name} configured={server.entry.roots} onCount={setRoots} />
       <ServerProfileChoice server={server.name} />
       {authPanel}
     </Stack>
