@@ -25,6 +25,14 @@ test('server list: add, edit, import, registry, remove, connect and server info'
   await expect(broken).toHaveAttribute('data-status', 'failed');
   await expect(broken.getByTestId('inline-error')).toBeVisible();
   await expect(broken.getByTestId('status-label')).toContainText('Failed (');
+  // The card and the toast link the troubleshooting guide of the error's code, served by the
+  // backend itself (it opens offline), in a tab of its own.
+  const guide = broken.getByTestId('troubleshooting-link');
+  await expect(guide).toHaveAttribute('data-code', 'unreachable');
+  await expect(page.locator('.mantine-Notification-root [data-testid=troubleshooting-link]').first()).toHaveAttribute('href', '/troubleshooting/unreachable');
+  const [guidePage] = await Promise.all([page.context().waitForEvent('page'), guide.click()]);
+  await expect(guidePage.locator('h1')).toHaveText(/^unreachable: /);
+  await guidePage.close();
 
   // Edit: rename.
   await broken.getByTestId('server-edit').click();

@@ -68,7 +68,8 @@ pub struct AuthConfig {
 
 impl AuthConfig {
     /// Defaults: profile `default`, browser login on the official callback URL, 30 s per HTTP
-    /// request, 5 minutes for a login, 2 step-ups in a row; messages go to stderr.
+    /// request, 5 minutes for a login, 2 step-ups in a row; messages go to stderr, cleaned of
+    /// escape sequences.
     pub fn new(server_url: &str) -> AuthConfig {
         AuthConfig {
             server_url: server_url.to_string(),
@@ -86,7 +87,8 @@ impl AuthConfig {
             http_timeout: Duration::from_secs(30),
             login_timeout: Duration::from_secs(300),
             max_step_ups: 2,
-            notify: Arc::new(|m| eprintln!("{m}")),
+            // A message may carry server text (an authorization URL): shown, never obeyed.
+            notify: Arc::new(|m| eprintln!("{}", mcpscope_proto::terminal::clean(m, usize::MAX))),
         }
     }
 }

@@ -10,6 +10,7 @@
 //! - [`lint`] (feature `lint`): each message checked against the official `schema.json` of its revision.
 //! - [`redact`]: credentials and secret values kept out of what is shown and stored.
 //! - [`tool_lint`] (feature `lint`): quality findings about the tools of a `tools/list`.
+//! - [`terminal`]: server text made safe for a terminal (escape sequences shown, never obeyed).
 //!
 //! ```
 //! use mcpscope_proto::{classify, Classified};
@@ -29,6 +30,7 @@ pub mod method;
 pub mod redact;
 #[cfg(feature = "lint")]
 pub mod tool_lint;
+pub mod terminal;
 
 pub use frame::{Direction, Frame, FrameKind, FrameMeta, now_us, rfc3339};
 pub use jsonrpc::{

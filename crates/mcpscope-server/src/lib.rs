@@ -2,7 +2,8 @@
 //!
 //! A thin axum adapter over the inspector core (`mcpscope-inspect`: catalog, connections,
 //! traffic, history, events): JSON REST commands under `/api`, one Server-Sent Events stream
-//! (`/api/events`) of the core's event bus, the OAuth callback route, and the embedded SPA. The
+//! (`/api/events`) of the core's event bus, the OAuth callback route, the troubleshooting page of
+//! each error code (`troubleshooting.rs`, served from the binary), and the embedded SPA. The
 //! contract with the SPA is `docs/web-api.md`. The browser never talks to an MCP server: every
 //! protocol decision stays in the engine and the core.
 //!
@@ -33,6 +34,7 @@ mod sandbox;
 mod security;
 mod sse;
 mod state;
+pub mod troubleshooting;
 
 pub use error::ApiError;
 // The core's types the binary and the tests name through this crate.
@@ -68,6 +70,14 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/api", api::router())
         .route("/oauth/callback", axum::routing::get(callback::callback))
+        .route(
+            "/troubleshooting",
+            axum::routing::get(troubleshooting::index),
+        )
+        .route(
+            "/troubleshooting/{code}",
+            axum::routing::get(troubleshooting::guide),
+        )
         .fallback(assets::spa)
         .with_state(state)
         // Outermost, so nothing — not even a 404 — is answered to a refused Host or Origin.

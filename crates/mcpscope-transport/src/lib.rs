@@ -394,6 +394,15 @@ impl Connection {
             Connection::Sse(t) => t.close(),
         }
     }
+
+    /// A closing stdio server asked something it can no longer be answered: stop waiting for it
+    /// to exit by itself (`why` is noted in the traffic). Nothing to do for HTTP, whose close
+    /// does not wait on the server.
+    pub fn hurry_close(&self, why: &str) {
+        if let Connection::Stdio(t) = self {
+            t.hurry(why);
+        }
+    }
 }
 
 /// An error with its causes, e.g. "error sending request: connection refused".

@@ -32,6 +32,8 @@ pub struct StdioTransport {
     stdin_tx: Mutex<Option<mpsc::UnboundedSender<Bytes>>>,
     events: EventTx,
     shutdown: Mutex<Option<oneshot::Sender<()>>>,
+    /// Ends the wait for a polite exit at once (see [`StdioTransport::hurry`]).
+    hurry: Arc<tokio::sync::Notify>,
     done: tokio::sync::watch::Receiver<bool>,
 }
 
@@ -77,8 +79,14 @@ impl StdioTransport {
         let (done_tx, done_rx) = tokio::sync::watch::channel(false);
         let grace = opts.shutdown_grace;
         let sup_events = events.clone();
+        let hurry = Arc::new(tokio::sync::Notify::new());
+        let stop = Stop {
+            shutdown: shutdown_rx,
+            hurry: hurry.clone(),
+            grace,
+        };
         tokio::spawn(async move {
-            let status = supervise(child, pid, shutdown_rx, grace, &sup_events).await;
+            let status = supervise(child, pid, stop, &sup_events).await;
             // Let the readers drain what the process wrote before it died.
             let _ = stdout_task.await;
             let _ = tokio::time::timeout(Duration::from_millis(500), stderr_task).await;
@@ -96,6 +104,7 @@ impl StdioTransport {
             stdin_tx: Mutex::new(Some(stdin_tx)),
             events,
             shutdown: Mutex::new(Some(shutdown_tx)),
+            hurry,
             done: done_rx,
         })
     }
@@ -118,6 +127,15 @@ impl StdioTransport {
         }
         let mut done = self.done.clone();
         let _ = done.wait_for(|d| *d).await;
+    }
+
+    /// Stop waiting for a server whose stdin is closed to exit by itself: `why` is noted and
+    /// SIGTERM sent now rather than after the grace period. For the engine, when the server asks
+    /// something after its stdin was closed: the answer can never reach it, and a server waiting
+    /// on one (server-everything's `roots/list` timer) would otherwise sit out the whole grace.
+    pub(crate) fn hurry(&self, why: &str) {
+        note(&self.events, why);
+        self.hurry.notify_one();
     }
 }
 
@@ -351,19 +369,27 @@ fn peek_cut(head: &[u8]) -> Cut {
     }
 }
 
-/// Wait for the child; on shutdown request: grace, SIGTERM to the group, grace, SIGKILL.
+/// How the supervisor is told to stop the server: `shutdown` once stdin is closed, then the
+/// grace period for a polite exit, which `hurry` cuts short.
+struct Stop {
+    shutdown: oneshot::Receiver<()>,
+    hurry: Arc<tokio::sync::Notify>,
+    grace: Duration,
+}
+
+/// Wait for the child; on shutdown request: grace (or a hurry), SIGTERM to the group, grace,
+/// SIGKILL.
 async fn supervise(
     mut child: Child,
     pid: Option<u32>,
-    shutdown: oneshot::Receiver<()>,
-    grace: Duration,
+    stop: Stop,
     events: &EventTx,
 ) -> Option<ExitStatus> {
     // If this task is dropped while the server runs (the CLI exits at Ctrl-C during the
     // handshake; the runtime shuts down), `kill_on_drop` would reach the leader only: take the
     // whole group, or its children outlive us.
     let mut orphan_guard = GroupGuard(pid);
-    let status = supervise_steps(&mut child, pid, shutdown, grace, events).await;
+    let status = supervise_steps(&mut child, pid, stop, events).await;
     orphan_guard.0 = None;
     status
 }
@@ -380,21 +406,28 @@ impl Drop for GroupGuard {
 async fn supervise_steps(
     child: &mut Child,
     pid: Option<u32>,
-    shutdown: oneshot::Receiver<()>,
-    grace: Duration,
+    stop: Stop,
     events: &EventTx,
 ) -> Option<ExitStatus> {
+    let grace = stop.grace;
     tokio::select! {
         status = child.wait() => return status.ok(),
-        _ = shutdown => {}
+        _ = stop.shutdown => {}
     }
-    if let Ok(Ok(status)) = tokio::time::timeout(grace, child.wait()).await {
-        return Some(status);
+    tokio::select! {
+        r = tokio::time::timeout(grace, child.wait()) => {
+            if let Ok(Ok(status)) = r {
+                return Some(status);
+            }
+            note(
+                events,
+                "server still running after stdin closed; sending SIGTERM to its process group",
+            );
+        }
+        _ = stop.hurry.notified() => {
+            note(events, "sending SIGTERM to the server's process group now");
+        }
     }
-    note(
-        events,
-        "server still running after stdin closed; sending SIGTERM to its process group",
-    );
     signal_group(pid, nix::sys::signal::Signal::SIGTERM);
     if let Ok(Ok(status)) = tokio::time::timeout(grace, child.wait()).await {
         return Some(status);

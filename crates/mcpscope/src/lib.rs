@@ -8,6 +8,7 @@ pub mod oauth;
 pub mod observer;
 pub mod resolve;
 pub mod responder;
+pub mod say;
 pub mod secret_store;
 pub mod tui;
 pub mod tui_callback;
@@ -100,7 +101,7 @@ fn parse(argv: Vec<String>) -> Result<Command, i32> {
                         .to_string(),
                     extra: Default::default(),
                 };
-                eprintln!("{}", f.json_line());
+                say::json_line(&f.json_line());
             }
             Err(code)
         }

@@ -7,6 +7,7 @@
 //! rule the web backend uses ([`mcpscope_proto::redact`]) unless `--trace-secrets` asks for the
 //! bytes as they were.
 
+use crate::say;
 use base64::Engine as _;
 use mcpscope_client::{Observer, Recorded, SessionEvent};
 use mcpscope_proto::lint::{LintContext, Linter, Revision};
@@ -186,7 +187,7 @@ impl CliObserver {
             Some(redacted) => Cow::Owned(redacted),
             None => line,
         };
-        eprintln!("server stderr: {line}");
+        say::line(&format!("server stderr: {line}"));
     }
 
     /// Write the frame (redacted unless `--trace-secrets`) as one trace line, flushed at once; a
@@ -263,7 +264,7 @@ impl Observer for CliObserver {
                         .as_deref()
                         .map(|m| format!(" {m}"))
                         .unwrap_or_default();
-                    eprintln!("progress {method}: {progress}{of}{msg}");
+                    say::line(&format!("progress {method}: {progress}{of}{msg}"));
                 }
             }
             SessionEvent::Log {
@@ -280,7 +281,7 @@ impl Observer for CliObserver {
                         Value::String(s) => s.clone(),
                         other => other.to_string(),
                     };
-                    eprintln!("[{level}]{logger} {text}");
+                    say::line(&format!("[{level}]{logger} {text}"));
                 }
                 if self.collect {
                     self.notifications
@@ -299,7 +300,7 @@ impl Observer for CliObserver {
                         n["params"] = p.clone();
                     }
                     if self.print {
-                        eprintln!("notification {n}");
+                        say::line(&format!("notification {n}"));
                     }
                     self.notifications
                         .lock()
@@ -309,7 +310,7 @@ impl Observer for CliObserver {
             }
             SessionEvent::ServerRequest { method, origin } => {
                 if self.print {
-                    eprintln!("server asks: {method} ({origin})");
+                    say::line(&format!("server asks: {method} ({origin})"));
                 }
             }
             SessionEvent::Warning { message, frame_seq } => {
@@ -318,7 +319,7 @@ impl Observer for CliObserver {
                     None => message.clone(),
                 };
                 if self.print {
-                    eprintln!("warning: {text}");
+                    say::line(&format!("warning: {text}"));
                 }
                 self.warnings.lock().expect("warnings lock").push(text);
             }

@@ -5,6 +5,7 @@
 //! [`Policy`] of the core's interaction queue (`mcpscope_inspect::interactions`), so each question
 //! is an interaction like the web UI's and the wire answer comes from the one `wire_answer`.
 
+use crate::observer::CliObserver;
 use futures::future::BoxFuture;
 use mcpscope_client::{Responder, ServerRequest, full_capabilities, without_apps};
 use mcpscope_inspect::interactions::{
@@ -19,7 +20,7 @@ use serde_json::{Map, Value, json};
 use std::sync::{Arc, OnceLock};
 
 /// How the CLI answers.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct CliResponder {
     /// Accept form elicitations with schema defaults (and URL elicitations).
     pub accept_defaults: bool,
@@ -31,9 +32,20 @@ pub struct CliResponder {
     pub roots: Vec<Root>,
     /// Print what the server asked on stderr.
     pub verbose: bool,
+    /// Where a declined form's reason goes: the CLI's warnings (stderr, the JSON document).
+    pub observer: Option<Arc<CliObserver>>,
     /// Declare MCP Apps (`--advertise-apps`, implied by `--app-info`). Off by default, as in the
     /// official Inspector's CLI: a terminal cannot render an app, so servers should fall back.
     pub advertise_apps: bool,
+}
+
+impl std::fmt::Debug for CliResponder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CliResponder")
+            .field("accept_defaults", &self.accept_defaults)
+            .field("roots", &self.roots)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The root a `--root URI` flag offers: named after the URI's last path segment.
@@ -43,6 +55,35 @@ pub fn root_of_flag(uri: &str) -> Root {
         uri: uri.to_string(),
         name: Some(name.to_string()),
     }
+}
+
+/// Why `content` does not answer the form `schema` (`None`: it does): the required fields the
+/// flags left without a value, named, else the first error of the schema validator the TUI's
+/// form checks with (`mcpscope_proto::form`).
+fn unfilled(schema: &Value, content: &Map<String, Value>) -> Option<String> {
+    let missing: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .filter(|k| !content.contains_key(*k))
+        .collect();
+    if !missing.is_empty() {
+        let names: Vec<String> = missing.iter().map(|k| format!("`{k}`")).collect();
+        return Some(format!(
+            "the form requires {} with no default; give a value with --elicitation-json '{{\"{}\": …}}'",
+            names.join(", "),
+            missing[0]
+        ));
+    }
+    let errors = mcpscope_proto::form::validate(schema, &Value::Object(content.clone())).ok()?;
+    let e = errors.first()?;
+    let at = if e.path.is_empty() { "/" } else { &e.path };
+    Some(format!(
+        "the answer is not valid for the form ({at}: {}); correct it with --elicitation-json",
+        e.message
+    ))
 }
 
 /// The schema's defaults for each property of a flat elicitation `requestedSchema`.
@@ -86,7 +127,9 @@ impl CliResponder {
         if mode == "url" {
             let url = params.get("url").and_then(Value::as_str).unwrap_or("");
             if self.verbose {
-                eprintln!("elicitation (url): {message}\n  the server asks you to open: {url}");
+                crate::say::line(&format!(
+                    "elicitation (url): {message}\n  the server asks you to open: {url}"
+                ));
             }
             return if accepting {
                 Answer::Accept(Value::Null)
@@ -95,14 +138,25 @@ impl CliResponder {
             };
         }
         if self.verbose {
-            eprintln!("elicitation (form): {message}");
+            crate::say::line(&format!("elicitation (form): {message}"));
         }
         if !accepting {
             return Answer::Decline;
         }
-        let mut content = schema_defaults(params.get("requestedSchema").unwrap_or(&Value::Null));
+        let schema = params.get("requestedSchema").unwrap_or(&Value::Null);
+        let mut content = schema_defaults(schema);
         if let Some(c) = &self.elicitation_content {
             content.extend(c.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        // Never an answer the server must refuse: a form the flags cannot fill is declined.
+        if let Some(why) = unfilled(schema, &content) {
+            let text = format!("elicitation declined: {why}");
+            match &self.observer {
+                Some(o) => o.on_warning(text),
+                None if self.verbose => crate::say::line(&format!("warning: {text}")),
+                None => {}
+            }
+            return Answer::Decline;
         }
         Answer::Accept(Value::Object(content))
     }
@@ -201,6 +255,42 @@ mod tests {
         assert_eq!(
             out,
             json!({"action": "accept", "content": {"name": "John Doe", "age": 30, "ok": true}})
+        );
+    }
+
+    #[test]
+    fn a_required_field_without_a_default_declines_instead_of_an_invalid_accept() {
+        let form = json!({"message": "m", "requestedSchema": {"type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "age": {"type": "integer", "default": 30}
+            },
+            "required": ["name"]}});
+        let defaults = CliResponder {
+            accept_defaults: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            defaults.answer(&elicit(form.clone())).unwrap(),
+            json!({"action": "decline"})
+        );
+        assert_eq!(
+            unfilled(&form["requestedSchema"], &Map::new()).unwrap(),
+            "the form requires `name` with no default; give a value with --elicitation-json '{\"name\": …}'"
+        );
+        // --elicitation-json fills it; a wrong type is declined too, with the validator's reason.
+        let given = |name: Value| CliResponder {
+            accept_defaults: true,
+            elicitation_content: Some(Map::from_iter([("name".into(), name)])),
+            ..Default::default()
+        };
+        assert_eq!(
+            given(json!("Ada")).answer(&elicit(form.clone())).unwrap(),
+            json!({"action": "accept", "content": {"name": "Ada", "age": 30}})
+        );
+        assert_eq!(
+            given(json!(7)).answer(&elicit(form)).unwrap(),
+            json!({"action": "decline"})
         );
     }
 

@@ -4,7 +4,7 @@
 //! what a user sees: the exit code, the stderr JSON error, stdout, warnings and the trace.
 
 use crate::misbehaving_support::{body, cli, cli_unparsed, cli_untraced, server};
-use mcpscope_testkit::{GARBAGE_NOISE, StdioMode};
+use mcpscope_testkit::{GARBAGE_NOISE, StdioMode, TERMINAL_ESCAPES};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
 use std::time::Duration;
@@ -642,4 +642,68 @@ for line in sys.stdin:
     );
     assert_eq!(run.code, 0, "{}", run.dump());
     assert_eq!(run.json()["result"]["tools"], json!([]));
+}
+
+/// `s` with no byte a terminal would obey (ESC, BEL, C1): what the CLI writes for a person.
+fn assert_inert(what: &str, s: &str) {
+    let obeyed: Vec<char> = s.chars().filter(|c| c.is_control() && *c != '\n').collect();
+    assert!(obeyed.is_empty(), "{what} holds {obeyed:?}:\n{s}");
+}
+
+/// A server's escape sequences (the clipboard, the window title, a screen clear) in its
+/// stderr, a log line, a progress message and an error reach the terminal as visible text,
+/// never as commands, and the trace keeps their bytes exact (issue 24 item 24).
+#[test]
+fn a_servers_escape_sequences_are_shown_never_obeyed_and_the_trace_keeps_them() {
+    let mode = StdioMode::TerminalEscapes;
+    let run = cli(
+        "escapes",
+        &with_server(
+            &[
+                "--method",
+                "tools/call",
+                "--tool-name",
+                "hostile",
+                "--show-stderr",
+            ],
+            &mode,
+        ),
+    );
+    assert_ne!(run.code, 0, "{}", run.dump());
+    assert_inert("stderr", &run.stderr);
+    assert_inert("stdout", &String::from_utf8_lossy(&run.stdout));
+    // Shown as their pictures, so a person still sees that the server sent them.
+    for part in [
+        "server stderr: stderr ",
+        "[error] log ",
+        ": 1 progress ",
+        "error ",
+    ] {
+        let shown = format!("{part}␛]52;c;cHduZWQ=␇␛]0;pwned-title␇␛[2J␛[H");
+        assert!(
+            run.stderr.lines().any(|l| l.contains(&shown)),
+            "{shown:?} missing:\n{}",
+            run.dump()
+        );
+    }
+    let exact = format!("stderr {TERMINAL_ESCAPES}");
+    assert!(
+        run.frames("stderr-line")
+            .iter()
+            .any(|f| body(f) == exact.as_bytes()),
+        "the trace must keep the stderr line byte for byte"
+    );
+
+    // A crashed server's last stderr lines, quoted in the failure, are cleaned the same way.
+    let run = cli(
+        "escapes-crash",
+        &with_server(&["--method", "tools/call", "--tool-name", "crash"], &mode),
+    );
+    assert_eq!(run.code, 4, "{}", run.dump());
+    assert_inert("stderr", &run.stderr);
+    assert!(
+        run.stderr.contains("fatal: ␛]52;c;cHduZWQ=␇"),
+        "{}",
+        run.dump()
+    );
 }

@@ -55,6 +55,7 @@ async fn tour(target: &Target) {
         get_a_prompt(target),
         progress(target),
         elicitation(target),
+        elicitation_defaults_cannot_fill_a_required_field(target),
         sampling(target),
     );
 }
@@ -213,6 +214,9 @@ async fn elicitation(target: &Target) {
             "trigger-elicitation-request",
             "--elicitation",
             "accept-defaults",
+            // The form requires `name`, which has no default.
+            "--elicitation-json",
+            r#"{"name": "Ada"}"#,
         ])
         .await;
     let answer = run
@@ -229,8 +233,43 @@ async fn elicitation(target: &Target) {
         "{}",
         run.dump()
     );
+    assert_eq!(answer["result"]["content"]["name"], "Ada", "{}", run.dump());
     assert!(
         texts(&elicited).contains("provided the requested information"),
+        "{}",
+        run.dump()
+    );
+}
+
+/// `--elicitation accept-defaults` alone cannot fill the required `name`: the form is declined
+/// with the reason, never accepted with content the server must refuse (issue 24 item 9).
+async fn elicitation_defaults_cannot_fill_a_required_field(target: &Target) {
+    let (declined, run) = target
+        .ok(&[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "trigger-elicitation-request",
+            "--elicitation",
+            "accept-defaults",
+        ])
+        .await;
+    let answer = run
+        .sent()
+        .into_iter()
+        .find(|m| m.get("method").is_none() && m["result"]["action"].is_string())
+        .unwrap_or_else(|| panic!("we never answered the elicitation\n{}", run.dump()));
+    assert_eq!(
+        answer["result"],
+        json!({"action": "decline"}),
+        "{}",
+        run.dump()
+    );
+    assert!(texts(&declined).contains("declined"), "{}", run.dump());
+    let warnings = run.json()["warnings"].to_string();
+    assert!(
+        warnings.contains("requires `name` with no default")
+            && warnings.contains("--elicitation-json"),
         "{}",
         run.dump()
     );
@@ -256,6 +295,34 @@ async fn sampling(target: &Target) {
         .find(|m| m["method"] == "sampling/createMessage")
         .unwrap_or_else(|| panic!("no sampling request\n{}", run.dump()));
     assert!(asked.get("id").is_some(), "{asked}");
+}
+
+/// server-everything asks `roots/list` 350 ms after `initialized`, usually after a quick
+/// one-shot has its answer and has closed the server's stdin. The question either comes in time
+/// and is answered, or is known to be unanswerable and the server is stopped at once: never a
+/// warning, never the 2 s wait for a server that waits on us (issue 24 item 12).
+async fn roots_asked_after_the_answer_do_not_delay_the_exit(target: &Target) {
+    let (_, run) = target.ok(&["--method", "tools/list"]).await;
+    assert!(run.json().get("warnings").is_none(), "{}", run.dump());
+    let answered = run
+        .sent()
+        .iter()
+        .any(|m| m.get("method").is_none() && m["result"]["roots"].is_array());
+    let notes: Vec<&str> = run
+        .frames("lifecycle")
+        .iter()
+        .filter_map(|f| f["meta"]["note"].as_str())
+        .collect();
+    let unanswerable = notes
+        .iter()
+        .any(|n| n.contains("asked roots/list (request 0) after its input was closed"));
+    assert!(answered || unanswerable, "{notes:#?}\n{}", run.dump());
+    assert!(
+        !notes
+            .iter()
+            .any(|n| n.contains("still running after stdin closed")),
+        "{notes:#?}"
+    );
 }
 
 /// Auto: the probe is answered -32601 (no `server/discover`), so the CLI initializes.
@@ -360,7 +427,11 @@ async fn everything_over_stdio() {
         name: "server-everything/stdio",
         args: peers.stdio("everything.sh"),
     };
-    tokio::join!(tour(&target), auto_settles_on_legacy(&target));
+    tokio::join!(
+        tour(&target),
+        auto_settles_on_legacy(&target),
+        roots_asked_after_the_answer_do_not_delay_the_exit(&target),
+    );
 }
 
 #[tokio::test]

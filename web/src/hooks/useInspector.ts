@@ -2,7 +2,7 @@
 // the backend. Only src/App.tsx uses this hook; components get plain props and callbacks.
 
 import { notifications } from '@mantine/notifications';
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { createElement, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { ApiError, api, newRequestId, type HistoryQuery, type RequestAnswer } from '../lib/api';
 import type { WebEvent } from '../generated/events';
 import { openEvents } from '../lib/events';
@@ -12,6 +12,7 @@ import { appendNewer, prependOlder } from '../utils/frameWindow';
 import { fromSnapshot, type InteractionAnswer } from '../utils/interactions';
 import { lintOf } from '../components/elements/QualityBadge/quality';
 import { newer, subscriptionsApi, withUri } from '../components/groups/SubscriptionsPanel/subscriptions';
+import { ErrorToastBody } from '../components/elements/TroubleshootingLink/TroubleshootingLink';
 import { excludedMap, type ToolDef } from '../utils/tools';
 import {
   FRAME_WINDOW,
@@ -121,7 +122,9 @@ async function outcome(p: Promise<RequestAnswer>): Promise<CallOutcome> {
 }
 
 function toastError(title: string, e: unknown) {
-  notifications.show({ color: 'red', title, message: errorMessage(e), autoClose: 8000 });
+  // An error with a code links its troubleshooting guide (003's "View Documentation →").
+  const message = e instanceof ApiError && e.code ? createElement(ErrorToastBody, { message: errorMessage(e), code: e.code }) : errorMessage(e);
+  notifications.show({ color: 'red', title, message, autoClose: 8000 });
 }
 
 

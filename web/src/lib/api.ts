@@ -203,6 +203,8 @@ export const api = {
   taskResult: (name: string, id: string) => call<TaskDetail>('POST', `/api/servers/${enc(name)}/tasks/${enc(id)}/result`, {}),
   cancelTask: (name: string, id: string) => call<TaskDetail>('POST', `/api/servers/${enc(name)}/tasks/${enc(id)}/cancel`, {}),
   taskResultUrl: (name: string, id: string) => `/api/servers/${enc(name)}/tasks/${enc(id)}/result`,
+  /** The troubleshooting page of an error code (docs/troubleshooting/, served by the backend). */
+  troubleshootingUrl: (code: string) => `/troubleshooting/${enc(code)}`,
 
   frames: (name: string, q: { after?: number; before?: number; limit?: number; source?: string }) =>
     call<{ frames: FrameView[] }>('GET', `/api/servers/${enc(name)}/frames${query(q)}`),

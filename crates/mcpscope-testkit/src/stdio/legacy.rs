@@ -1,7 +1,9 @@
 //! The legacy-era (2025-11-25) stdio fixtures: one request loop, with each mode's misbehaviour
 //! spliced in where a real broken server would show it.
 
-use super::{GARBAGE_NOISE, LEGACY_PROTOCOL_VERSION, Lines, Sink, StdioMode, line};
+use super::{
+    GARBAGE_NOISE, LEGACY_PROTOCOL_VERSION, Lines, Sink, StdioMode, TERMINAL_ESCAPES, line,
+};
 use crate::jsonrpc::{
     self, INVALID_PARAMS, Incoming, METHOD_NOT_FOUND, PARSE_ERROR, call_echo, echo_tool, id_text,
     initialize_result, notification, text_content,
@@ -200,8 +202,10 @@ impl Server {
                 "logging": {},
                 "completions": {}
             }),
-            // Both send notifications/message, which needs the logging capability.
-            StdioMode::Garbage | StdioMode::Flood { .. } => json!({"tools": {}, "logging": {}}),
+            // Each sends notifications/message, which needs the logging capability.
+            StdioMode::Garbage | StdioMode::Flood { .. } | StdioMode::TerminalEscapes => {
+                json!({"tools": {}, "logging": {}})
+            }
             _ => json!({"tools": {}}),
         };
         initialize_result(
@@ -212,7 +216,10 @@ impl Server {
     }
 
     fn advertises_logging(&self) -> bool {
-        matches!(self.mode, StdioMode::Garbage | StdioMode::Flood { .. })
+        matches!(
+            self.mode,
+            StdioMode::Garbage | StdioMode::Flood { .. } | StdioMode::TerminalEscapes
+        )
     }
 
     async fn tools_list(&self, id: Value, params: &Value) -> io::Result<Flow> {
@@ -239,6 +246,7 @@ impl Server {
             StdioMode::Flood { .. } => jsonrpc::result(&id, json!({"tools": [flood_tool()]})),
             StdioMode::ProgressForever => jsonrpc::result(&id, json!({"tools": [forever_tool()]})),
             StdioMode::NeverAnswersCall => jsonrpc::result(&id, json!({"tools": [hang_tool()]})),
+            StdioMode::TerminalEscapes => jsonrpc::result(&id, escapes_tools()),
             _ => jsonrpc::result(&id, json!({"tools": [echo_tool()]})),
         };
         if self.mode == StdioMode::NoFinalNewline {
@@ -267,6 +275,13 @@ impl Server {
             }
             // The whole point: the request stays pending until the client gives up.
             (StdioMode::NeverAnswersCall, _) => return Ok(Flow::Continue),
+            (StdioMode::TerminalEscapes, "hostile") => self.escapes(&id, params).await?,
+            (StdioMode::TerminalEscapes, "crash") => {
+                self.err
+                    .write(format!("fatal: {TERMINAL_ESCAPES}\n").as_bytes())
+                    .await?;
+                return Ok(Flow::Exit(1));
+            }
             (&StdioMode::ManyTools { count, .. } | &StdioMode::CursorLoop { count, .. }, _)
                 if tool_index(name, count).is_some() =>
             {
@@ -285,6 +300,32 @@ impl Server {
             _ => jsonrpc::error(&id, INVALID_PARAMS, &format!("Unknown tool: {name}"), None),
         };
         self.reply(result).await.map(|()| Flow::Continue)
+    }
+
+    /// `terminal-escapes`' `hostile`: the escapes on stderr, in a log line and a progress
+    /// message, then the JSON-RPC error that carries them too.
+    async fn escapes(&self, id: &Value, params: &Value) -> io::Result<Value> {
+        self.err
+            .write(format!("stderr {TERMINAL_ESCAPES}\n").as_bytes())
+            .await?;
+        let log = json!({"level": "error", "data": format!("log {TERMINAL_ESCAPES}")});
+        self.reply(notification("notifications/message", log))
+            .await?;
+        if let Some(token) = params.pointer("/_meta/progressToken") {
+            let progress = json!({
+                "progressToken": token,
+                "progress": 1,
+                "message": format!("progress {TERMINAL_ESCAPES}"),
+            });
+            self.reply(notification("notifications/progress", progress))
+                .await?;
+        }
+        Ok(jsonrpc::error(
+            id,
+            -32000,
+            &format!("error {TERMINAL_ESCAPES}"),
+            None,
+        ))
     }
 
     /// One response line carrying `bytes` 'x' characters, written as prefix, fixed-size chunks
@@ -448,6 +489,15 @@ fn tools_page(count: u32, page_size: u32, cursor_param: Option<&Value>) -> Optio
         page["nextCursor"] = Value::String(cursor(end));
     }
     Some(page)
+}
+
+/// `terminal-escapes`' two tools, no arguments.
+fn escapes_tools() -> Value {
+    let tool = |name: &str, what: &str| json!({"name": name, "description": what, "inputSchema": {"type": "object"}});
+    json!({"tools": [
+        tool("hostile", "escape sequences on stderr, in a log, a progress message and an error"),
+        tool("crash", "escape sequences on stderr, then exit 1"),
+    ]})
 }
 
 /// A `cursor-loop` page: a `tools_page` whose last page points back at the first page's cursor.

@@ -21,6 +21,11 @@ pub const LEGACY_PROTOCOL_VERSION: &str = "2025-11-25";
 /// The protocol revision the `modern` fixture speaks (`server/discover`, per-request `_meta`).
 pub const MODERN_PROTOCOL_VERSION: &str = "2026-07-28";
 
+/// What [`StdioMode::TerminalEscapes`] puts in every text it sends: set the clipboard (OSC 52),
+/// retitle the window, clear the screen and home the cursor.
+pub const TERMINAL_ESCAPES: &str =
+    "\u{1b}]52;c;cHduZWQ=\u{7}\u{1b}]0;pwned-title\u{7}\u{1b}[2J\u{1b}[H";
+
 /// The exact lines, terminators included, that [`StdioMode::Garbage`] writes to stdout before
 /// every real response, in this order. Tests assert that each one shows up as its own frame.
 pub const GARBAGE_NOISE: [&[u8]; 8] = [
@@ -205,6 +210,12 @@ pub enum StdioMode {
     /// write. Each call's result tallies the answers. Proves an unknown request is answered
     /// method-not-found and a flood of questions is bounded, counted and never freezes.
     HostileInteractions,
+    /// Puts terminal escape sequences ([`TERMINAL_ESCAPES`]: OSC 52 clipboard, a window title,
+    /// a screen clear) in everything a client may show: `tools/call hostile` writes them to
+    /// stderr, in a log notification, in a progress message (when the call has a progress
+    /// token) and in its JSON-RPC error; `tools/call crash` writes them to stderr and exits 1.
+    /// Proves a terminal view shows them as text, never obeys them, and a trace keeps them exact.
+    TerminalEscapes,
     /// A 2026-07-28 server whose `subscriptions/listen` streams break the rules: after the
     /// acknowledgement (of exactly what was asked), an unrequested `prompts/list_changed`, an
     /// update of a URI not watched, a notification tagged with an unknown subscription id, one
@@ -241,6 +252,7 @@ impl StdioMode {
             StdioMode::HostileTasks { .. } => "hostile-tasks",
             StdioMode::HostileInteractions => "hostile-interactions",
             StdioMode::HostileSubscriptions { .. } => "hostile-subscriptions",
+            StdioMode::TerminalEscapes => "terminal-escapes",
         }
     }
 
@@ -467,6 +479,7 @@ mod tests {
             },
             StdioMode::HostileInteractions,
             StdioMode::HostileSubscriptions { updates: 3 },
+            StdioMode::TerminalEscapes,
         ];
         for mode in modes {
             let argv = std::iter::once("mcpscope-testkit".to_owned()).chain(mode.args());

@@ -19,6 +19,7 @@ use crate::args::{Args, ElicitationArg, FormatArg};
 use crate::observer::CliObserver;
 use crate::resolve::{Resolved, UsageError, resolve};
 use crate::responder::{CliResponder, root_of_flag};
+use crate::say;
 use execute::{Outcome, collects_notifications, execute, may_log};
 use failure::{connect_failure, explain_unserved};
 use mcpscope_client::{ClientError, Session};
@@ -38,9 +39,9 @@ pub async fn run(args: Args) -> i32 {
         Ok(code) => code,
         Err(f) => {
             if format == FormatArg::Text && !quiet {
-                eprintln!("error: {}", f.message);
+                say::line(&format!("error: {}", f.message));
             }
-            eprintln!("{}", f.json_line());
+            say::json_line(&f.json_line());
             f.exit()
         }
     }
@@ -65,7 +66,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     let trace = create_file(args.trace.as_deref(), "trace")?;
     let output = create_file(args.output.as_deref(), "output")?;
     let observer = observer(&args, &resolved, &method, trace);
-    let responder = responder(&args, &resolved)?;
+    let responder = responder(&args, &resolved, &observer)?;
     // `--log-level` with another method: a per-request `_meta` level (modern), or a
     // `logging/setLevel` first (legacy).
     let log_level = (method != Method::LoggingSetLevel)
@@ -98,7 +99,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     settle_late_logs(&session, &method).await;
     session.close().await;
     if let Some(e) = observer.finish() {
-        eprintln!("warning: {e}");
+        say::line(&format!("warning: {e}"));
     }
     let mut outcome = outcome?;
     if method == Method::Initialize {
@@ -155,7 +156,11 @@ fn observer(
 
 /// What answers the server's questions (elicitation, sampling, roots, `input_required`): the flags
 /// (roots: `--root`, else the config entry's `roots`).
-fn responder(args: &Args, resolved: &Resolved) -> Result<Arc<CliResponder>, Failure> {
+fn responder(
+    args: &Args,
+    resolved: &Resolved,
+    observer: &Arc<CliObserver>,
+) -> Result<Arc<CliResponder>, Failure> {
     let elicitation_content = match &args.elicitation_json {
         Some(j) => match serde_json::from_str::<Value>(j) {
             Ok(Value::Object(m)) => Some(m),
@@ -177,6 +182,7 @@ fn responder(args: &Args, resolved: &Resolved) -> Result<Arc<CliResponder>, Fail
             _ => args.roots.iter().map(|u| root_of_flag(u)).collect(),
         },
         verbose: format_text(args) && !args.quiet,
+        observer: Some(observer.clone()),
         advertise_apps: args.advertise_apps || args.app_info,
     }))
 }
@@ -281,9 +287,9 @@ fn report(
     print_result(args, observer, outcome, &findings, output)?;
     if let Some(f) = tool_failed {
         if format_text(args) && !args.quiet {
-            eprintln!("error: {}", f.message);
+            say::line(&format!("error: {}", f.message));
         }
-        eprintln!("{}", f.json_line());
+        say::json_line(&f.json_line());
     }
     if args.lint && format_text(args) {
         report_lint(&findings);
@@ -296,7 +302,7 @@ fn report(
                 findings.len()
             ),
         );
-        eprintln!("{}", f.json_line());
+        say::json_line(&f.json_line());
     }
     Ok(code)
 }

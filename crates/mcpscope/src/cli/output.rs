@@ -5,7 +5,9 @@ use super::execute::Outcome;
 use super::failure::{Failure, exit};
 use crate::args::{Args, FormatArg};
 use crate::observer::CliObserver;
+use crate::say;
 use mcpscope_proto::error_code::ErrorCode;
+use mcpscope_proto::terminal::json_escaped;
 use serde_json::{Map, Value, json};
 use std::io::Write;
 
@@ -15,9 +17,9 @@ pub(super) fn format_text(args: &Args) -> bool {
 
 impl CliObserver {
     /// A warning: on stderr (text format, not quiet) and in the JSON document's `warnings`.
-    pub(super) fn on_warning(&self, text: String) {
+    pub(crate) fn on_warning(&self, text: String) {
         if self.print {
-            eprintln!("warning: {text}");
+            say::line(&format!("warning: {text}"));
         }
         self.warnings.lock().expect("warnings lock").push(text);
     }
@@ -40,13 +42,13 @@ pub(super) fn report_lint(findings: &[crate::observer::FrameFinding]) {
             .as_deref()
             .map(|m| format!(" {m}"))
             .unwrap_or_default();
-        eprintln!(
+        say::line(&format!(
             "  frame {} ({dir}{m}, {}): {} {}",
             f.seq,
             f.definition,
             if f.path.is_empty() { "/" } else { &f.path },
             f.message
-        );
+        ));
     }
 }
 
@@ -155,12 +157,15 @@ pub(super) fn print_result(
                 .and_then(|_| out.write_all(b"\n"))
         }
         FormatArg::Text => {
-            let r = serde_json::to_writer_pretty(&mut out, &outcome.result)
+            // Text is for a person, maybe at a terminal: the same value with C1 controls and
+            // bidi overrides escaped (the serializer escapes only C0).
+            let r = serde_json::to_string_pretty(&outcome.result)
                 .map_err(std::io::Error::from)
+                .and_then(|s| out.write_all(json_escaped(&s).as_bytes()))
                 .and_then(|_| out.write_all(b"\n"));
             if !outcome.extra.is_empty() && !args.quiet {
                 for (k, v) in &outcome.extra {
-                    eprintln!("{k}: {v}");
+                    say::json_line(&format!("{k}: {v}"));
                 }
             }
             r

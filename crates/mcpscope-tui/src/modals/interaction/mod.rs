@@ -365,37 +365,8 @@ pub fn time_left(i: &Value, now_us: u64) -> String {
     format!("{}:{:02}", s / 60, s % 60)
 }
 
-/// `s` made safe to draw and bounded: at most `max` characters (a mark says when cut), every
-/// control character but newline shown as its visible picture (`␛` for ESC) so a server cannot
-/// move the cursor, clear the screen or retitle the terminal; tabs become spaces; C1 controls
-/// and bidirectional overrides (which could make a URL read as another) become `�`.
-pub fn clean(s: &str, max: usize) -> String {
-    let mut out = String::with_capacity(s.len().min(max * 4 + 4));
-    for (n, c) in s.chars().enumerate() {
-        if n >= max {
-            out.push('…');
-            break;
-        }
-        match c {
-            '\n' => out.push('\n'),
-            '\t' => out.push_str("    "),
-            '\r' => {}
-            c if (c as u32) < 0x20 => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?')),
-            '\u{7f}' => out.push('␡'),
-            '\u{80}'..='\u{9f}'
-            | '\u{200e}'..='\u{200f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2066}'..='\u{2069}' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// [`clean`] on one line: newlines shown as `⏎`.
-pub fn clean_line(s: &str, max: usize) -> String {
-    clean(s, max).replace('\n', "⏎")
-}
+/// Server text made safe to draw: the one rule, shared with the CLI (`mcpscope_proto::terminal`).
+pub use mcpscope_proto::terminal::{clean, clean_line};
 
 /// `text` as cleaned lines, at most `max_lines` (a last line says how many more), each at most
 /// `max_chars` characters.

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Group, Text } from '@mantine/core';
 import { useState } from 'react';
 import { errorHeadline } from '../../../utils/format';
+import { TroubleshootingLink } from '../TroubleshootingLink/TroubleshootingLink';
 
 export interface InlineErrorProps {
   title?: string;
@@ -10,7 +11,8 @@ export interface InlineErrorProps {
   onRetry?: () => void;
 }
 
-/** A persistent error in context: ~100 characters with "Show more", retry count, retry action. */
+/** A persistent error in context: ~100 characters with "Show more", retry count, retry action,
+ *  and the troubleshooting guide of its code. */
 export function InlineError({ title = 'Connection Error', message, code, retries, onRetry }: InlineErrorProps) {
   const [open, setOpen] = useState(false);
   const { head, more } = errorHeadline(message);
@@ -40,6 +42,7 @@ export function InlineError({ title = 'Connection Error', message, code, retries
             Retry
           </Anchor>
         )}
+        {code && <TroubleshootingLink code={code} />}
       </Group>
     </Alert>
   );
