@@ -83,10 +83,12 @@ test('the demo app: drawn in the sandbox, calls back, resizes, links, no /api, T
   await expect(page.locator('[data-testid=app-model-note][data-method="notifications/message"]')).toContainText('hello from the demo app');
   await shot(page, 'apps-demo');
 
-  await page.getByTestId('app-maximize').click();
+  // By the names a screen reader reads: Maximize, then Restore.
+  await page.getByRole('button', { name: 'Maximize', exact: true }).click();
   await expect(page.getByTestId('screen-apps')).toHaveAttribute('data-maximized', 'true');
   await expect(page.getByTestId('app-list-pane')).toBeHidden();
-  await page.getByTestId('app-maximize').click();
+  await page.getByRole('button', { name: 'Restore', exact: true }).click();
+  await expect(page.getByTestId('screen-apps')).toHaveAttribute('data-maximized', 'false');
 
   // Traffic: the bridge messages as source App; the app's tools/call linked to its History entry.
   await tab(page, 'traffic');

@@ -324,7 +324,7 @@ export function AppFrame(p: AppFrameProps) {
             </Button>
           )}
           <Tooltip label={p.maximized ? 'Show the app list' : 'Maximize (hide the app list)'}>
-            <Button size="compact-xs" variant="default" onClick={p.onToggleMaximize} aria-label="Maximize" data-testid="app-maximize" data-maximized={p.maximized ? 'true' : 'false'}>
+            <Button size="compact-xs" variant="default" onClick={p.onToggleMaximize} aria-label={p.maximized ? 'Restore' : 'Maximize'} data-testid="app-maximize" data-maximized={p.maximized ? 'true' : 'false'}>
               {p.maximized ? 'Restore' : 'Maximize'}
             </Button>
           </Tooltip>
