@@ -114,6 +114,9 @@ test('oauth: sign in from the browser, step up, inspect and forget the token', a
     await expect(panel).toHaveAttribute('data-state', 'authorized');
     await expect(panel.locator('[data-testid=auth-granted-scope][data-scope="mcp:admin"]')).toBeVisible();
     await expect(panel.getByTestId('auth-refresh')).toHaveText('yes');
+    // The access token is there at once, masked, beside Copy: no Decode needed to see it.
+    await expect(panel.getByTestId('auth-token-row').getByTestId('auth-token-inline')).toHaveText(/^\S{4}•+\S{4} \(\d+ characters\)$/);
+    await expect(panel.getByTestId('auth-token-row').getByTestId('auth-copy-token')).toBeEnabled();
 
     // Re-authorize with one more scope: the sign-in dialog opens above Server Info.
     await panel.getByTestId('auth-extra-scopes').fill('mcp:extra');

@@ -1,7 +1,8 @@
 // Server Info's Authorization panel: what the OAuth flow established for an HTTP/SSE server
 // (authorization server, client, granted scopes, expiry, secret store, callback), a pending login,
 // and the actions — copy or decode the access token, re-authorize with extra scopes, forget the
-// tokens. The token itself is fetched only for Copy and the decoder and shown masked by default.
+// tokens. The token itself is read once per grant and drawn masked beside Copy; the decoder can
+// reveal it.
 
 import { Alert, Anchor, Badge, Button, Code, Divider, Group, Loader, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -143,6 +144,22 @@ export function AuthPanel({ server, view, actions }: AuthPanelProps) {
   // A new grant (or none) makes a decoded token stale.
   const grantKey = `${view?.state}:${view?.summary?.expiresAt ?? ''}:${view?.summary?.scope ?? ''}`;
   useEffect(() => setDecoded(null), [grantKey]);
+  // The access token, masked, beside Copy (003's "Access Token: eyJhbG... [Copy]"): read once
+  // per grant; only the mask is drawn (the decoder reveals it on demand).
+  const [inline, setInline] = useState<AuthToken | null>(null);
+  const hasGrant = !!view?.summary;
+  useEffect(() => {
+    setInline(null);
+    if (!hasGrant) return;
+    let live = true;
+    actions.token(name).then(
+      (t) => live && setInline(t),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [name, grantKey, hasGrant, actions]);
 
   if (server.transport === 'stdio') {
     return (
@@ -329,6 +346,19 @@ export function AuthPanel({ server, view, actions }: AuthPanelProps) {
                       )}
                     </Text>
                   </Row>
+                  <Row label="Access token" testId="auth-token-row">
+                    <Group gap="xs" wrap="nowrap">
+                      <Text size="sm" ff="monospace" className="mcpscope-grow" data-testid="auth-token-inline" style={{ wordBreak: 'break-all' }}>
+                        {inline ? maskToken(inline.accessToken) : '…'}
+                      </Text>
+                      <Button size="compact-xs" variant="default" onClick={() => void copyToken()} loading={busy === 'copy'} data-testid="auth-copy-token" data-copied={copied || undefined}>
+                        {copied ? 'Copied' : 'Copy'}
+                      </Button>
+                      <Button size="compact-xs" variant="default" onClick={() => void decode()} loading={busy === 'decode'} data-testid="auth-decode">
+                        {decoded ? 'Hide decoder' : 'Decode JWT'}
+                      </Button>
+                    </Group>
+                  </Row>
                   <Row label="Refresh token">
                     <Text size="sm" data-testid="auth-refresh">
                       {s.refreshToken ? 'yes' : 'no'}
@@ -376,12 +406,6 @@ export function AuthPanel({ server, view, actions }: AuthPanelProps) {
             </Table.Tbody>
           </Table>
           <Group gap="xs">
-            <Button size="xs" variant="default" onClick={() => void copyToken()} disabled={!s} loading={busy === 'copy'} data-testid="auth-copy-token" data-copied={copied || undefined}>
-              {copied ? 'Copied' : 'Copy token'}
-            </Button>
-            <Button size="xs" variant="default" onClick={() => void decode()} disabled={!s} loading={busy === 'decode'} data-testid="auth-decode">
-              {decoded ? 'Hide decoder' : 'Decode token'}
-            </Button>
             <Button size="xs" variant="default" color="red" onClick={() => setConfirmForget(true)} disabled={!s && !stored} loading={busy === 'forget'} data-testid="auth-forget">
               Forget tokens
             </Button>
