@@ -94,9 +94,11 @@ pub(crate) fn build(
 ) -> Result<AuthorizationRequest, AuthError> {
     let pkce = Pkce::new();
     let state = random_token(24);
-    let mut url = Url::parse(&server.authorization_endpoint).map_err(|e| {
+    // The server chose this URL and every login mode hands it to a browser or a person: the
+    // one rule for opening a server's URL decides here, before any mode sees it.
+    let mut url = mcpscope_proto::openable::openable(&server.authorization_endpoint).map_err(|why| {
         AuthError::Authorization(format!(
-            "the authorization endpoint {:?} is not a URL: {e}",
+            "the authorization server's authorization_endpoint {:?} is refused: {why}; mcpscope will not open it, so no login happens (ask the server's operator to fix its metadata)",
             server.authorization_endpoint
         ))
     })?;

@@ -142,6 +142,14 @@ async fn register(
     endpoint: &str,
     scopes: &[String],
 ) -> Result<ClientRegistration, AuthError> {
+    // A server-chosen URL like the authorization endpoint: the same rule (no plain http off
+    // this machine, no other scheme), so a registration never goes where a login would not.
+    if let Err(why) = mcpscope_proto::openable::openable(endpoint) {
+        return Err(AuthError::Registration(format!(
+            "the authorization server's registration_endpoint {endpoint:?} is refused: {why}; register mcpscope there by hand (redirect URI {}) and pass --client-id",
+            cfg.redirect_uri
+        )));
+    }
     let body = registration_request(cfg, server, scopes);
     let a = rec
         .send(Request {

@@ -8,6 +8,7 @@
 //! - [`headers`]: `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` mirroring and `x-mcp-header` validation.
 //! - [`form`]: the form a view draws for a JSON Schema (tools, prompts, templates, elicitation).
 //! - [`lint`] (feature `lint`): each message checked against the official `schema.json` of its revision.
+//! - [`openable`]: the one rule for a server-supplied URL mcpscope may open or link (https:, http: on loopback).
 //! - [`redact`]: credentials and secret values kept out of what is shown and stored.
 //! - [`tool_lint`] (feature `lint`): quality findings about the tools of a `tools/list`.
 //! - [`terminal`]: server text made safe for a terminal (escape sequences shown, never obeyed).
@@ -27,6 +28,7 @@ mod jsonrpc;
 #[cfg(feature = "lint")]
 pub mod lint;
 pub mod method;
+pub mod openable;
 pub mod redact;
 #[cfg(feature = "lint")]
 pub mod tool_lint;

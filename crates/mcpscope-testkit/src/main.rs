@@ -54,6 +54,9 @@ enum Command {
         /// Send authorization requests here instead of approving (a login page elsewhere).
         #[arg(long, value_name = "URL")]
         authorize_redirect_to: Option<String>,
+        /// A hostile metadata document: this authorization_endpoint (`file:…`, `javascript:…`).
+        #[arg(long, value_name = "URL")]
+        authorization_endpoint: Option<String>,
         /// An extra tool (an echo) that needs extra scopes: `NAME=SCOPE[,SCOPE…]`. Repeatable.
         #[arg(long = "tool-scope", value_name = "NAME=SCOPES", value_parser = tool_scope)]
         tool_scopes: Vec<(String, Vec<String>)>,
@@ -123,6 +126,7 @@ fn main() {
             no_refresh_tokens,
             token_delay_ms,
             authorize_redirect_to,
+            authorization_endpoint,
             tool_scopes,
             consent,
             jwt,
@@ -133,6 +137,7 @@ fn main() {
                 refresh_tokens: !no_refresh_tokens,
                 token_delay: Duration::from_millis(token_delay_ms),
                 authorize_redirect_to,
+                authorization_endpoint,
                 call_scopes,
                 tool_scopes,
                 consent,

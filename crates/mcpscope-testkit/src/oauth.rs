@@ -67,6 +67,9 @@ pub struct OAuthOptions {
     pub consent: bool,
     /// Issue access tokens as signed JWTs (`at+jwt`, RFC 9068 claims) instead of opaque strings.
     pub jwt_access_tokens: bool,
+    /// A hostile metadata document: this `authorization_endpoint` instead of `…/as/authorize`
+    /// (`file:///etc/passwd`, `javascript:…`, a custom scheme an OS hands to some program).
+    pub authorization_endpoint: Option<String>,
 }
 
 impl Default for OAuthOptions {
@@ -82,6 +85,7 @@ impl Default for OAuthOptions {
             tool_scopes: vec![],
             consent: false,
             jwt_access_tokens: false,
+            authorization_endpoint: None,
         }
     }
 }
@@ -309,11 +313,16 @@ async fn prm(State(s): State<Arc<Shared>>) -> Response {
 
 async fn as_metadata(State(s): State<Arc<Shared>>) -> Response {
     let i = s.issuer();
+    let authorize = s
+        .opts()
+        .authorization_endpoint
+        .clone()
+        .unwrap_or_else(|| format!("{i}/authorize"));
     json_response(
         StatusCode::OK,
         json!({
             "issuer": i,
-            "authorization_endpoint": format!("{i}/authorize"),
+            "authorization_endpoint": authorize,
             "token_endpoint": format!("{i}/token"),
             "registration_endpoint": format!("{i}/register"),
             "revocation_endpoint": format!("{i}/revoke"),

@@ -151,9 +151,14 @@ fn start<H: Host>(
                     false,
                 );
             }
-            Effect::OpenUrl(url) => match host.open_url(&url) {
-                Ok(()) => state.toast(format!("opened {url}"), false),
-                Err(why) => state.toast(format!("cannot open a browser ({why}): {url}"), true),
+            // Every URL the TUI opens came from a server (a login, a URL elicitation): the one
+            // rule decides before the host hands it to `$BROWSER` / `xdg-open`.
+            Effect::OpenUrl(url) => match mcpscope_proto::openable::openable(&url) {
+                Err(why) => state.toast(format!("not opened ({why}): {url}"), true),
+                Ok(_) => match host.open_url(&url) {
+                    Ok(()) => state.toast(format!("opened {url}"), false),
+                    Err(why) => state.toast(format!("cannot open a browser ({why}): {url}"), true),
+                },
             },
             other => effects::perform(inspector, other, tx),
         }

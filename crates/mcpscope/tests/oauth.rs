@@ -994,3 +994,68 @@ async fn the_passphrase_is_asked_for_at_the_terminal() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("MCPSCOPE_SECRET_PASSPHRASE"), "{text}");
 }
+
+/// Issue 24 item 22 (the CVE-2025-6514 class): a hostile authorization server names an
+/// `authorization_endpoint` of another scheme (or plain http off this machine). The CLI refuses
+/// the login with the reason, and the browser (`$BROWSER`, here a script that records what it is
+/// asked to open) is never run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_authorization_endpoint_of_another_scheme_is_never_opened() {
+    use std::os::unix::fs::PermissionsExt;
+    for (hostile, why) in [
+        ("file:///etc/passwd", "the file: scheme is refused"),
+        ("javascript:alert(1)", "the javascript: scheme is refused"),
+        (
+            "http://auth.example.com/authorize",
+            "http: is opened only on this machine",
+        ),
+    ] {
+        let f = OAuthFixture::spawn(OAuthOptions {
+            authorization_endpoint: Some(hostile.into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        let dir = Scratch::new("oauth-hostile-endpoint");
+        let opened = dir.path("opened.txt");
+        let browser = dir.path("browser.sh");
+        std::fs::write(
+            &browser,
+            format!("#!/bin/sh\necho \"$1\" >> '{}'\n", opened.display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(&browser, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let callback = format!("http://127.0.0.1:{port}/oauth/callback");
+        let out = tokio::process::Command::new(MCPSCOPE)
+            .args(["--cli", &f.mcp_url(), "--method", "tools/list"])
+            .args(["--callback-url", &callback])
+            .env("BROWSER", &browser)
+            .env("MCPSCOPE_SECRET_STORE", "file")
+            .env("MCPSCOPE_DATA_DIR", dir.path(""))
+            .stdin(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .output();
+        // Before the fix the login waited on its callback after the browser was run.
+        let out = tokio::time::timeout(Duration::from_secs(30), out)
+            .await
+            .unwrap_or_else(|_| panic!("{hostile}: mcpscope waited for a login it must refuse"))
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "{hostile}: {stderr}");
+        assert!(
+            stderr.contains("authorization_endpoint") && stderr.contains(why),
+            "{hostile}: the refusal says why: {stderr}"
+        );
+        assert!(
+            !opened.exists(),
+            "{hostile}: the browser was run with {:?}",
+            std::fs::read_to_string(&opened).unwrap_or_default()
+        );
+        assert_eq!(f.stats().authorizations, 0);
+    }
+}

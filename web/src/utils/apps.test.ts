@@ -104,7 +104,8 @@ describe('checkLink', () => {
     expect(checkLink('JavaScript:alert(1)')).toMatchObject({ ok: false });
     expect(checkLink('data:text/html,<script>1</script>')).toMatchObject({ ok: false, reason: expect.stringContaining('data:') });
     expect(checkLink('file:///etc/passwd')).toMatchObject({ ok: false });
-    expect(checkLink('/relative')).toMatchObject({ ok: false, reason: 'not an absolute URL' });
+    expect(checkLink('/relative')).toMatchObject({ ok: false, reason: 'it is not an absolute URL' });
+    expect(checkLink('http://example.com/')).toMatchObject({ ok: false, reason: expect.stringContaining('only on this machine') });
     expect(checkLink('https://user:pw@example.com/')).toMatchObject({ ok: false });
     expect(checkLink(42)).toMatchObject({ ok: false });
   });

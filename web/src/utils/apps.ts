@@ -6,6 +6,7 @@
 // AppBridge: that one pulls in the MCP client SDK and zod (~149 KB gzip, +53% on the SPA) and
 // validates messages itself, so a malformed or flooding app would not be recorded as it is.
 
+import { openable, type Openable } from './openable';
 import type { Json, JsonObject } from './types';
 
 /** The Apps protocol version this host speaks (ext-apps `LATEST_PROTOCOL_VERSION`). */
@@ -109,19 +110,11 @@ export class RateGate {
   }
 }
 
-/** Whether the app may ask to open this link: http(s) only, and why not otherwise. */
-export function checkLink(raw: unknown): { ok: true; url: string } | { ok: false; reason: string } {
+/** Whether the app may ask to open this link (`openable`, the rule every view shares), and why not otherwise. */
+export function checkLink(raw: unknown): Openable {
   if (typeof raw !== 'string' || raw.trim() === '') return { ok: false, reason: 'url is not a non-empty string' };
   if (raw.length > 8192) return { ok: false, reason: `the URL is ${raw.length} characters long (over 8192)` };
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    return { ok: false, reason: 'not an absolute URL' };
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return { ok: false, reason: `the ${u.protocol} scheme is refused: only http and https links are opened` };
-  if (u.username || u.password) return { ok: false, reason: 'a URL with credentials in it is refused' };
-  return { ok: true, url: u.href };
+  return openable(raw);
 }
 
 /** A file the app asks to download (`ui/download-file`): its name, type and bytes (base64 or text). */

@@ -104,7 +104,7 @@ describe('the cause of an interaction', () => {
 
 describe('URLs', () => {
   it('splits out the domain to emphasise', () => {
-    expect(urlParts('https://auth.example.com/oauth?state=x')).toEqual({ ok: true, scheme: 'https://', host: 'auth.example.com', rest: '/oauth?state=x', openable: true });
+    expect(urlParts('https://auth.example.com/oauth?state=x')).toEqual({ ok: true, scheme: 'https://', host: 'auth.example.com', rest: '/oauth?state=x', openable: true, refused: null });
     // A look-alike host stays what it is: the real domain is what follows the userinfo.
     const tricky = urlParts('https://example.com@evil.test/');
     expect(tricky.host).toBe('evil.test');
@@ -114,6 +114,8 @@ describe('URLs', () => {
     expect(urlParts('javascript:alert(1)').openable).toBe(false);
     expect(urlParts('data:text/html,<script>x</script>').openable).toBe(false);
     expect(urlParts('not a url')).toMatchObject({ ok: false, openable: false, rest: 'not a url' });
+    expect(urlParts('file:///etc/passwd')).toMatchObject({ openable: false, refused: expect.stringContaining('the file: scheme is refused') });
+    expect(urlParts('http://auth.example.com/')).toMatchObject({ openable: false, refused: expect.stringContaining('only on this machine') });
   });
 });
 

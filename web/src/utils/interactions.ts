@@ -4,6 +4,7 @@
 // the time left). Pure.
 
 import type { Interaction, InteractionClosed } from '../generated/events';
+import { openable } from './openable';
 import type { HistoryEntry, Json, JsonObject } from './types';
 
 /** How a view answers (`POST /api/interactions/:id`). */
@@ -125,8 +126,10 @@ export interface UrlParts {
   scheme: string;
   host: string;
   rest: string;
-  /** Only http(s) URLs are opened from this page (never `javascript:`, `data:`, `file:`). */
+  /** Whether the page may open it (`openable`, the rule every view shares: https:, http: on this machine). */
   openable: boolean;
+  /** Why not, when it may not. */
+  refused: string | null;
 }
 
 /** A URL cut so its domain can be shown emphasised. */
@@ -135,15 +138,16 @@ export function urlParts(url: string): UrlParts {
   try {
     u = new URL(url);
   } catch {
-    return { ok: false, scheme: '', host: '', rest: url, openable: false };
+    return { ok: false, scheme: '', host: '', rest: url, openable: false, refused: 'it is not an absolute URL' };
   }
-  const openable = u.protocol === 'https:' || u.protocol === 'http:';
-  if (!u.host) return { ok: true, scheme: u.protocol, host: '', rest: url.slice(u.protocol.length), openable: false };
+  const verdict = openable(url);
+  const refused = verdict.ok ? null : verdict.reason;
+  if (!u.host) return { ok: true, scheme: u.protocol, host: '', rest: url.slice(u.protocol.length), openable: false, refused: refused ?? 'it names no host' };
   const auth = u.username ? `${u.username}${u.password ? ':…' : ''}@` : '';
   const scheme = `${u.protocol}//${auth}`;
   const start = url.toLowerCase().indexOf(u.host.toLowerCase());
   const rest = start >= 0 ? url.slice(start + u.host.length) : `${u.pathname}${u.search}${u.hash}`;
-  return { ok: true, scheme, host: u.host, rest, openable };
+  return { ok: true, scheme, host: u.host, rest, openable: verdict.ok, refused };
 }
 
 /** "4:59 left" until the interaction's deadline (it is then declined as timed out). */

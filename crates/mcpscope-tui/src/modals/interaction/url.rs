@@ -2,7 +2,8 @@
 //! plainly on a line of its own (the server chose the link: the host is what the user must
 //! check), the message, the elicitation id. Opening it in the browser is the user's consent, so
 //! it answers accept, as in the web UI; over SSH the URL is copied (OSC 52) and opened elsewhere,
-//! then accepted by hand. Only http(s) URLs are opened or accepted.
+//! then accepted by hand. Only what `mcpscope_proto::openable` allows (https:, http: on this
+//! machine) is opened or accepted.
 //!
 //! An accepted URL elicitation with an `elicitationId` (2025-11-25) is finished out of band: the
 //! dialog stays, saying it waits for the server's `notifications/elicitation/complete` with that
@@ -35,8 +36,10 @@ pub(crate) struct UrlParts {
     pub scheme: String,
     /// The host (and port), lower case, without any user info; empty when there is none.
     pub host: String,
-    /// Only http(s) URLs with a host are opened from here.
+    /// Whether the URL may be opened (`mcpscope_proto::openable`, the rule every view shares).
     pub openable: bool,
+    /// Why not, when it may not.
+    pub refused: String,
 }
 
 /// `url`'s scheme and host, read without a URL library: enough to say where it leads.
@@ -61,13 +64,12 @@ pub(crate) fn url_parts(url: &str) -> UrlParts {
             host.to_ascii_lowercase()
         })
         .unwrap_or_default();
-    let openable = (scheme == "https" || scheme == "http")
-        && !host.is_empty()
-        && !host.chars().any(|c| c.is_whitespace() || c.is_control());
+    let verdict = mcpscope_proto::openable::openable(url);
     UrlParts {
         scheme,
         host,
-        openable,
+        openable: verdict.is_ok(),
+        refused: verdict.err().unwrap_or_default(),
     }
 }
 
@@ -244,16 +246,11 @@ impl UrlBody {
                 theme.warn(),
             );
         }
-        let why = if self.parts.scheme.is_empty() {
-            "This is not a valid URL".to_string()
-        } else {
-            format!(
-                "Only http and https URLs are opened from here (this one is {})",
-                clean_line(&self.parts.scheme, 40)
-            )
-        };
         Line::styled(
-            format!("{why}: it cannot be opened or accepted; decline or cancel."),
+            format!(
+                "Not opened: {}. It cannot be opened or accepted; decline or cancel.",
+                self.parts.refused
+            ),
             theme.error(),
         )
     }
@@ -267,12 +264,19 @@ mod tests {
     fn the_host_is_read_past_user_info_and_only_http_opens() {
         let p = url_parts("https://user:pw@Auth.Example.com:8443/x?y#z");
         assert_eq!(p.host, "auth.example.com:8443");
-        assert!(p.openable);
+        assert!(!p.openable, "user info can hide the real host");
+        assert!(url_parts("https://Auth.Example.com:8443/x?y#z").openable);
         let p = url_parts("https://evil.example@good.example.com/");
         assert_eq!(p.host, "good.example.com");
         assert!(!url_parts("javascript:alert(1)").openable);
-        assert!(!url_parts("file:///etc/passwd").openable);
+        let p = url_parts("file:///etc/passwd");
+        assert!(!p.openable);
+        assert!(p.refused.contains("the file: scheme is refused"), "{p:?}");
         assert!(!url_parts("not a url").openable);
-        assert!(!url_parts("https:///nohost").openable);
+        assert!(
+            !url_parts("http://example.com/").openable,
+            "plain http off this machine"
+        );
+        assert!(url_parts("http://127.0.0.1:9/").openable);
     }
 }

@@ -6,6 +6,7 @@
 import { Alert, Badge, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { scopeDiff, scopeList } from '../../../utils/auth';
+import { openable } from '../../../utils/openable';
 import type { AuthView } from '../../../utils/types';
 import { CopyValue } from '../../elements/CopyValue/CopyValue';
 
@@ -30,6 +31,8 @@ export function AuthDialog({ logins, onCancel }: AuthDialogProps) {
   const scopes = p ? scopeDiff(granted, p.scopes) : [];
   const stepUp = p?.reason === 'step-up';
   const added = scopes.filter((s) => s.isNew).length;
+  // The authorization server chose this URL: only what the shared rule allows becomes a link.
+  const link = p ? openable(p.url) : null;
 
   const cancel = () => {
     if (!view || !p) return;
@@ -89,9 +92,15 @@ export function AuthDialog({ logins, onCancel }: AuthDialogProps) {
             )}
           </Stack>
           <Group gap="xs">
-            <Button component="a" href={p.url} target="_blank" rel="noopener" data-testid="auth-open">
-              Open authorization page
-            </Button>
+            {link?.ok ? (
+              <Button component="a" href={link.url} target="_blank" rel="noopener noreferrer" data-testid="auth-open">
+                Open authorization page
+              </Button>
+            ) : (
+              <Alert color="red" p={6} data-testid="auth-url-refused">
+                <Text size="xs">The authorization page is not opened: {link?.reason}.</Text>
+              </Alert>
+            )}
             <CopyValue value={p.url} label="Copy URL" testId="auth-copy-url" />
             <Button variant="default" color="red" onClick={cancel} loading={cancelling === p.id} data-testid="auth-cancel">
               Cancel

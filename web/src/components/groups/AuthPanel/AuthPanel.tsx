@@ -8,6 +8,7 @@ import { Alert, Anchor, Badge, Button, Code, Divider, Group, Loader, Paper, Stac
 import { useEffect, useState, type ReactNode } from 'react';
 import { copyText } from '../../../lib/browser';
 import { decodeJwt, expiry, maskToken, notAppliesReason, parseScopeInput, relativeTime, scopeList, type DecodedToken } from '../../../utils/auth';
+import { openable } from '../../../utils/openable';
 import type { AuthToken, AuthView, ServerView } from '../../../utils/types';
 import { CopyValue } from '../../elements/CopyValue/CopyValue';
 import { JsonView } from '../../elements/JsonView/JsonView';
@@ -243,9 +244,11 @@ export function AuthPanel({ server, view, actions }: AuthPanelProps) {
                   {view.pending.scopes.length ? ` (scopes ${view.pending.scopes.join(' ')})` : ''}.
                 </Text>
                 <Group gap={4}>
-                  <Anchor href={view.pending.url} target="_blank" rel="noopener" size="xs">
-                    Open authorization page
-                  </Anchor>
+                  {openable(view.pending.url).ok && (
+                    <Anchor href={view.pending.url} target="_blank" rel="noopener noreferrer" size="xs">
+                      Open authorization page
+                    </Anchor>
+                  )}
                   <Button size="compact-xs" variant="subtle" color="red" onClick={() => void actions.cancel(name)}>
                     Cancel
                   </Button>

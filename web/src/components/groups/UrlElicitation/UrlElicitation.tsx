@@ -46,7 +46,7 @@ export function UrlElicitation({ url, elicitationId, onAnswer, busy }: UrlElicit
       )}
       {u.ok && !u.openable && (
         <Alert color="red" p="xs" data-testid="elicit-url-unsafe">
-          <Text size="xs">Only http and https URLs are opened from here (this one is {u.scheme.replace(/\/\/.*$/, '')}).</Text>
+          <Text size="xs">Not opened from here: {u.refused}.</Text>
         </Alert>
       )}
       <Text size="xs" c="yellow" data-testid="elicit-url-warning">
