@@ -1,6 +1,8 @@
 //! The SPA, embedded in the binary (`rust-embed`, from `assets/dist/`, which `web/` builds into)
-//! so `cargo install` needs no Node. Also the launch URL: `/?token=…` trades the token for a
-//! cookie and redirects, so the token leaves the address bar and the page never holds it.
+//! so `cargo install` needs no Node. Also the launch URLs: `/?token=…` (printed) and
+//! `/?launch=CODE` (the browser mcpscope opens: a single-use code, see `security.rs`) trade
+//! themselves for the token's cookie and redirect, so neither stays in the address bar and the
+//! page never holds the token.
 //!
 //! Paths without a file extension are client-side routes and get `index.html`; a missing file
 //! with an extension is a plain 404. `/api/*` never falls back to HTML (the router answers those
@@ -31,7 +33,25 @@ pub(crate) async fn spa(
     req: Request,
 ) -> Response {
     let path = req.uri().path().to_string();
-    if let Some(token) = query_token(req.uri().query()) {
+    if let Some(code) = query_param(req.uri().query(), "launch") {
+        // A 256-bit code is not worth guessing, so a stale one is not counted as a guess: it is
+        // a browser that was slow, or a tab restored from an earlier launch.
+        return match &sec.token {
+            Some(token) if sec.redeem_launch_code(&code) => {
+                launch(&sec, &path, req.uri().query().unwrap_or(""), token)
+            }
+            _ => (
+                StatusCode::UNAUTHORIZED,
+                [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                format!(
+                    "This launch link works once, within {} s of being opened, and was already used or has expired. Open the URL mcpscope printed when it started (it carries the token).",
+                    crate::security::LAUNCH_CODE_TTL.as_secs()
+                ),
+            )
+                .into_response(),
+        };
+    }
+    if let Some(token) = query_param(req.uri().query(), "token") {
         if !sec.token_matches(&token)
             && let Some(slowed) = sec.wrong_token().await
         {
@@ -116,13 +136,14 @@ fn page_csp(sandbox_url: Option<&str>) -> String {
     }
 }
 
-fn query_token(query: Option<&str>) -> Option<String> {
+fn query_param(query: Option<&str>, name: &str) -> Option<String> {
     url::form_urlencoded::parse(query?.as_bytes())
-        .find(|(k, _)| k == "token")
+        .find(|(k, _)| k == name)
         .map(|(_, v)| v.into_owned())
 }
 
-/// `/?token=…`: set the cookie and redirect to the same path without the token. The path is
+/// `/?token=…` (or a redeemed `/?launch=CODE`, with the token it stands for): set the cookie and
+/// redirect to the same path without the token or code. The path is
 /// kept to one leading slash: `//evil.example/` (or `/\evil.example/`) as a Location would be
 /// another site, an open redirect from our own launch URL.
 fn launch(sec: &Security, path: &str, query: &str, token: &str) -> Response {
@@ -135,7 +156,7 @@ fn launch(sec: &Security, path: &str, query: &str, token: &str) -> Response {
             .into_response();
     }
     let rest: Vec<(String, String)> = url::form_urlencoded::parse(query.as_bytes())
-        .filter(|(k, _)| k != "token")
+        .filter(|(k, _)| k != "token" && k != "launch")
         .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect();
     let mut location = format!("/{}", path.trim_start_matches(['/', '\\']));

@@ -12,10 +12,13 @@
 //!    SameSite cookie, since cookies do not separate ports, and a no-cors GET carries no
 //!    `Origin` to refuse it by.
 //! 4. **Token** (401) on `/api/*`: `x-mcp-remote-auth: Bearer <token>` or the `mcpscope_token`
-//!    cookie, compared in constant time (`subtle`), unless auth was disabled on purpose. After
+//!    cookie, compared in constant time (`subtle`), unless auth was disabled on purpose. Any
+//!    `mcpscope_token` cookie may match: cookies do not separate ports, so a page on another
+//!    loopback port can toss a second one (`path=/api`, sent first) beside ours. After
 //!    [`FREE_GUESSES`] wrong tokens in this process, each further wrong one is answered 429 after
 //!    a growing wait (up to a second, one at a time), so a fixed short token cannot be guessed at
-//!    thousands per second; the right token is never slowed.
+//!    thousands per second; the right token is never slowed. A wrong cookie value counts once,
+//!    however often the browser sends it: a stale or tossed cookie is not a guess, a new value is.
 //! 5. **Content-Type** (415) on `/api/*` writes: a body, or a Content-Type, must be
 //!    `application/json`. A cross-origin HTML form can only send `text/plain`, form-encoded or
 //!    multipart bodies, so this holds even if the Origin check ever failed.
@@ -24,18 +27,22 @@
 //! `x-mcp-remote-auth` is refused (400): the checks read one value, and a second one that a proxy
 //! or a later reader might prefer must not slip past them.
 //!
-//! The token reaches the page only through the launch URL (`/?token=…`), which sets an HttpOnly
-//! SameSite=Strict cookie and redirects to `/` so the token leaves the address bar. `GET /`
-//! without it serves the page without any token: it is never handed out.
+//! The token reaches the page only through the launch URL (`/?token=…`, printed for people who
+//! copy it), which sets an HttpOnly SameSite=Strict cookie and redirects to `/` so the token
+//! leaves the address bar. `GET /` without it serves the page without any token: it is never
+//! handed out. The browser mcpscope opens itself gets `/?launch=CODE` instead: a browser's
+//! command line is readable by every local user (`/proc/PID/cmdline`), so it carries a
+//! single-use code that expires after [`LAUNCH_CODE_TTL`] and is exchanged for the same cookie
+//! ([`Security::issue_launch_code`]), never the token.
 
 use crate::error::ApiError;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use subtle::ConstantTimeEq;
 
 /// The cookie that carries the token after the launch URL was opened.
@@ -46,6 +53,12 @@ pub const TOKEN_HEADER: &str = "x-mcp-remote-auth";
 
 /// Wrong tokens answered at once; after these, each wrong one waits (see [`Guesses`]).
 pub const FREE_GUESSES: u32 = 5;
+
+/// How long a launch code may wait for the browser to open it.
+pub(crate) const LAUNCH_CODE_TTL: Duration = Duration::from_secs(30);
+
+/// Launch codes waiting at once; issuing one more forgets the oldest.
+const LAUNCH_CODES: usize = 4;
 
 /// The headers the guard reads one value of, so a request must carry at most one of each.
 const SINGLE_HEADERS: [&str; 4] = ["host", "origin", "sec-fetch-site", TOKEN_HEADER];
@@ -61,6 +74,8 @@ pub struct Security {
     pub allowed_hosts: Vec<String>,
     /// Wrong tokens seen by this process (shared by clones).
     guesses: Arc<Guesses>,
+    /// Launch codes not yet used, with when each expires (shared by clones).
+    launch_codes: Arc<Mutex<Vec<(String, Instant)>>>,
 }
 
 /// Wrong-token guesses, counted per process (every client is on loopback, so per address would
@@ -70,9 +85,37 @@ pub struct Security {
 struct Guesses {
     wrong: AtomicU32,
     queue: tokio::sync::Mutex<()>,
+    /// Wrong cookie values already counted (their first [`COOKIE_KEPT`] bytes, the last
+    /// [`COOKIES_KEPT`] of them).
+    cookies: Mutex<Vec<Vec<u8>>>,
 }
 
+/// Wrong cookie values remembered, so a browser resending one is not counted again.
+const COOKIES_KEPT: usize = 16;
+/// Bytes of each remembered cookie value.
+const COOKIE_KEPT: usize = 128;
+
 impl Guesses {
+    /// True when one of these wrong cookie values was not seen before (and is now remembered).
+    fn new_cookie(&self, values: &[String]) -> bool {
+        let mut seen = self
+            .cookies
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut new = false;
+        for v in values {
+            let key = v.as_bytes()[..v.len().min(COOKIE_KEPT)].to_vec();
+            if !seen.contains(&key) {
+                if seen.len() >= COOKIES_KEPT {
+                    seen.remove(0);
+                }
+                seen.push(key);
+                new = true;
+            }
+        }
+        new
+    }
+
     /// Count a wrong guess; true when it was held back (and is to be answered 429).
     async fn wrong(&self) -> bool {
         let n = self.wrong.fetch_add(1, Ordering::Relaxed).saturating_add(1);
@@ -122,7 +165,45 @@ impl Security {
             allowed_origins,
             allowed_hosts,
             guesses: Arc::default(),
+            launch_codes: Arc::default(),
         }
+    }
+
+    /// A fresh single-use code for the browser mcpscope opens (`/?launch=CODE`): redeemed once,
+    /// within [`LAUNCH_CODE_TTL`], for the token's cookie.
+    pub fn issue_launch_code(&self) -> String {
+        let code = new_token();
+        let mut codes = self.codes();
+        let now = Instant::now();
+        codes.retain(|(_, expires)| *expires > now);
+        if codes.len() >= LAUNCH_CODES {
+            codes.remove(0);
+        }
+        codes.push((code.clone(), now + LAUNCH_CODE_TTL));
+        code
+    }
+
+    /// True once for a code [`Self::issue_launch_code`] gave that has not expired; it is then
+    /// forgotten. Every waiting code is compared (constant time), so timing says nothing.
+    pub(crate) fn redeem_launch_code(&self, candidate: &str) -> bool {
+        let mut codes = self.codes();
+        let now = Instant::now();
+        let hit = codes.iter().fold(None, |hit, (code, expires)| {
+            let same = bool::from(code.as_bytes().ct_eq(candidate.as_bytes()));
+            if same && *expires > now {
+                Some(code.clone())
+            } else {
+                hit
+            }
+        });
+        codes.retain(|(code, expires)| *expires > now && Some(code) != hit.as_ref());
+        hit.is_some()
+    }
+
+    fn codes(&self) -> std::sync::MutexGuard<'_, Vec<(String, Instant)>> {
+        self.launch_codes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Accept `host` (a bound non-loopback address the user asked for) as a Host and an Origin.
@@ -198,25 +279,32 @@ impl Security {
         None
     }
 
-    /// The token a request presents, from the header or the cookie.
-    fn presented(headers: &HeaderMap) -> Option<String> {
-        if let Some(v) = headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok()) {
-            let v = v.trim();
-            let token = v
-                .strip_prefix("Bearer ")
-                .or_else(|| v.strip_prefix("bearer "))
-                .unwrap_or(v);
-            return Some(token.trim().to_string());
-        }
-        cookie(headers, TOKEN_COOKIE)
+    /// The token a request presents in the header.
+    fn presented_header(headers: &HeaderMap) -> Option<String> {
+        let v = headers.get(TOKEN_HEADER)?.to_str().ok()?.trim();
+        let token = v
+            .strip_prefix("Bearer ")
+            .or_else(|| v.strip_prefix("bearer "))
+            .unwrap_or(v);
+        Some(token.trim().to_string())
     }
 
-    /// True when the request carries the right token (or auth is off).
+    /// True when the request carries the right token, in the header or in any of its
+    /// `mcpscope_token` cookies (or auth is off).
     pub fn authenticated(&self, headers: &HeaderMap) -> bool {
-        match &self.token {
-            None => true,
-            Some(_) => Self::presented(headers).is_some_and(|t| self.token_matches(&t)),
+        self.token.is_none()
+            || Self::presented_header(headers).is_some_and(|t| self.token_matches(&t))
+            || cookies(headers, TOKEN_COOKIE).any(|t| self.token_matches(t))
+    }
+
+    /// Whether a refused request's token is a guess to count: a wrong header always, wrong
+    /// cookies only when one of their values is new (see the module's rule 4).
+    fn is_guess(&self, headers: &HeaderMap) -> bool {
+        if Self::presented_header(headers).is_some() {
+            return true;
         }
+        let values: Vec<String> = cookies(headers, TOKEN_COOKIE).map(str::to_string).collect();
+        !values.is_empty() && self.guesses.new_cookie(&values)
     }
 
     /// Count a wrong token (the header, the cookie or the launch URL's). Past [`FREE_GUESSES`]
@@ -285,16 +373,17 @@ fn origin_host(o: &str) -> Option<String> {
     o.split_once("://").map(|(_, rest)| rest.to_string())
 }
 
-/// A cookie's value from the `Cookie` headers.
-pub(crate) fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+/// Every value of a cookie in the `Cookie` headers, in order (a browser sends one per path and
+/// domain that matches, so there may be several of one name).
+fn cookies<'a>(headers: &'a HeaderMap, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
     headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.to_string())
+        .filter(move |(k, _)| *k == name)
+        .map(|(_, v)| v)
 }
 
 /// Why a write's body is refused: with a body or a Content-Type, it must be `application/json`
@@ -356,8 +445,11 @@ pub(crate) async fn guard(State(sec): State<Arc<Security>>, req: Request, next: 
         return refusal.into_response();
     }
     if is_api && !sec.authenticated(req.headers()) {
-        let presented = Security::presented(req.headers()).is_some();
-        if presented && let Some(slowed) = sec.wrong_token().await {
+        let presented = Security::presented_header(req.headers()).is_some()
+            || cookies(req.headers(), TOKEN_COOKIE).next().is_some();
+        if sec.is_guess(req.headers())
+            && let Some(slowed) = sec.wrong_token().await
+        {
             return slowed;
         }
         let message = if presented {
@@ -474,12 +566,60 @@ mod tests {
     }
 
     #[test]
+    fn a_stale_or_tossed_cookie_is_one_guess_however_often_it_is_sent() {
+        let s = Security::for_port(1, Some("abc".into()), None);
+        let stale = headers(&[("cookie", "mcpscope_token=x; mcpscope_token=old")]);
+        assert!(s.is_guess(&stale), "new values count");
+        for _ in 0..50 {
+            assert!(!s.is_guess(&stale), "the browser resending them does not");
+        }
+        assert!(s.is_guess(&headers(&[("cookie", "mcpscope_token=y")])));
+        assert!(
+            s.is_guess(&headers(&[(TOKEN_HEADER, "Bearer x")])),
+            "a header always counts"
+        );
+        assert!(!s.is_guess(&headers(&[])));
+    }
+
+    #[test]
+    fn a_launch_code_works_once_and_not_after_it_expired() {
+        let s = Security::for_port(1, Some("abc".into()), None);
+        let code = s.issue_launch_code();
+        assert_ne!(code, "abc");
+        assert!(
+            !s.redeem_launch_code("abc"),
+            "the token is not a launch code"
+        );
+        assert!(
+            s.clone().redeem_launch_code(&code),
+            "clones share the codes"
+        );
+        assert!(!s.redeem_launch_code(&code), "used up");
+        let late = s.issue_launch_code();
+        s.codes()[0].1 = Instant::now() - Duration::from_millis(1);
+        assert!(!s.redeem_launch_code(&late), "expired");
+        let kept: Vec<String> = (0..LAUNCH_CODES + 2)
+            .map(|_| s.issue_launch_code())
+            .collect();
+        assert_eq!(s.codes().len(), LAUNCH_CODES, "bounded");
+        assert!(s.redeem_launch_code(kept.last().unwrap()));
+    }
+
+    #[test]
     fn the_token_comes_from_the_header_or_the_cookie() {
         let s = Security::for_port(1, Some("abc".into()), None);
         assert!(s.authenticated(&headers(&[(TOKEN_HEADER, "Bearer abc")])));
         assert!(!s.authenticated(&headers(&[(TOKEN_HEADER, "Bearer abd")])));
         assert!(s.authenticated(&headers(&[("cookie", "a=1; mcpscope_token=abc")])));
         assert!(!s.authenticated(&headers(&[("cookie", "mcpscope_token=ab")])));
+        // Another loopback port's page tossed a cookie of our name, sent before ours.
+        let tossed = [("cookie", "mcpscope_token=x; a=1; mcpscope_token=abc")];
+        assert!(s.authenticated(&headers(&tossed)));
+        let tossed = [
+            ("cookie", "mcpscope_token=x"),
+            ("cookie", "mcpscope_token=abc"),
+        ];
+        assert!(s.authenticated(&headers(&tossed)));
         assert!(!s.authenticated(&headers(&[])));
         let open = Security::for_port(1, None, None);
         assert!(open.authenticated(&headers(&[])));

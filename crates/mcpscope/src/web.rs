@@ -2,7 +2,7 @@
 //!
 //! Listens on `127.0.0.1:6274` (`HOST`, `CLIENT_PORT`; the official Inspector's names), prints the
 //! URL with a fresh per-launch token (`MCP_INSPECTOR_API_TOKEN` fixes it) and opens the browser
-//! unless `--no-open`. The catalog is `--catalog FILE` (editable), `--config FILE` (read-only), or
+//! unless `--no-open` — with a single-use launch code, never the token, on its command line. The catalog is `--catalog FILE` (editable), `--config FILE` (read-only), or
 //! `mcp.json` in the data directory (`MCPSCOPE_DATA_DIR`, else `$XDG_DATA_HOME/mcpscope` or
 //! `~/.local/share/mcpscope`); an editable catalog that does not exist yet is created with the
 //! built-in demo server, so a newcomer has something to connect to. History lives beside it in
@@ -109,6 +109,16 @@ async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
         Some(t) => format!("http://{shown_host}:{port}/?token={t}"),
         None => format!("http://{shown_host}:{port}/"),
     };
+    // Every local user can read a browser's command line (`/proc/PID/cmdline`): the browser we
+    // open gets a single-use code that expires in seconds, never the token (the printed URL
+    // keeps it, for people who copy it).
+    let browser_url = match &token {
+        Some(_) => format!(
+            "http://{shown_host}:{port}/?launch={}",
+            security.issue_launch_code()
+        ),
+        None => url.clone(),
+    };
     let state = AppState::new(
         security,
         catalog,
@@ -131,7 +141,7 @@ async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
         state.store().path().display()
     );
     if !args.no_open {
-        open_browser(url);
+        open_browser(browser_url);
     }
     let served = mcpscope_server::serve(listener, state, shutdown).await;
     sandbox.abort();

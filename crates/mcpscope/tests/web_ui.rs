@@ -510,3 +510,69 @@ async fn the_sandbox_listener_starts_beside_the_ui_on_its_own_origin() {
     );
     assert_eq!(ui.stop().await, 0);
 }
+
+/// Issue 24 item 23: every local user can read the command line of the browser mcpscope opens
+/// (`/proc/PID/cmdline`), so it carries a single-use launch code, never the token. The code is
+/// traded once for the token's cookie; a second use is refused. The printed URL keeps the token.
+#[tokio::test]
+async fn the_browser_gets_a_single_use_launch_code_not_the_token() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("launch-code");
+    // Beside the data directory, whose files mcpscope makes 0600 (not executable).
+    let bin = TempDir::new("launch-code-browser");
+    let opened = bin.0.join("opened.txt");
+    let browser = bin.0.join("browser.sh");
+    std::fs::write(
+        &browser,
+        format!("#!/bin/sh\necho \"$1\" >> '{}'\n", opened.display()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&browser, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut ui = launch(&dir.0, &[("BROWSER", browser.to_str().unwrap())], &[]).await;
+    assert_eq!(ui.token.len(), 64, "the printed URL keeps the token");
+    let started = startup_stderr(&mut ui).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let url = loop {
+        if let Some(u) = std::fs::read_to_string(&opened)
+            .ok()
+            .and_then(|t| t.lines().next().map(str::to_string))
+        {
+            break u;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no browser was opened: {started:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        !url.contains(&ui.token),
+        "the token is on the browser's command line: {url}"
+    );
+    assert!(url.starts_with(&format!("{}/?launch=", ui.base)), "{url}");
+
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let first = http.get(&url).send().await.unwrap();
+    assert_eq!(first.status().as_u16(), 303);
+    assert_eq!(first.headers()["location"], "/");
+    let cookie = first.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(
+        cookie.starts_with(&format!("mcpscope_token={};", ui.token)),
+        "{cookie}"
+    );
+    let api = http
+        .get(format!("{}/api/servers", ui.base))
+        .header("cookie", cookie.split(';').next().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(api.status().as_u16(), 200, "the cookie the code gave works");
+    let again = http.get(&url).send().await.unwrap();
+    assert_eq!(again.status().as_u16(), 401, "a launch code works once");
+    assert!(again.headers().get("set-cookie").is_none());
+    assert!(again.text().await.unwrap().contains("works once"));
+    assert_eq!(ui.stop().await, 0);
+}
