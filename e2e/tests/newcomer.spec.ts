@@ -24,6 +24,14 @@ async function importServer(page: Page, name: string, entry: object) {
   await expect(page.getByRole('dialog')).toHaveCount(0);
 }
 
+/** Every console error and uncaught exception of the page, from now on. */
+function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return errors;
+}
+
 /** Every tab of the top bar is whole on screen, none under the right-hand controls, and the
  *  tab strip does not scroll (a tab scrolled out of sight is one a newcomer never finds). */
 async function expectTopBarFits(page: Page, width: number) {
@@ -103,10 +111,11 @@ test('server list: a labelled toggle, a bad URL on its field, a dead server says
   await shot(page, 'newcomer-traffic');
 });
 
-test('server-everything as a newcomer: top bar, era, forms, waits, History, Traffic, no 409 from the apps list', async ({ page, backend }) => {
+test('server-everything as a newcomer: top bar, era, forms, waits, History, Traffic, no console errors', async ({ page, backend }) => {
   test.skip(!existsSync(PEERS), 'the peers are not installed (bash testenv/install.sh)');
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 800 });
+  const errors = consoleErrors(page);
   const conflicts: string[] = [];
   page.on('response', (r) => r.url().includes('/apps') && r.status() >= 400 && conflicts.push(`${r.status()} ${r.url()}`));
   await openUi(page, backend);
@@ -189,4 +198,5 @@ test('server-everything as a newcomer: top bar, era, forms, waits, History, Traf
   await expect(frames.locator(`[data-index="${count - 1}"]`)).toBeInViewport();
 
   expect(conflicts).toEqual([]);
+  expect(errors).toEqual([]);
 });

@@ -123,6 +123,18 @@ impl From<mcpscope_inspect::Error> for ApiError {
     }
 }
 
+/// Whether a request that ended with `code` ended as the server or the user meant it to: the
+/// server answered with a JSON-RPC error, or the request was cancelled (by the user, or by the
+/// server ending its own stream). `/request` and `/list` answer those 200 with the error in the
+/// body: an ordinary outcome, which a browser must not log as a failed load. The codes keep
+/// their statuses everywhere else.
+pub(crate) fn is_ordinary_outcome(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::RpcError | ErrorCode::Cancelled | ErrorCode::ServerCancelled
+    )
+}
+
 /// 499, as nginx names "the client closed the request": the request was cancelled on purpose.
 fn cancelled_status() -> StatusCode {
     StatusCode::from_u16(499).unwrap_or(StatusCode::CONFLICT)

@@ -70,6 +70,15 @@ async function call<T>(method: string, path: string, body?: unknown, signal?: Ab
   return parsed as T;
 }
 
+/** `/request` and `/list` answer 200 when a request ended as the server or the user meant it
+ *  (a JSON-RPC error, a cancel), with the error in the body: thrown here as the ApiError it is,
+ *  so callers see one shape, and the browser logs no failed load for an ordinary outcome. */
+async function outcome<T>(answer: Promise<T & { error?: ApiErrorBody }>): Promise<T> {
+  const body = await answer;
+  if (body && typeof body === 'object' && body.error && typeof body.error === 'object') throw new ApiError(200, body.error);
+  return body;
+}
+
 const enc = encodeURIComponent;
 
 function query(params: Record<string, string | number | boolean | undefined | null>): string {
@@ -137,9 +146,9 @@ export const api = {
     call<{ historyId?: number; result?: Json }>('PUT', `/api/servers/${enc(name)}/log-level`, { level }),
 
   request: (name: string, method: string, opts: RequestOptions = {}) =>
-    call<RequestAnswer>('POST', `/api/servers/${enc(name)}/request`, { method, ...opts }),
+    outcome(call<RequestAnswer>('POST', `/api/servers/${enc(name)}/request`, { method, ...opts })),
   list: (name: string, method: string, key: string, opts: { params?: Json; cursor?: string; allPages?: boolean } = {}) =>
-    call<ListAnswer>('POST', `/api/servers/${enc(name)}/list`, { method, key, ...opts }),
+    outcome(call<ListAnswer>('POST', `/api/servers/${enc(name)}/list`, { method, key, ...opts })),
   cancel: (requestId: string) => call<{ cancelled: boolean }>('POST', `/api/requests/${enc(requestId)}/cancel`, {}),
   validateTool: (name: string, tool: string, args: Json) =>
     call<{ errors: FieldError[] }>('POST', `/api/servers/${enc(name)}/tools/${enc(tool)}/validate`, { arguments: args }),

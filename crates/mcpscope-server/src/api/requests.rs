@@ -2,7 +2,7 @@
 //! cancelling one by the id its page chose.
 
 use super::app;
-use crate::error::{ApiError, ApiResult, Json};
+use crate::error::{ApiError, ApiResult, Json, is_ordinary_outcome};
 use crate::extract::Path;
 use crate::state::AppState;
 use axum::Router;
@@ -84,6 +84,8 @@ fn origin_of(b: &Map<String, Value>) -> ApiResult<Option<String>> {
     }
 }
 
+/// `{historyId, result}`; an ordinary end (a JSON-RPC error, a cancel) is `{historyId, error}`
+/// with 200; any other failure the error's own status.
 fn outcome_response(out: CallOutcome, extra: Option<Value>) -> Response {
     match out.result {
         Ok(result) => {
@@ -94,6 +96,10 @@ fn outcome_response(out: CallOutcome, extra: Option<Value>) -> Response {
                 }
             }
             axum::Json(v).into_response()
+        }
+        Err(e) if is_ordinary_outcome(e.code) => {
+            let error = ApiError::from(e).body();
+            axum::Json(json!({"historyId": out.history_id, "error": error})).into_response()
         }
         Err(e) => ApiError::from(e).into_response(),
     }
