@@ -116,6 +116,18 @@ test('tools: a reconnect lists afresh, and each tool shows only its own last res
   await expect(page.getByTestId('tool-result-empty')).toBeVisible();
   await selectTool(page, 'log-every-level');
   await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+  // A call still running belongs to its tool: another tool says which one runs, and the result
+  // lands under the tool that was called.
+  await selectTool(page, 'slow');
+  await field(page, '/durationMs').locator('input').fill('1500');
+  await field(page, '/steps').locator('input').fill('3');
+  await page.getByTestId('execute').click();
+  await selectTool(page, 'echo');
+  await expect(page.getByTestId('executing')).toHaveAttribute('data-tool', 'slow');
+  await expect(page.getByTestId('tool-result-empty')).toBeVisible();
+  await selectTool(page, 'slow');
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+  await expect(page.getByTestId('result-of')).toHaveAttribute('data-tool', 'slow');
 
   // The server gains a tool while we are away: reconnecting lists afresh, with no Refresh, and
   // Validate only judges against that same list.

@@ -411,8 +411,8 @@ export function ToolsScreen(p: ToolsScreenProps) {
         <Group justify="space-between" wrap="nowrap">
           <Title order={5}>Tool: {tool.title ?? tool.name}</Title>
           {running && (
-            <Badge color="blue" variant="dot" data-testid="executing">
-              Executing...
+            <Badge color="blue" variant="dot" tt="none" data-testid="executing" data-tool={running.tool}>
+              {runningHere ? 'Executing...' : `Executing ${running.tool}...`}
             </Badge>
           )}
         </Group>
@@ -522,7 +522,7 @@ export function ToolsScreen(p: ToolsScreenProps) {
           <Button variant="default" onClick={validate} disabled={!!running} data-testid="validate">
             Validate only
           </Button>
-          <Button onClick={execute} loading={!!running} disabled={!!excludedReason || !!meta.error || appOnly} data-testid="execute">
+          <Button onClick={execute} loading={runningHere} disabled={!!running || !!excludedReason || !!meta.error || appOnly} data-testid="execute">
             Execute Tool
           </Button>
           <RunAsTask value={asTask} onChange={setAsTask} support={taskSupport(tool)} />
