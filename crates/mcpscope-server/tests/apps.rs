@@ -394,9 +394,19 @@ async fn the_sandbox_serves_only_its_page_with_its_headers() {
     let r = http.get(format!("{base}/sandbox")).send().await.unwrap();
     assert_eq!(r.status(), 200);
     let h = r.headers().clone();
+    let policies: Vec<&str> = h
+        .get_all("content-security-policy")
+        .iter()
+        .map(|v| v.to_str().unwrap())
+        .collect();
+    // Its own framing rule, and the app's CSP (none given here: the spec's default), because the
+    // app it frames is same-origin with it and inherits it.
     assert_eq!(
-        h["content-security-policy"],
-        "frame-ancestors http://127.0.0.1:6274"
+        policies,
+        [
+            "frame-ancestors http://127.0.0.1:6274",
+            mcpscope_inspect::apps::csp::DEFAULT_CSP
+        ]
     );
     assert_eq!(h["x-content-type-options"], "nosniff");
     assert_eq!(h["cache-control"], "no-store");

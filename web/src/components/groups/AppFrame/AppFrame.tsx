@@ -164,7 +164,8 @@ export function AppFrame(p: AppFrameProps) {
         b.setToolInput(p.args);
         bridge.current = b;
         startTool(b);
-        setSrc(`${about.sandbox.url}?host=${encodeURIComponent(location.origin)}`);
+        // The proxy page carries the app's CSP too: the app is same-origin with it (issue 24 item 26).
+        setSrc(`${about.sandbox.url}?host=${encodeURIComponent(location.origin)}&csp=${encodeURIComponent(r.csp)}`);
       } catch (e) {
         if (!live) return;
         setError(errorText(e));
