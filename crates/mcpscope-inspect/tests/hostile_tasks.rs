@@ -81,6 +81,15 @@ async fn absurd_poll_intervals_are_bounded_and_named() {
     // Six gets at the floor, not six gets as fast as the server asked (0 ms).
     assert!(done.task.polling.polls >= 6, "{done:?}");
     assert!(started.elapsed() >= MIN_POLL * 5, "{:?}", started.elapsed());
+    // Its progress came on the tools/call's token after the call was answered (2025-11-25 keeps
+    // the token alive until the task ends): the task's own, not a "progress for unknown token".
+    let p = done
+        .task
+        .progress
+        .clone()
+        .unwrap_or_else(|| panic!("no progress kept: {done:?}"));
+    assert_eq!((p.progress, p.total), (6.0, Some(6.0)), "{p:?}");
+    assert_eq!(p.message.as_deref(), Some("get 6 of 6"));
 
     // 10^12 ms would be never: the poller waits at most MAX_POLL, and says so.
     let huge = run(&app, "poll-huge").await;

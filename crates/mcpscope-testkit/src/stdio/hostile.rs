@@ -51,6 +51,9 @@ struct Task {
     tool: String,
     gets: u32,
     cancelled: bool,
+    /// The `progressToken` of the `tools/call` that created it: `poll-zero` reports progress on
+    /// it after the answer, as 2025-11-25 asks (the token lives until the task ends).
+    token: Option<Value>,
 }
 
 /// Which of the two fixtures, with its options.
@@ -108,7 +111,10 @@ impl Server {
             ("tools/list", _) => jsonrpc::result(&id, json!({"tools": self.tools()})),
             ("tools/call", Hostile::Interactions) => return self.ask(id, params),
             ("tools/call", Hostile::Tasks { .. }) => self.create(&id, &params),
-            ("tasks/get", Hostile::Tasks { .. }) => self.get(&id, &params),
+            ("tasks/get", Hostile::Tasks { .. }) => {
+                self.progress(&params).await?;
+                self.get(&id, &params)
+            }
             ("tasks/result", Hostile::Tasks { result_bytes, .. }) => {
                 self.result(&id, &params, result_bytes)
             }
@@ -165,6 +171,7 @@ impl Server {
                 tool: tool.to_string(),
                 gets: 0,
                 cancelled: false,
+                token: params.pointer("/_meta/progressToken").cloned(),
             },
         );
         let mut task = task_json(
@@ -179,6 +186,26 @@ impl Server {
             task["pollInterval"] = json!(p);
         }
         jsonrpc::result(id, json!({"task": task}))
+    }
+
+    /// Before each `tasks/get` of a working `poll-zero` task: `notifications/progress` on its
+    /// creating request's token, `gets` of the six gets it takes.
+    async fn progress(&self, params: &Value) -> io::Result<()> {
+        let task_id = params.get("taskId").and_then(Value::as_str).unwrap_or("");
+        let Some(t) = self.tasks.get(task_id) else {
+            return Ok(());
+        };
+        let Some(token) = t
+            .token
+            .as_ref()
+            .filter(|_| t.tool == "poll-zero" && !t.cancelled)
+        else {
+            return Ok(());
+        };
+        let n = (t.gets + 1).min(6);
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {
+            "progressToken": token, "progress": n, "total": 6, "message": format!("get {n} of 6")}});
+        self.out.send(&note).await
     }
 
     /// `tasks/get`: each tool's misbehaviour.
