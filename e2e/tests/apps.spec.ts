@@ -180,9 +180,12 @@ test('the demo app: its theme follows the UI, its resources/read, its call\'s qu
   await expect(app.locator('#call-result')).toContainText('cancel');
 });
 
-test('a deep link connects the server and opens the app with its arguments, once', async ({ page, backend }) => {
+test('a deep link, once confirmed, connects the server and opens the app with its arguments, once', async ({ page, backend }) => {
   const args = Buffer.from(JSON.stringify({ from: 'the deep link' })).toString('base64url');
   await page.goto(`${backend.origin}/?token=${TOKEN}&server=demo&openApp=show-app&appArgs=${args}`);
+  // It asks first (security.spec.ts: a link from another page runs nothing by itself).
+  await expect(page.getByTestId('deep-link-args')).toContainText('the deep link');
+  await page.getByTestId('deep-link-confirm').click();
   await expect(page.getByTestId('app-panel')).toHaveAttribute('data-app-status', 'ready');
   await expect(appDoc(page).locator('#tool-input')).toContainText('the deep link');
   // Acted on once: the parameters are gone from the address bar.

@@ -3,6 +3,7 @@
 
 import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { DeepLinkModal, type DeepLinkRequest } from './components/groups/DeepLinkModal/DeepLinkModal';
 import { InspectorView, type InFlight, type InspectorCallbacks } from './components/views/InspectorView/InspectorView';
 import { useInspector } from './hooks/useInspector';
 import { parseDeepLink } from './utils/apps';
@@ -25,9 +26,10 @@ export function App() {
   const nonce = useRef(0);
   const activeRef = useRef<string | null>(null);
   activeRef.current = active;
-  // A deep link (?server=&openApp=&appArgs=, kept across the launch URL's redirect): acted on once.
+  // A deep link (?server=&openApp=&appArgs=, kept across the launch URL's redirect): asked about once.
   const deepLink = useRef(typeof location === 'undefined' ? null : parseDeepLink(location.search));
   const [appOpen, setAppOpen] = useState<{ nonce: number; tool: string; args: JsonObject } | null>(null);
+  const [askLink, setAskLink] = useState<DeepLinkRequest | null>(null);
 
   const activeServer = active ? state.servers.find((s) => s.name === active) : undefined;
   const data = active ? serverData(state, active) : null;
@@ -76,14 +78,21 @@ export function App() {
       return;
     }
     if (link.error) notifications.show({ color: 'red', title: 'Deep link', message: `${link.error}: the app opens without arguments` });
+    // Never acted on by itself: any page can navigate here with a link (DeepLinkModal).
+    setAskLink({ server: s.name, target: s.target, connected: s.status === 'connected', openApp: link.openApp, args: link.args });
+  }, [state.servers, actions]);
+
+  // The deep link the person confirmed: connect (unless connected) and open the app.
+  const followLink = (link: DeepLinkRequest) => {
     const go = () => {
-      setActive(s.name);
+      setActive(link.server);
       setTab(link.openApp ? 'apps' : 'tools');
       if (link.openApp) setAppOpen({ nonce: Date.now(), tool: link.openApp, args: link.args });
     };
-    if (s.status === 'connected') go();
-    else void actions.connect(s.name).then((ok) => ok && go());
-  }, [state.servers, actions]);
+    const s = state.servers.find((x) => x.name === link.server);
+    if (s?.status === 'connected') go();
+    else void actions.connect(link.server).then((ok) => ok && go());
+  };
 
   // A removed server cannot stay active.
   if (active && state.servers.length > 0 && !activeServer) setActive(null);
@@ -219,25 +228,28 @@ export function App() {
   }, [actions]);
 
   return (
-    <InspectorView
-      servers={state.servers}
-      stream={state.stream}
-      active={activeServer ? active : null}
-      tab={tab}
-      data={data}
-      infos={infos}
-      counts={counts}
-      history={state.history}
-      prefill={prefill}
-      historyFocus={historyFocus}
-      logRequest={logRequest && logRequest.server === active ? logRequest.id : null}
-      infoOpen={infoOpen}
-      auth={state.auth}
-      interactions={state.interactions}
-      urlWaits={state.urlWaits}
-      inflight={inflight}
-      appOpen={appOpen}
-      cb={cb}
-    />
+    <>
+      <DeepLinkModal link={askLink} onConfirm={() => askLink && followLink(askLink)} onClose={() => setAskLink(null)} />
+      <InspectorView
+        servers={state.servers}
+        stream={state.stream}
+        active={activeServer ? active : null}
+        tab={tab}
+        data={data}
+        infos={infos}
+        counts={counts}
+        history={state.history}
+        prefill={prefill}
+        historyFocus={historyFocus}
+        logRequest={logRequest && logRequest.server === active ? logRequest.id : null}
+        infoOpen={infoOpen}
+        auth={state.auth}
+        interactions={state.interactions}
+        urlWaits={state.urlWaits}
+        inflight={inflight}
+        appOpen={appOpen}
+        cb={cb}
+      />
+    </>
   );
 }

@@ -83,7 +83,10 @@ async fn page(ancestors: Arc<HeaderValue>, query: Option<String>) -> Response {
         HeaderValue::from_static("text/html; charset=utf-8"),
     );
     h.insert(header::CONTENT_SECURITY_POLICY, (*ancestors).clone());
-    h.append(header::CONTENT_SECURITY_POLICY, app_policy(query.as_deref()));
+    h.append(
+        header::CONTENT_SECURITY_POLICY,
+        app_policy(query.as_deref()),
+    );
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
