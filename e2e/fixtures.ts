@@ -68,6 +68,10 @@ async function launchBackend(dataDir: string) {
       HOST: '127.0.0.1',
       MCPSCOPE_DATA_DIR: dataDir,
       MCPSCOPE_SECRET_STORE: 'memory',
+      // Import server.json's verification never asks a live registry from a test: a port
+      // nothing listens on ("could not check"), unless a spec scripts its own registry.
+      MCPSCOPE_NPM_REGISTRY: process.env.MCPSCOPE_NPM_REGISTRY ?? 'http://127.0.0.1:9',
+      MCPSCOPE_PYPI_URL: process.env.MCPSCOPE_PYPI_URL ?? 'http://127.0.0.1:9',
       RUST_LOG: process.env.RUST_LOG ?? 'warn',
     },
     'stdout',
