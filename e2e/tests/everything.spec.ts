@@ -28,9 +28,11 @@ test('server-everything: import, connect, call echo', async ({ page, backend }) 
   // and never carried over to the next tool picked (issue 24).
   const asTask = page.getByTestId('run-as-task-toggle');
   await selectTool(page, 'simulate-research-query');
+  await expect(page.locator('[data-testid=tool-row][data-tool="simulate-research-query"] [data-badge="task only"]')).toBeVisible();
   await expect(page.getByTestId('run-as-task')).toHaveAttribute('data-support', 'required');
   await expect(asTask).toBeChecked();
   await expect(page.getByTestId('task-support-note')).toContainText('only as a task');
+  await shot(page, 'tools-task-required');
   await selectTool(page, 'echo');
   await expect(asTask).not.toBeChecked();
   await asTask.check();

@@ -36,6 +36,8 @@ describe('tools', () => {
   it('makes annotation badges', () => {
     expect(toolBadges(tools[1]).map((b) => b.label)).toEqual(['destructive']);
     expect(toolBadges(tools[2]).map((b) => b.label)).toEqual(['user', 'read-only', 'closed-world']);
+    expect(toolBadges({ name: 't', execution: { taskSupport: 'required' } }).map((b) => b.label)).toEqual(['task only']);
+    expect(toolBadges({ name: 't', execution: { taskSupport: 'optional' } }).map((b) => b.label)).toEqual(['task']);
   });
   it('searches name and description', () => {
     expect(filterTools(tools, 'ECHO').map((t) => t.name)).toEqual(['echo']);

@@ -37,6 +37,10 @@ export function toolBadges(tool: ToolDef): Badge[] {
   if (a.longRunningHint === true || meta.longRunning === true || /long-running|takes about|durationMs/i.test(tool.description ?? '')) {
     out.push({ label: 'long-run', color: 'blue' });
   }
+  // 2025-11-25 tasks: a tool that runs only as a task is flagged in the list, not only in its form.
+  const support = (tool.execution ?? {}).taskSupport;
+  if (support === 'required') out.push({ label: 'task only', color: 'violet', hint: 'execution.taskSupport: required' });
+  if (support === 'optional') out.push({ label: 'task', color: 'gray', hint: 'execution.taskSupport: optional' });
   return out;
 }
 
