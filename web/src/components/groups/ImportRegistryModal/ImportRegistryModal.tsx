@@ -113,6 +113,7 @@ export function ImportRegistryModal({ opened, onClose, onValidate, onAdd }: Impo
     return m;
   }, [res, checks, badLine]);
   const toLine = (line: number) => editor.current?.selectLine(line);
+  const firstMark = marks.size > 0 ? Math.min(...marks.keys()) : null;
 
   const add = async () => {
     setBusy(true);
@@ -136,7 +137,7 @@ export function ImportRegistryModal({ opened, onClose, onValidate, onAdd }: Impo
     <Modal opened={opened} onClose={onClose} title="Import MCP Registry server.json" size="xl" data-testid="import-registry">
       <Stack gap="sm">
         <Text size="sm">Paste server.json content or choose a file:</Text>
-        <MarkedEditor ref={editor} value={text} onChange={setText} marks={marks} testId="import-registry-text" label="server.json" />
+        <MarkedEditor ref={editor} value={text} onChange={setText} marks={marks} reveal={firstMark} testId="import-registry-text" label="server.json" />
         <Group justify="flex-end" gap="xs">
           <FileButton onChange={(f) => f && void readFile(f).then(setText)} accept="application/json,.json">
             {(props) => (

@@ -2,7 +2,7 @@
 // gutter and behind the text) and selected from outside (clicking a finding). A textarea, not a
 // code editor: lines do not wrap, so line N of the text is row N on screen, and the gutter and
 // the tint follow the textarea's scroll.
-import { forwardRef, useImperativeHandle, useRef, useState } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { lineRange } from './registry';
 
 /** Pixels per line: the gutter, the tint and the textarea share it. */
@@ -25,16 +25,25 @@ export interface MarkedEditorProps {
   /** Lines to mark, by their level (`error`, `warning`). */
   marks: Map<number, string>;
   rows?: number;
+  /** A line to scroll into view (not selected, no focus) whenever it changes: the first
+   *  problem of new results, so a paste that left the view at its end shows it. */
+  reveal?: number | null;
   testId: string;
   label: string;
 }
 
 const mono = { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12, lineHeight: `${LINE}px` } as const;
 
-export const MarkedEditor = forwardRef<MarkedEditorHandle, MarkedEditorProps>(function MarkedEditor({ value, onChange, marks, rows = 14, testId, label }, ref) {
+export const MarkedEditor = forwardRef<MarkedEditorHandle, MarkedEditorProps>(function MarkedEditor({ value, onChange, marks, rows = 14, reveal, testId, label }, ref) {
   const area = useRef<HTMLTextAreaElement>(null);
   const [scroll, setScroll] = useState(0);
   const count = value.split('\n').length;
+  useEffect(() => {
+    const ta = area.current;
+    if (!ta || !reveal) return;
+    ta.scrollTop = Math.max(0, (reveal - 1) * LINE - ta.clientHeight / 2);
+    setScroll(ta.scrollTop);
+  }, [reveal]);
   useImperativeHandle(ref, () => ({
     selectLine(line) {
       const ta = area.current;
