@@ -32,6 +32,21 @@ function consoleErrors(page: Page): string[] {
   return errors;
 }
 
+/** The text of every notification shown from now on (a toast may come and go before a check). */
+async function recordToasts(page: Page) {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __toasts: string[] }).__toasts = seen;
+    new MutationObserver(() => {
+      for (const n of document.querySelectorAll('.mantine-Notification-root')) {
+        const t = n.textContent ?? '';
+        if (!seen.includes(t)) seen.push(t);
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
+}
+
 /** Every tab of the top bar is whole on screen, none under the right-hand controls, and the
  *  tab strip does not scroll (a tab scrolled out of sight is one a newcomer never finds). */
 async function expectTopBarFits(page: Page, width: number) {
@@ -118,6 +133,7 @@ test('server-everything as a newcomer: top bar, era, forms, waits, History, Traf
   const errors = consoleErrors(page);
   const conflicts: string[] = [];
   page.on('response', (r) => r.url().includes('/apps') && r.status() >= 400 && conflicts.push(`${r.status()} ${r.url()}`));
+  const toasts = await recordToasts(page);
   await openUi(page, backend);
   // Auto era, as a newcomer leaves it: the probe finds a legacy server.
   await importServer(page, 'everything', { command: 'bash', args: [EVERYTHING, 'stdio'] });
@@ -126,7 +142,9 @@ test('server-everything as a newcomer: top bar, era, forms, waits, History, Traf
   await expect(page.getByTestId('top-bar').getByTestId('status')).toHaveAttribute('data-status', 'connected');
   await expect(page.getByTestId('tools-count')).not.toHaveAttribute('data-count', '0');
 
+  // A legacy server is normal: no warning toast, no Traffic banner.
   await expect(page.locator('.mantine-Notification-root').filter({ hasText: 'Connected to everything' })).toBeVisible();
+  expect((await toasts()).filter((t) => t.includes('Warning'))).toEqual([]);
 
   await expectTopBarFits(page, 1280);
   await expectTopBarFits(page, 1024);
@@ -196,6 +214,7 @@ test('server-everything as a newcomer: top bar, era, forms, waits, History, Traf
   const count = Number(await page.getByTestId('frame-count').getAttribute('data-count'));
   expect(count).toBeGreaterThan(30);
   await expect(frames.locator(`[data-index="${count - 1}"]`)).toBeInViewport();
+  await expect(page.getByTestId('traffic-warning')).not.toContainText('legacy');
 
   expect(conflicts).toEqual([]);
   expect(errors).toEqual([]);

@@ -69,6 +69,12 @@ pub enum SessionEvent {
         /// The frame it is about.
         frame_seq: Option<u64>,
     },
+    /// A step worth knowing that is no problem: Auto found a legacy server and speaks
+    /// 2025-11-25 with it. A view that shows the era anyway need not repeat it.
+    Note {
+        /// What.
+        message: String,
+    },
 }
 
 /// A view that wants to see traffic and events. Calls happen on the engine's task: keep them short.

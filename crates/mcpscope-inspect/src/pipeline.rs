@@ -565,6 +565,8 @@ impl Processor {
             }
             // The responder reports each server request with its params and our answer.
             SessionEvent::ServerRequest { .. } => {}
+            // Auto found a legacy server: the era every view shows says so; not a warning.
+            SessionEvent::Note { .. } => {}
             SessionEvent::Warning { message, frame_seq } => {
                 // The engine numbers frames from the slot's counter: its number is ours.
                 self.app.events.publish(Event::Warning(WarningEvent {
@@ -608,7 +610,7 @@ impl Processor {
                     *message = m;
                 }
             }
-            SessionEvent::ServerRequest { .. } => {}
+            SessionEvent::ServerRequest { .. } | SessionEvent::Note { .. } => {}
         }
     }
 

@@ -323,6 +323,16 @@ impl Observer for CliObserver {
                 }
                 self.warnings.lock().expect("warnings lock").push(text);
             }
+            // The CLI's output has one list for what the session said: a note is in it too.
+            SessionEvent::Note { message } => {
+                if self.print {
+                    say::line(&format!("warning: {message}"));
+                }
+                self.warnings
+                    .lock()
+                    .expect("warnings lock")
+                    .push(message.clone());
+            }
         }
     }
 }

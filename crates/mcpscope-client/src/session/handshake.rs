@@ -310,7 +310,8 @@ impl Session {
         notes.push(format!(
             "Auto: legacy server ({reason}); falling back to initialize"
         ));
-        self.warn(notes.last().cloned().unwrap_or_default(), None);
+        // Normal for every server of the 2025-11-25 era: a note, not a warning.
+        self.note(notes.last().cloned().unwrap_or_default());
         if is_stdio && self.state().closed.is_some() {
             // The probe killed the server (rmcp-based servers exit on a pre-initialize
             // request): start it again for the legacy handshake.

@@ -234,4 +234,10 @@ impl Session {
             frame_seq,
         });
     }
+
+    fn note(&self, message: impl Into<String>) {
+        self.shared.observer.on_event(SessionEvent::Note {
+            message: message.into(),
+        });
+    }
 }
