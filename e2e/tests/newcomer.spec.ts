@@ -72,8 +72,9 @@ test('server list: a labelled toggle, a bad URL on its field, a dead server says
   expect(icon.status()).toBe(200);
   expect(icon.headers()['content-type']).toContain('image/svg+xml');
 
-  // The toggle says what it does.
+  // The toggle says what it does, in words on screen (not only to a screen reader).
   const demo = page.locator('[data-testid=server-card][data-server=demo]');
+  await expect(demo.getByTestId('server-toggle')).toContainText('Connect');
   await expect(demo.getByRole('switch', { name: 'Connect' })).toBeVisible();
 
   // A URL without a scheme: said on the URL field, with what to write.
