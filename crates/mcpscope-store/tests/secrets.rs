@@ -245,3 +245,66 @@ fn the_chosen_store_says_what_it_is_and_why() {
     assert_eq!(store.info().reason, "MCPSCOPE_SECRET_STORE=memory");
     assert!("nonsense".parse::<StoreChoice>().is_err());
 }
+
+/// Issue 24 item 28: a write killed with `kill -9` leaves its temporary file; the next write
+/// (under the same lock, so no writer can be mid-write) removes it, and the older versions'
+/// `secrets.tmp-PID` too.
+#[test]
+fn temporary_files_a_killed_writer_left_are_removed_by_the_next_write() {
+    let dir = TempDir::new("stale-tmp");
+    let (file, key) = (dir.path("secrets.enc"), dir.path("secrets.key"));
+    for stale in ["secrets.tmp-424242", "secrets.enc.tmp", "secrets.key.tmp"] {
+        std::fs::write(dir.path(stale), b"half a write").unwrap();
+    }
+    std::fs::write(dir.path("notes.tmp"), b"not ours").unwrap();
+    let store = key_file_store(&file, &key).unwrap();
+    store.set("t", TOKEN).unwrap();
+    let mut left: Vec<String> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        ["notes.tmp", "secrets.enc", "secrets.key", "secrets.lock"]
+    );
+}
+
+/// Issue 24 item 28: the lock file is owner-only like the secrets and the key.
+#[cfg(unix)]
+#[test]
+fn the_lock_file_is_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("lock-mode");
+    let (file, key) = (dir.path("secrets.enc"), dir.path("secrets.key"));
+    key_file_store(&file, &key)
+        .unwrap()
+        .set("t", TOKEN)
+        .unwrap();
+    for name in ["secrets.lock", "secrets.enc", "secrets.key"] {
+        let mode = std::fs::metadata(dir.path(name))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_eq!(mode, 0o600, "{name}");
+    }
+}
+
+/// Issue 24 item 28: a full disk during the first save left a 0-byte key file that broke the
+/// store until deleted by hand. Keys are now written whole or not at all; an empty one with no
+/// secrets file beside it (nothing was ever encrypted with it) is replaced, while one beside a
+/// secrets file is still refused, never silently swapped.
+#[test]
+fn an_empty_key_file_with_no_secrets_yet_is_replaced() {
+    let dir = TempDir::new("empty-key");
+    let (file, key) = (dir.path("secrets.enc"), dir.path("secrets.key"));
+    std::fs::write(&key, b"").unwrap();
+    let store = key_file_store(&file, &key).unwrap();
+    store.set("t", TOKEN).unwrap();
+    assert_eq!(store.get("t").unwrap().as_deref(), Some(TOKEN));
+    assert_eq!(std::fs::metadata(&key).unwrap().len(), 32);
+    std::fs::write(&key, b"").unwrap();
+    let err = key_file_store(&file, &key).err().expect("refused");
+    assert!(err.to_string().contains("0 bytes"), "{err}");
+}

@@ -7,6 +7,12 @@
 //! argon2id(passphrase, per-file salt). Writes take an exclusive lock, re-read, and replace the
 //! file atomically, so two processes do not lose each other's entries. A file that does not
 //! parse is reported and never written over; a wrong key or passphrase is refused.
+//!
+//! Every file here is written whole or not at all (a temporary file beside it, synced, then
+//! renamed), the key file too: a full disk during the first save must not leave a 0-byte key
+//! that breaks the store (one left by an older mcpscope, with no secrets file to go with it, is
+//! replaced). A temporary file can only be written under the lock, so one found while holding it
+//! is left by a killed process and is removed. The lock file is 0600 like the rest.
 
 use super::{SecretStore, StoreError, StoreInfo};
 use base64::Engine as _;
@@ -304,17 +310,20 @@ impl EncryptedFileStore {
             .unwrap_or(Path::new("."));
         create_private_dir(dir).map_err(|e| self.io(dir, e))?;
         let lock_path = self.path.with_extension("lock");
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| self.io(&lock_path, e))?;
+        let mut opts = OpenOptions::new();
+        opts.create(true).truncate(false).write(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600);
+        }
+        let lock = opts.open(&lock_path).map_err(|e| self.io(&lock_path, e))?;
         lock.lock().map_err(|e| self.io(&lock_path, e))?;
+        remove_stale_temporaries(dir, &self.path);
         let mut secrets = self.load()?;
         change(&mut secrets);
         if let FileKey::KeyFile(k) = &self.key
-            && !k.exists()
+            && (!k.exists() || (is_empty_file(k) && !self.path.exists()))
         {
             create_key_file(k).map_err(|e| self.io(k, e))?;
         }
@@ -341,14 +350,7 @@ impl EncryptedFileStore {
         };
         let mut doc = serde_json::to_vec_pretty(&env).expect("serializable envelope");
         doc.push(b'\n');
-        let tmp = self
-            .path
-            .with_extension(format!("tmp-{}", std::process::id()));
-        write_private(&tmp, &doc).map_err(|e| self.io(&tmp, e))?;
-        fs::rename(&tmp, &self.path).map_err(|e| {
-            let _ = fs::remove_file(&tmp);
-            self.io(&self.path, e)
-        })?;
+        replace_private(&self.path, &doc).map_err(|e| self.io(&self.path, e))?;
         drop(lock);
         Ok(())
     }
@@ -414,7 +416,51 @@ fn read_key_file(path: &Path) -> Result<Zeroizing<[u8; 32]>, StoreError> {
 fn create_key_file(path: &Path) -> std::io::Result<()> {
     let mut key = Zeroizing::new([0u8; 32]);
     rand::fill(key.as_mut());
-    write_private(path, key.as_ref())
+    replace_private(path, key.as_ref())
+}
+
+fn is_empty_file(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0)
+}
+
+/// The temporary file [`replace_private`] writes `path` through.
+fn temporary_for(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
+/// Replace `path` with `bytes` whole or not at all: written to a temporary file beside it
+/// (0600, synced), then renamed over it. On failure the temporary file is removed.
+fn replace_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = temporary_for(path);
+    write_private(&tmp, bytes)
+        .and_then(|()| fs::rename(&tmp, path))
+        .inspect_err(|_| {
+            let _ = fs::remove_file(&tmp);
+        })
+}
+
+/// Remove the temporary files of `secrets` (and its key file) a killed writer left in `dir`:
+/// `secrets.enc.tmp`, `secrets.key.tmp`, and `secrets.tmp-PID` of older versions. Called
+/// under the lock, when no writer can be mid-write.
+fn remove_stale_temporaries(dir: &Path, secrets: &Path) {
+    let stem = secrets
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = name.strip_prefix(&stem).is_some_and(|rest| {
+            rest.starts_with(".tmp-") || (rest.starts_with('.') && rest.ends_with(".tmp"))
+        });
+        if ours {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Write `bytes` to a new file readable by its owner only (0600 on Unix), synced to disk.
