@@ -67,3 +67,43 @@ async fn an_input_required_round_refused_is_input_refused_as_in_the_cli() {
     );
     b.stop().await;
 }
+
+/// Every error code's troubleshooting page (the error card's and the toast's "View
+/// Troubleshooting Guide →") is served by the backend itself, so it opens offline: HTML with its
+/// heading, no script allowed, reachable without the token (a plain link opens it); an unknown
+/// code is a 404 that lists the pages.
+#[tokio::test]
+async fn every_error_code_has_its_troubleshooting_page_served_offline() {
+    use mcpscope_proto::error_code::ErrorCode;
+    let dir = TempDir::new("troubleshooting");
+    let b = start(dir.path(), vec![], Options::default()).await;
+    for code in ErrorCode::ALL {
+        let r = b
+            .http
+            .get(b.url(&format!("/troubleshooting/{}", code.code())))
+            .send()
+            .await
+            .expect("GET");
+        assert_eq!(r.status(), 200, "{code:?}");
+        let csp = r.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(csp.starts_with("default-src 'none'"), "{csp}");
+        assert!(!csp.contains("script-src"), "{csp}");
+        let html = r.text().await.unwrap();
+        assert!(
+            html.contains(&format!("<h1>{}: ", code.code())),
+            "{code:?}: {html:.200}"
+        );
+        assert!(!html.contains("<script"), "{code:?}");
+    }
+    let r = b
+        .http
+        .get(b.url("/troubleshooting/no_such_code"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+    assert!(r.text().await.unwrap().contains("/troubleshooting/timeout"));
+}
