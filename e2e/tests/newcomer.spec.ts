@@ -107,11 +107,24 @@ test('server list: a labelled toggle, a bad URL on its field, a dead server says
   await expect(broken.getByTestId('inline-error-message')).toContainText('ModuleNotFoundError: No module named mcp');
   await shot(page, 'newcomer-failed-card');
 
-  // Connecting by the labelled toggle.
+  // Connecting by the labelled toggle; on the Apps tab, disconnect and connect again: the apps
+  // list is asked of the new connection once it has listed its tools, never answered 409.
+  const refused: string[] = [];
+  page.on('response', (r) => r.url().includes('/apps') && r.status() >= 400 && refused.push(`${r.status()} ${r.url()}`));
   await demo.getByRole('switch', { name: 'Connect' }).click();
   await expect(page.getByTestId('main')).toHaveAttribute('data-view', 'server');
+  await tab(page, 'apps');
+  await expect(page.locator('[data-testid=app-item][data-app="show-app"]')).toBeVisible();
+  await page.getByTestId('disconnect').click();
+  await expect(demo).toHaveAttribute('data-status', 'disconnected');
+  await demo.getByRole('switch', { name: 'Connect' }).click();
+  await expect(page.getByTestId('main')).toHaveAttribute('data-view', 'server');
+  await tab(page, 'apps');
+  await expect(page.locator('[data-testid=app-item][data-app="show-app"]')).toBeVisible();
+  expect(refused).toEqual([]);
 
   // Calls made before Traffic was ever opened: opened, it shows rows, the newest in view.
+  await tab(page, 'tools');
   await selectTool(page, 'echo');
   for (let i = 1; i <= 12; i++) {
     await field(page, '/message').locator('input').fill(`call ${i}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FRAME_WINDOW, applyEvent, applyFrames, initialState, serverData } from './state';
+import { FRAME_WINDOW, applyEvent, applyFrames, initialState, serverData, updateServer } from './state';
 import type { FrameView, ServerView, WebEvent } from './types';
 
 /** An event as the stream hands it over (bodies here are partial: only what the test reads). */
@@ -44,6 +44,18 @@ describe('applyEvent', () => {
     expect(s.servers[0].status).toBe('connected');
     s = applyEvent(s, ev('status', sv('other', 'connecting')));
     expect(s.servers.map((x) => x.name)).toEqual(['demo', 'other']);
+  });
+
+  it('forgets the lists when a new connection starts, and keeps the rest', () => {
+    let s = applyEvent(initialState(), ev('catalog', { servers: [sv('demo', 'connected')] }));
+    s = updateServer(s, 'demo', (d) => ({ ...d, tools: [{ name: 'echo' }], prompts: [], warnings: [{ server: 'demo', message: 'w', frameSeq: null }] }));
+    s = applyEvent(s, ev('status', sv('demo', 'disconnected')));
+    expect(serverData(s, 'demo').tools).toHaveLength(1);
+    s = applyEvent(s, ev('status', sv('demo', 'connecting')));
+    const d = serverData(s, 'demo');
+    expect(d.tools).toBeNull();
+    expect(d.prompts).toBeNull();
+    expect(d.warnings).toHaveLength(1);
   });
 
   it('flags list changes and clears them on reset', () => {

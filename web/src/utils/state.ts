@@ -170,6 +170,13 @@ export function applyLogs(state: State, logs: LogEvent[]): State {
 }
 
 /** Apply one event of `GET /api/events` (frames and logs go through the batch functions). */
+/** A server's lists forgotten (a new connection lists afresh); its logs, frames and the rest stay. */
+function forgetLists(d: ServerData): ServerData {
+  const empty = emptyServerData(d.resetCount);
+  const { tools, excluded, lint, resources, resourcesCursor, templates, prompts, changed } = empty;
+  return { ...d, tools, excluded, lint, resources, resourcesCursor, templates, prompts, changed };
+}
+
 export function applyEvent(state: State, e: WebEvent): State {
   switch (e.event) {
     case 'status': {
@@ -178,6 +185,9 @@ export function applyEvent(state: State, e: WebEvent): State {
       if (s.status === 'disconnected' || s.status === 'failed') {
         next = updateServer(next, s.name, (d) => ({ ...d, info: null, progress: {} }));
       }
+      // A new connection has listed nothing yet: the old lists would have the screens ask about
+      // tools it does not know (GET …/apps answered 409) until it lists them again.
+      if (s.status === 'connecting') next = updateServer(next, s.name, forgetLists);
       return next;
     }
     case 'catalog': {
