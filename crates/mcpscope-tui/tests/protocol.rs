@@ -173,6 +173,35 @@ fn the_detail_shows_header_verdicts_and_lint() {
     insta::assert_snapshot!("protocol_lint_detail_160x45", screen);
 }
 
+/// Issue 24 (item 19 in the TUI): a 400 is what the server answered — its status and the start
+/// of its body — and only an exchange with no answer is a transport failure.
+#[test]
+fn a_failed_exchange_says_what_the_server_answered() {
+    let mut all = frames("http");
+    // The last copy of frame 2: the one with its answer filled in.
+    let two = all.iter().rposition(|f| f["seq"] == 2).unwrap();
+    let mut refused = all[two].clone();
+    let h = &mut all[two]["headers"];
+    h["status"] = json!(400);
+    h["failed"] = json!(true);
+    h["responseExcerpt"] = json!("{\"error\":\"Bad Request: no session\"}");
+    refused["seq"] = json!(1000);
+    refused["headers"]["status"] = Value::Null;
+    refused["headers"]["failed"] = json!(true);
+    refused["headers"]["transportError"] = json!("connection refused");
+    all.push(refused);
+    let s = with_frames((160, 45), "http", &all);
+    let verdict = |seq: u64| {
+        let row = protocol(&s).row(seq).expect("the row");
+        row.verdict.as_ref().expect("verdicts").1.to_string()
+    };
+    assert_eq!(
+        verdict(2),
+        "HTTP 400 · {\"error\":\"Bad Request: no session\"}"
+    );
+    assert_eq!(verdict(1000), "transport failure · connection refused");
+}
+
 #[test]
 fn enter_opens_the_body_in_the_pager() {
     let mut s = with_frames((80, 24), "stdio", &frames("stdio"));

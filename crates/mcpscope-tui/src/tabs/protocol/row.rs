@@ -359,16 +359,21 @@ fn verdict_words(row: &Value) -> (&'static str, Tone, String) {
     }
 }
 
+/// What the server answered (`answerStatus`): its status (a 4xx is an answer, not a transport
+/// failure), the transport failure when there was no answer, or none yet.
+fn answer_status(h: &Value) -> String {
+    match h.get("status").and_then(Value::as_u64) {
+        Some(s) => format!("HTTP {s}"),
+        None if h.get("failed").and_then(Value::as_bool).unwrap_or(false) => {
+            "transport failure".to_string()
+        }
+        None => "no response".to_string(),
+    }
+}
+
 /// The collapsed headers line (`collapsedSummary`): the first disagreement named, else a tally.
 fn summary(h: &Value) -> (Tone, String) {
-    let status = if h.get("failed").and_then(Value::as_bool).unwrap_or(false) {
-        "transport failure".to_string()
-    } else {
-        match h.get("status").and_then(Value::as_u64) {
-            Some(s) => format!("HTTP {s}"),
-            None => "no response".to_string(),
-        }
-    };
+    let status = answer_status(h);
     let first = text(h, "firstDisagreement");
     if !first.is_empty() {
         return (Tone::Bad, format!("{status} · {first}"));
@@ -385,7 +390,14 @@ fn summary(h: &Value) -> (Tone, String) {
         );
     }
     if failed(h) {
-        return (Tone::Bad, status);
+        // What the server said with its failed answer, or why there was none (`answerDetail`).
+        let detail = [text(h, "responseExcerpt"), text(h, "transportError")]
+            .into_iter()
+            .find(|d| !d.is_empty());
+        return match detail {
+            Some(d) => (Tone::Bad, format!("{status} · {d}")),
+            None => (Tone::Bad, status),
+        };
     }
     let count = |v: &str| rows.iter().filter(|r| text(r, "verdict") == v).count();
     let (ok, unchecked) = (count("ok"), count("unchecked"));
