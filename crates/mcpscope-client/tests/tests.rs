@@ -7,3 +7,5 @@ mod support;
 mod server_requests;
 // Pagination: a repeated cursor and the page limit, named, with every item kept.
 mod pagination;
+// Answers that do not parse (too deep, not UTF-8) fail their request at once.
+mod unreadable;

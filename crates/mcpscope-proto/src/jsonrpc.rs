@@ -212,6 +212,76 @@ pub fn parse_and_classify(bytes: &[u8]) -> (Option<Value>, Classified) {
     }
 }
 
+/// The `id` of a message that does not parse (nested too deep, not UTF-8), read from its
+/// top-level object without parsing anything else, so the request it answers can fail at once
+/// instead of waiting for its timeout. One pass, no recursion, whatever the nesting. `None` when
+/// the bytes are not an object with a top-level `"id"` that is an integer or a plain string.
+pub fn salvage_id(bytes: &[u8]) -> Option<RequestId> {
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    if bytes[start] != b'{' {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let end = string_end(bytes, i)?;
+                if depth == 1 && &bytes[i + 1..end] == b"id" {
+                    let colon = skip_space(bytes, end + 1);
+                    if bytes.get(colon) == Some(&b':') {
+                        return id_value(&bytes[skip_space(bytes, colon + 1)..]);
+                    }
+                }
+                i = end;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The index of the quote that closes the string opening at `open`.
+fn string_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut j = open + 1;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'\\' => j += 2,
+            b'"' => return Some(j),
+            _ => j += 1,
+        }
+    }
+    None
+}
+
+fn skip_space(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+        i += 1;
+    }
+    i
+}
+
+/// An id at the start of `rest`: an integer, or a string without escapes.
+fn id_value(rest: &[u8]) -> Option<RequestId> {
+    if rest.first() == Some(&b'"') {
+        let end = string_end(rest, 0)?;
+        let text = std::str::from_utf8(&rest[1..end]).ok()?;
+        return (!text.contains('\\')).then(|| RequestId::String(text.to_string()));
+    }
+    let len = rest
+        .iter()
+        .position(|b| !(b.is_ascii_digit() || *b == b'-'))
+        .unwrap_or(rest.len());
+    std::str::from_utf8(&rest[..len])
+        .ok()?
+        .parse()
+        .ok()
+        .map(RequestId::Number)
+}
+
 fn describe_parse_error(bytes: &[u8], e: &serde_json::Error) -> String {
     if bytes.is_empty() {
         return "empty line".into();
@@ -227,6 +297,9 @@ fn describe_parse_error(bytes: &[u8], e: &serde_json::Error) -> String {
     }
     if e.is_eof() {
         return format!("truncated JSON: {e}");
+    }
+    if e.to_string().contains("recursion limit") {
+        return format!("nested deeper than the 128 levels mcpscope reads: {e}");
     }
     format!("not JSON: {e}")
 }
@@ -278,6 +351,29 @@ pub fn error_response(id: &RequestId, error: &RpcError) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn an_unreadable_answer_still_names_its_id() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let body = format!(r#"{{"jsonrpc":"2.0","result":{{"x":{deep},"s":"a \" id"}},"id":7}}"#);
+        let (m, c) = parse_and_classify(body.as_bytes());
+        assert!(m.is_none());
+        assert!(
+            matches!(&c, Classified::Invalid(r) if r.contains("nested deeper")),
+            "{c:?}"
+        );
+        assert_eq!(salvage_id(body.as_bytes()), Some(RequestId::Number(7)));
+        let bad_utf8 = b"{\"jsonrpc\":\"2.0\",\"id\": \"req-1\",\"result\":{\"t\":\"\xff\"}}";
+        assert_eq!(
+            salvage_id(bad_utf8),
+            Some(RequestId::String("req-1".into()))
+        );
+        // Only a top-level "id" counts; none, or one that is not an id, is no id.
+        assert_eq!(salvage_id(br#"{"result":{"id":3}}"#), None);
+        assert_eq!(salvage_id(br#"{"method":"id","x":1}"#), None);
+        assert_eq!(salvage_id(br#"{"id":null}"#), None);
+        assert_eq!(salvage_id(br#"[{"id":1}]"#), None);
+        assert_eq!(salvage_id(b"{\"id\":"), None);
+    }
 
     #[test]
     fn classifies_each_shape() {

@@ -37,5 +37,5 @@ pub mod terminal;
 pub use frame::{Direction, Frame, FrameKind, FrameMeta, now_us, rfc3339};
 pub use jsonrpc::{
     Classified, RequestId, RpcError, classify, error_response, notification, parse_and_classify,
-    request, response,
+    request, response, salvage_id,
 };

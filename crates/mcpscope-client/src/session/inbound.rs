@@ -177,6 +177,22 @@ impl Session {
         self.state().discarded = Some(note);
     }
 
+    /// An answer that does not parse (nested too deep, not UTF-8) still names its request: that
+    /// request fails now, saying why and which frame, instead of timing out "without an answer".
+    fn fail_unreadable_answer(&self, frame: &Frame, reason: &str) {
+        let Some(id) = mcpscope_proto::salvage_id(&frame.body) else {
+            return;
+        };
+        let Some(method) = self.state().pending.get(&id).map(|p| p.method.clone()) else {
+            return;
+        };
+        let why = format!(
+            "{method} (request {id}): the server's answer is not a JSON-RPC message ({reason}); it is frame {} in Traffic, as it arrived",
+            frame.seq
+        );
+        self.resolve(&id, Outcome::Failed(ClientError::Protocol(why)), frame.seq);
+    }
+
     fn dispatch(&self, frame: &Frame, message: Option<Arc<Value>>, classified: Classified) {
         let where_ = match frame.kind {
             FrameKind::StdoutLine => "stdout line",
@@ -197,6 +213,7 @@ impl Session {
                     format!("{where_} is not a JSON-RPC message: {reason}{hint}"),
                     Some(frame.seq),
                 );
+                self.fail_unreadable_answer(frame, &reason);
             }
             Classified::Batch(n) => {
                 self.warn(
