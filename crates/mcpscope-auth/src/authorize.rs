@@ -9,7 +9,7 @@ use crate::pkce::{Pkce, random_token};
 use crate::recorder::{Recorder, Request};
 use axum::Router;
 use axum::extract::State;
-use axum::http::{HeaderMap, Uri};
+use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::Html;
 use axum::routing::get;
 use bytes::Bytes;
@@ -228,16 +228,37 @@ pub(crate) async fn headless(
 
 type Received = (String, Vec<(String, String)>);
 
+/// The `state` of a callback's query string: the one rule every loopback callback (the CLI's
+/// here; the TUI's and the web UI's through the inspector) applies to tell whether a request is
+/// the answer to the login it waits for. Only a request carrying that login's `state` ends it;
+/// any other (a page on another site, a stale tab) is refused and the login keeps waiting.
+pub fn callback_state(query: &str) -> Option<String> {
+    url::form_urlencoded::parse(query.as_bytes())
+        .find(|(k, _)| k == "state")
+        .map(|(_, v)| v.into_owned())
+}
+
 #[derive(Clone)]
 struct CallbackState {
     tx: Arc<Mutex<Option<oneshot::Sender<Received>>>>,
+    /// The `state` of the one login this listener waits for.
+    state: Arc<str>,
 }
 
 async fn on_callback(
     State(s): State<CallbackState>,
     uri: Uri,
     headers: HeaderMap,
-) -> Html<&'static str> {
+) -> (StatusCode, Html<&'static str>) {
+    if callback_state(uri.query().unwrap_or("")).as_deref() != Some(&*s.state) {
+        return (
+            StatusCode::BAD_REQUEST,
+            Html(
+                "<!doctype html><meta charset=utf-8><title>mcpscope</title>\
+                 <p>This authorization response does not belong to the login mcpscope is waiting for (its state is not that login's). Nothing was done with it.</p>",
+            ),
+        );
+    }
     let h = headers
         .iter()
         .map(|(k, v)| {
@@ -250,9 +271,12 @@ async fn on_callback(
     if let Some(tx) = s.tx.lock().expect("callback lock").take() {
         let _ = tx.send((uri.to_string(), h));
     }
-    Html(
-        "<!doctype html><meta charset=utf-8><title>mcpscope</title>\
-         <p>mcpscope received the authorization response. You can close this tab and return to the terminal.</p>",
+    (
+        StatusCode::OK,
+        Html(
+            "<!doctype html><meta charset=utf-8><title>mcpscope</title>\
+             <p>mcpscope received the authorization response. You can close this tab and return to the terminal.</p>",
+        ),
     )
 }
 
@@ -289,6 +313,7 @@ pub(crate) async fn loopback(
     let (tx, rx) = oneshot::channel();
     let state = CallbackState {
         tx: Arc::new(Mutex::new(Some(tx))),
+        state: req.state.as_str().into(),
     };
     let app = Router::new()
         .route(callback.path(), get(on_callback))

@@ -46,7 +46,8 @@ mod summary;
 mod token;
 
 pub use authorize::{
-    BoxFuture, CallbackReceived, ExternalLogin, LoginMode, LoginRequest, validate_callback_url,
+    BoxFuture, CallbackReceived, ExternalLogin, LoginMode, LoginRequest, callback_state,
+    validate_callback_url,
 };
 pub use credentials::{
     ClientRegistration, ClientSource, CredentialStore, GrantDescription, Record, Tokens,

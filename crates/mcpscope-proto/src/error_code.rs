@@ -59,8 +59,9 @@ pub enum ErrorCode {
     AuthRequired,
     /// The server answered with a JSON-RPC error (`rpcCode`, `data` alongside).
     RpcError,
-    /// The tool failed (`isError: true`), or, in the CLI, `tools/call` got a JSON-RPC error
-    /// (the official Inspector's exit 5: "failed or does not exist").
+    /// The tool failed (`isError: true`), or, in the CLI, it does not exist (the official
+    /// Inspector's exit 5: "failed or does not exist"; the error lists the server's tools). A
+    /// JSON-RPC error to `tools/call` for a tool that exists is an `RpcError` (exit 1).
     ToolError,
     /// The handshake (`initialize` / `server/discover`) was answered with a JSON-RPC error.
     HandshakeRefused,

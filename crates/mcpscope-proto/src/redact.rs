@@ -41,6 +41,33 @@ pub fn is_credential_header(name: &str) -> bool {
         .any(|h| h.eq_ignore_ascii_case(name))
 }
 
+/// Words in a header name that say its value is a secret (`X-Api-Key`, `X-Auth-Token`,
+/// `Private-Token`, `X-Client-Secret`).
+const SECRET_NAME_WORDS: &[&str] = &[
+    "key",
+    "token",
+    "secret",
+    "password",
+    "credential",
+    "auth",
+    "cookie",
+    "signature",
+];
+
+/// True when a header the user gives (`--header`, a config entry) is to be kept secret: a
+/// credential header, or a name that says so ([`SECRET_NAME_WORDS`]). Its value is then one of
+/// the connection's [`Secrets`], redacted wherever it appears.
+///
+/// ```
+/// use mcpscope_proto::redact::is_secret_header;
+/// assert!(is_secret_header("X-Api-Key") && is_secret_header("authorization"));
+/// assert!(!is_secret_header("Accept") && !is_secret_header("X-Request-Id"));
+/// ```
+pub fn is_secret_header(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    is_credential_header(&name) || SECRET_NAME_WORDS.iter().any(|w| name.contains(w))
+}
+
 /// Every redaction of a frame: credential headers, OAuth fields, then the connection's secrets.
 pub fn frame(kind: FrameKind, meta: &mut FrameMeta, body: &mut Bytes, secrets: &Secrets) {
     credential_headers(meta);

@@ -34,8 +34,9 @@ pub struct Resolved {
     /// A label for messages (server name, command or URL).
     pub label: String,
     /// Values `--trace` redacts: every secret of the config entry (`{"secretRef": …}` read from
-    /// the secret store, `{"secret": …}`) and every credential header (`--header
-    /// "Authorization: …"`, the file's), by the name they were given as.
+    /// the secret store, `{"secret": …}`) and every header whose name says it is secret
+    /// (`--header "Authorization: …"`, `--header "X-Api-Key: …"`, the file's:
+    /// `redact::is_secret_header`), by the name they were given as.
     pub secrets: Secrets,
     /// The config entry's `roots` (the official Inspector's key), when it has them.
     pub roots: Option<Vec<Root>>,
@@ -164,6 +165,33 @@ fn is_url(s: &str) -> bool {
     s.starts_with("http://") || s.starts_with("https://")
 }
 
+/// What is wrong with a target that was meant as a URL but is not one mcpscope can reach, so it
+/// is not run as a command ("not on PATH?" would blame the wrong thing): a scheme other than
+/// http(s) (`htp://…`), or none at all (`localhost:7100/mcp`).
+fn url_mistake(s: &str) -> Option<String> {
+    if is_url(s) {
+        return None;
+    }
+    if let Some((scheme, _)) = s.split_once("://") {
+        return Some(format!(
+            "{s:?} is not a URL mcpscope can reach: its scheme is {scheme:?}, and a server URL starts with http:// or https://"
+        ));
+    }
+    let (host, rest) = s.split_once(':')?;
+    let port_len = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let host_ok = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+    let port_ok = (1..=5).contains(&port_len)
+        && (rest.len() == port_len || rest[port_len..].starts_with('/'));
+    (host_ok && port_ok).then(|| {
+        format!(
+            "{s:?} looks like a URL without its scheme: did you mean http://{s} (or https://{s})?"
+        )
+    })
+}
+
 /// The path that runs this very binary again (for `--demo`, and the web UI's seeded catalog).
 pub fn own_executable() -> Result<String, UsageError> {
     let exe = std::env::current_exe()
@@ -192,7 +220,7 @@ pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
     for (name, value) in w
         .headers
         .iter()
-        .filter(|(n, _)| redact::is_credential_header(n))
+        .filter(|(n, _)| redact::is_secret_header(n))
     {
         w.secrets.add(name, value);
     }
@@ -334,6 +362,9 @@ impl Wanted {
         if self.url.is_none() && self.positional.len() == 1 && is_url(&self.positional[0]) {
             self.url = self.positional.pop();
         }
+        if let Some(why) = self.positional.first().and_then(|t| url_mistake(t)) {
+            return usage(why);
+        }
         self.label = match (&self.url, self.positional.first()) {
             (Some(u), _) => u.clone(),
             (None, Some(_)) => self.positional.join(" "),
@@ -415,6 +446,33 @@ impl Wanted {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_mistyped_url_is_named_as_one() {
+        use super::url_mistake;
+        assert!(
+            url_mistake("htp://localhost:7100/mcp")
+                .unwrap()
+                .contains("scheme is \"htp\"")
+        );
+        assert!(
+            url_mistake("localhost:7100/mcp")
+                .unwrap()
+                .contains("did you mean http://localhost:7100/mcp")
+        );
+        assert!(url_mistake("127.0.0.1:3000").is_some());
+        for command in [
+            "node",
+            "python3",
+            "./server.js",
+            "C:/x",
+            "uvx",
+            "http://h/mcp",
+            "a:b",
+        ] {
+            assert_eq!(url_mistake(command), None, "{command}");
+        }
+    }
+
     use super::*;
     use clap::Parser;
 

@@ -78,7 +78,18 @@ fn text(run: &Run) -> String {
 #[tokio::test]
 async fn elicitation_form_accept_defaults_json_and_decline() {
     each(|cell| async move {
-        let (defaults, custom, declined) = tokio::join!(
+        let (defaults, unfilled, custom, declined) = tokio::join!(
+            // `email` is required and has no default: the flags must give it.
+            ask(
+                cell,
+                "elicit-form",
+                &[
+                    "--elicitation",
+                    "accept-defaults",
+                    "--elicitation-json",
+                    r#"{"email":"ada@example.com"}"#
+                ],
+            ),
             ask(cell, "elicit-form", &["--elicitation", "accept-defaults"]),
             ask(
                 cell,
@@ -113,14 +124,31 @@ async fn elicitation_form_accept_defaults_json_and_decline() {
                 "{field} missing from {question}"
             );
         }
-        // SEP-1034: every default, and nothing for fields without one.
+        // SEP-1034: every default, and nothing for fields without one but the one given.
         assert_eq!(
             answer["result"],
             json!({"action": "accept", "content": {
                 "name": "Ada Lovelace", "rating": 4.5, "guests": 2, "subscribe": true,
-                "size": "M", "plan": "pro", "toppings": ["cheese"], "languages": ["rust"]}}),
+                "size": "M", "plan": "pro", "toppings": ["cheese"], "languages": ["rust"],
+                "email": "ada@example.com"}}),
             "{}",
             defaults.dump()
+        );
+        // Defaults alone leave the required `email` empty: declined with the reason, never an
+        // accept the server must refuse (issue 24 item 9).
+        let (_, answer) = exchange(cell, &unfilled, "elicitation/create");
+        assert_eq!(
+            answer["result"],
+            json!({"action": "decline"}),
+            "{}",
+            unfilled.dump()
+        );
+        assert!(
+            unfilled.json()["warnings"]
+                .to_string()
+                .contains("requires `email` with no default"),
+            "{}",
+            unfilled.dump()
         );
         assert!(
             text(&defaults).starts_with("action: accept\n"),
@@ -251,7 +279,8 @@ async fn sampling_answered_and_declined() {
                     run.dump()
                 );
                 assert_eq!(run.sent_method("tools/call").len(), 1, "{}", run.dump());
-                assert_eq!(run.stdout, "");
+                // --format json: the failure is the one document on stdout too.
+                assert_eq!(run.json()["error"], error, "{}", run.dump());
             }
         }
     })

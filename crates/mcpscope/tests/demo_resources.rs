@@ -251,7 +251,7 @@ async fn subscribe_and_listen_are_refused_in_the_other_era() {
             "{}",
             run.dump()
         );
-        assert_eq!(run.stdout, "", "{}", run.dump());
+        assert_eq!(run.json()["error"], error, "{}", run.dump());
     })
     .await;
 }

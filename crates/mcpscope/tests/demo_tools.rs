@@ -219,7 +219,8 @@ async fn tool_errors_exit_5_with_one_error_line() {
         assert_eq!(run.json()["isError"], true, "{}", run.dump());
         assert_eq!(run.error()["code"], "tool_error");
 
-        // An unknown tool is a JSON-RPC error from the server, not a result: nothing on stdout.
+        // An unknown tool is a JSON-RPC error from the server, not a result: the error is the
+        // document, and it names the tools there are (issue 24 items 10 and 11).
         let run = cell
             .run(&[
                 "--method",
@@ -231,12 +232,13 @@ async fn tool_errors_exit_5_with_one_error_line() {
             ])
             .await;
         run.expect_exit(5);
-        assert_eq!(run.stdout, "", "{}", run.dump());
         let error = run.error();
+        assert_eq!(run.json()["error"], error, "{}", run.dump());
         assert_eq!(error["code"], "tool_error");
         assert_eq!(error["rpcCode"], -32602, "{}", run.dump());
+        let message = error["message"].as_str().unwrap();
         assert!(
-            error["message"].as_str().unwrap().contains("no-such-tool"),
+            message.starts_with("no tool named `no-such-tool`; the server has: echo, add,"),
             "{}",
             run.dump()
         );

@@ -828,6 +828,12 @@ async fn a_browser_login_lands_on_the_loopback_callback() {
     assert_eq!(status, 302);
     let back = location.expect("redirect to the callback");
     assert!(back.starts_with(&callback), "{back}");
+    // A request without this login's state (a page on another site, a stale tab) is refused
+    // and does not end the login (issue 24 item 28); before, it ended it in a CSRF failure.
+    let (status, _) = raw_get(&format!("{callback}?code=forged&state=not-this-login")).await;
+    assert_eq!(status, 400, "a foreign state is refused");
+    let (status, _) = raw_get(&callback).await;
+    assert_eq!(status, 400, "no state at all is refused");
     let (status, _) = raw_get(&back).await;
     assert_eq!(status, 200, "the loopback callback answers the browser");
     let out = tokio::time::timeout(Duration::from_secs(30), child.wait_with_output())

@@ -325,6 +325,110 @@ async fn roots_asked_after_the_answer_do_not_delay_the_exit(target: &Target) {
     );
 }
 
+/// What a newcomer types wrong gets a message about their mistake, not the server's (issue 24
+/// item 11), and `-q` keeps stderr for errors only (item 10).
+async fn newcomer_mistakes(target: &Target) {
+    let (method, tool, quiet) = tokio::join!(
+        target.run(&["--method", "tools/lst", "--format", "json"]),
+        target.run(&[
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "ech",
+            "--tool-arg",
+            "message=hi",
+            "--format",
+            "json",
+        ]),
+        target.run(&["--method", "tools/list", "--lint", "-q"]),
+    );
+    method.expect_exit(1);
+    let error = method.error();
+    assert_eq!(error["code"], "usage", "{}", method.dump());
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("unknown method `tools/lst`")
+            && message.contains("did you mean `tools/list`?")
+            && message.contains("prompts/get"),
+        "{}",
+        method.dump()
+    );
+    // --format json: the failure is the one document on stdout too (item 10).
+    assert_eq!(method.json()["error"], error, "{}", method.dump());
+
+    // server-everything answers an unknown tool with isError: the result is printed, and the
+    // error says which tools there are.
+    tool.expect_exit(5);
+    let error = tool.error();
+    assert_eq!(error["code"], "tool_error", "{}", tool.dump());
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("no tool named `ech` (did you mean `echo`?); the server has: echo,"),
+        "{}",
+        tool.dump()
+    );
+
+    quiet.expect_exit(0);
+    assert_eq!(
+        quiet.stderr,
+        "",
+        "-q prints nothing but errors\n{}",
+        quiet.dump()
+    );
+}
+
+/// A URL typed without its scheme, or with a wrong one, is a URL problem, not a command that is
+/// "not on PATH" (issue 24 item 11).
+#[tokio::test]
+async fn a_mistyped_url_is_named_as_one() {
+    let args = |url: &str| -> Vec<String> {
+        [url, "--method", "tools/list"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let (wrong_args, bare_args) = (args("htp://localhost:7100/mcp"), args("localhost:7100/mcp"));
+    let (wrong, bare) = tokio::join!(cli("htp", &wrong_args), cli("bare", &bare_args));
+    wrong.expect_exit(1);
+    let message = wrong.error()["message"].as_str().unwrap().to_owned();
+    assert!(
+        message.contains("is not a URL mcpscope can reach: its scheme is \"htp\""),
+        "{}",
+        wrong.dump()
+    );
+    bare.expect_exit(1);
+    let message = bare.error()["message"].as_str().unwrap().to_owned();
+    assert!(
+        message.contains("did you mean http://localhost:7100/mcp"),
+        "{}",
+        bare.dump()
+    );
+    for run in [&wrong, &bare] {
+        assert!(!run.stderr.contains("PATH"), "{}", run.dump());
+    }
+}
+
+/// The server's root answers 404: the error says MCP is usually at /mcp or /sse.
+async fn a_root_url_says_where_mcp_is(base: &str) {
+    let run = cli(
+        "root-404",
+        &[
+            "--server-url".into(),
+            format!("{base}/"),
+            "--method".into(),
+            "tools/list".into(),
+        ],
+    )
+    .await;
+    run.expect_exit(4);
+    let message = run.error()["message"].as_str().unwrap().to_owned();
+    assert!(
+        message.contains(&format!("try {base}/mcp or {base}/sse")),
+        "{}",
+        run.dump()
+    );
+}
+
 /// Auto: the probe is answered -32601 (no `server/discover`), so the CLI initializes.
 async fn auto_settles_on_legacy(target: &Target) {
     let run = target
@@ -431,6 +535,7 @@ async fn everything_over_stdio() {
         tour(&target),
         auto_settles_on_legacy(&target),
         roots_asked_after_the_answer_do_not_delay_the_exit(&target),
+        newcomer_mistakes(&target),
     );
 }
 
@@ -450,6 +555,7 @@ async fn everything_over_streamable_http() {
         tour(&target),
         session_id_and_delete(&target),
         pinned_modern_does_not_downgrade(&target),
+        a_root_url_says_where_mcp_is(&server.base),
     );
 }
 

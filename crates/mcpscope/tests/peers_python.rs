@@ -257,8 +257,9 @@ pub(crate) async fn essentials(target: &Target) {
 }
 
 /// A legacy server without a back-channel (stateless, or JSON responses) cannot ask, and the
-/// SDK says so: a JSON-RPC error (MCPServer, low-level; exit 5 all the same) or a tool error (FastMCP). The user
-/// sees the server's reason.
+/// SDK says so: a JSON-RPC error (MCPServer, low-level: exit 1, as the official Inspector's CLI,
+/// the error the one document on stdout) or a tool error (FastMCP: exit 5). The user sees the
+/// server's reason.
 async fn no_back_channel(target: &Target) {
     let run = target
         .run(&[
@@ -278,9 +279,10 @@ async fn no_back_channel(target: &Target) {
         assert_eq!(run.result()["isError"], true, "{}", run.dump());
         assert!(text(&run).contains(reason), "{}", run.dump());
     } else {
-        run.expect_exit(5);
+        run.expect_exit(1);
         let error = run.error();
-        assert_eq!(error["code"], "tool_error", "{}", run.dump());
+        assert_eq!(error["code"], "rpc_error", "{}", run.dump());
+        assert_eq!(run.json()["error"], error, "{}", run.dump());
         assert_eq!(error["rpcCode"], -32600, "{}", run.dump());
         assert!(
             error["message"].as_str().unwrap().contains(reason),

@@ -157,6 +157,45 @@ fn trace_secrets_keeps_the_trace_byte_exact() {
     assert!(text.contains(&format!("Bearer {BEARER}")), "{text}");
 }
 
+/// A header given with `--header` whose name says it is secret (`X-Api-Key`) is redacted like
+/// `Authorization`, wherever its value appears, unless `--trace-secrets` (issue 24 item 28).
+#[test]
+fn a_secret_looking_header_flag_is_redacted_unless_trace_secrets() {
+    const KEY: &str = "sk-live-XYZ-cli-flag-77a1";
+    let dir = Scratch::new("trace-header-flag");
+    let trace = dir.path("t.ndjson");
+    let args = |extra: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "--server-url",
+            &format!("{}/mcp", shared_demo()),
+            "--header",
+            &format!("X-Api-Key: {KEY}"),
+            "--trace",
+            trace.to_str().expect("utf-8 path"),
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "echo",
+            "--tool-arg",
+            &format!("message=canary {KEY}"),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let (code, err) = run(&dir.path(""), &args(&[]));
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&trace).expect("trace");
+    assert!(!text.contains(KEY), "the key in the trace:\n{text}");
+    assert!(text.contains("«secret X-Api-Key»"), "{text}");
+    let (code, err) = run(&dir.path(""), &args(&["--trace-secrets"]));
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&trace).expect("trace");
+    assert!(text.contains(KEY), "--trace-secrets keeps it:\n{text}");
+}
+
 /// `--show-stderr` follows the trace's rule: the stdio server prints its env secret on stderr,
 /// and our stderr shows the marker, not the value (with `--trace-secrets`, the value).
 #[test]

@@ -276,10 +276,7 @@ impl Inspector {
     /// to the login waiting for its `state`. Only a `state` we are waiting for is accepted;
     /// anything else is refused and changes nothing.
     pub fn deliver_callback(&self, query: &str, headers: Vec<(String, String)>) -> Delivery {
-        let state = url::form_urlencoded::parse(query.as_bytes())
-            .find(|(k, _)| k == "state")
-            .map(|(_, v)| v.into_owned());
-        let waiting = state.and_then(|s| {
+        let waiting = mcpscope_auth::callback_state(query).and_then(|s| {
             self.logins
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())

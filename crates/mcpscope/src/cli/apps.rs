@@ -27,7 +27,7 @@ async fn list_tools(session: &Session) -> Result<Vec<Value>, Failure> {
     let listing = session
         .list_all(list, "tools", None)
         .await
-        .map_err(|e| failure(&e, list))?;
+        .map_err(|e| failure(&e))?;
     Ok(match listing.result.get("tools") {
         Some(Value::Array(tools)) => tools.clone(),
         _ => Vec::new(),
@@ -110,7 +110,7 @@ pub(super) async fn probe(
     let result = session
         .request(read, Some(json!({"uri": app.resource_uri})))
         .await
-        .map_err(|e| failure(&e, read))?;
+        .map_err(|e| failure(&e))?;
     let checked = resource::check(&app.resource_uri, &result)
         .map_err(|why| Failure::new(ErrorCode::AppRefused, why))?;
     let mut summary = serde_json::to_value(&checked).unwrap_or_default();
@@ -126,6 +126,7 @@ pub(super) async fn probe(
         result,
         exit: exit::OK,
         extra: Map::new(),
+        unknown_tool: None,
     })
 }
 

@@ -17,6 +17,8 @@ pub(super) struct Outcome {
     pub(super) result: Value,
     pub(super) exit: i32,
     pub(super) extra: Map<String, Value>,
+    /// A `tools/call` whose tool the server does not list (see `failure::unknown_tool`).
+    pub(super) unknown_tool: Option<Failure>,
 }
 
 impl Outcome {
@@ -25,6 +27,7 @@ impl Outcome {
             result,
             exit: exit::OK,
             extra,
+            unknown_tool: None,
         }
     }
 }
@@ -43,7 +46,7 @@ pub(super) async fn execute(
     observer: &CliObserver,
 ) -> Result<Outcome, Failure> {
     use Method as M;
-    let fail = |e: ClientError| failure(&e, method);
+    let fail = |e: ClientError| failure(&e);
     let params_opt = (!params.is_empty()).then(|| Value::Object(params.clone()));
     let known = Method::from_name(method);
     match known {
@@ -141,7 +144,7 @@ async fn call_tool(
     args: &Args,
     params: Map<String, Value>,
 ) -> Result<Outcome, Failure> {
-    let fail = |e: ClientError| failure(&e, Method::ToolsCall.name());
+    let fail = |e: ClientError| failure(&e);
     let opts = RequestOptions {
         meta: coerced_map(&args.tool_metadata, "--tool-metadata")?,
         progress: true,
@@ -173,6 +176,7 @@ async fn call_tool(
         result,
         exit: if is_error { exit::TOOL_ERROR } else { exit::OK },
         extra,
+        unknown_tool: None,
     })
 }
 
@@ -225,7 +229,7 @@ async fn listen(
     params: Option<Value>,
     observer: &CliObserver,
 ) -> Result<Outcome, Failure> {
-    let fail = |e: ClientError| failure(&e, method);
+    let fail = |e: ClientError| failure(&e);
     let duration = Duration::from_millis(args.duration);
     let result = if method == Method::ResourcesSubscribe {
         let r = session

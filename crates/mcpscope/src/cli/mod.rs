@@ -21,7 +21,7 @@ use crate::resolve::{Resolved, UsageError, resolve};
 use crate::responder::{CliResponder, root_of_flag};
 use crate::say;
 use execute::{Outcome, collects_notifications, execute, may_log};
-use failure::{connect_failure, explain_unserved};
+use failure::{connect_failure, explain_unknown_method, explain_unserved, unknown_tool};
 use mcpscope_client::{ClientError, Session};
 use mcpscope_proto::era::Era;
 use mcpscope_proto::error_code::ErrorCode;
@@ -35,11 +35,16 @@ use std::time::Duration;
 pub async fn run(args: Args) -> i32 {
     let format = args.format;
     let quiet = args.quiet;
+    let to_stdout = args.output.is_none();
     match run_inner(args).await {
         Ok(code) => code,
         Err(f) => {
             if format == FormatArg::Text && !quiet {
                 say::line(&format!("error: {}", f.message));
+            }
+            // `--format json` promises one document on stdout, a failed run's too.
+            if format == FormatArg::Json && to_stdout {
+                println!("{}", f.json_line());
             }
             say::json_line(&f.json_line());
             f.exit()
@@ -95,7 +100,27 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
         apps::check_visible(&session, &tool_name).await?;
     }
     let outcome = run_method(&session, &args, &method, params, &observer).await?;
-    let outcome = outcome.map_err(|f| explain_unserved(f, &session, &method));
+    let outcome = outcome
+        .map_err(|f| explain_unserved(f, &session, &method))
+        .map_err(|f| explain_unknown_method(f, &method));
+    let unknown = match &outcome {
+        Ok(o) if o.exit == exit::TOOL_ERROR => unknown_tool(&session, &tool_name).await,
+        Err(f) if f.code == ErrorCode::RpcError && method == Method::ToolsCall => {
+            unknown_tool(&session, &tool_name).await
+        }
+        _ => None,
+    };
+    let outcome = match (outcome, unknown) {
+        // A JSON-RPC error for a tool that does not exist: say which tools do.
+        (Err(f), Some(mut unknown)) => {
+            unknown.extra = f.extra;
+            Err(unknown)
+        }
+        (outcome, unknown) => outcome.map(|mut o| {
+            o.unknown_tool = unknown;
+            o
+        }),
+    };
     settle_late_logs(&session, &method).await;
     session.close().await;
     if let Some(e) = observer.finish() {
@@ -265,7 +290,7 @@ async fn settle_late_logs(session: &Session, method: &str) {
 fn report(
     args: &Args,
     observer: &CliObserver,
-    outcome: Outcome,
+    mut outcome: Outcome,
     tool_name: &str,
     output: Option<std::fs::File>,
 ) -> Result<i32, Failure> {
@@ -275,14 +300,15 @@ fn report(
         code = exit::LINT;
     }
     // The result itself says `isError: true`; scripts still get the one stderr line every
-    // non-zero exit promises.
+    // non-zero exit promises (naming the tools there are when this one does not exist).
+    let unknown = outcome.unknown_tool.take();
     let tool_failed = (code == exit::TOOL_ERROR).then(|| {
-        Failure::new(
+        unknown.unwrap_or_else(|| Failure::new(
             ErrorCode::ToolError,
             format!(
                 "the tool {tool_name:?} reported an error (isError: true); its result was written as usual"
             ),
-        )
+        ))
     });
     print_result(args, observer, outcome, &findings, output)?;
     if let Some(f) = tool_failed {
@@ -291,7 +317,7 @@ fn report(
         }
         say::json_line(&f.json_line());
     }
-    if args.lint && format_text(args) {
+    if args.lint && format_text(args) && !args.quiet {
         report_lint(&findings);
     }
     if code == exit::LINT {
