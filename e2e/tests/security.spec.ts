@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Frame, Page } from '@playwright/test';
-import { connect, expect, openUi, tab, test } from '../fixtures';
+import { connect, expect, field, openUi, selectTool, tab, test } from '../fixtures';
 
 /** A server on another loopback port: it serves `page` at `/` and records every request. */
 async function otherPort(page = '<!doctype html><title>elsewhere</title>') {
@@ -102,4 +102,19 @@ test('a deep link from another page asks before it connects or runs anything (it
   expect(history.entries, 'nothing was sent to any server').toEqual([]);
   await expect(page.getByTestId('main')).toHaveAttribute('data-view', 'list');
   await other.close();
+});
+
+test('a right-to-left override in server text is shown, not obeyed (item 28)', async ({ page, backend }) => {
+  await openUi(page, backend);
+  await connect(page, 'demo');
+  await selectTool(page, 'echo');
+  // The demo echoes it back: server text carrying U+202E, which would draw "invoicefdp.exe".
+  await field(page, '/message').locator('input').fill('invoice\u202Eexe.pdf');
+  await page.getByTestId('execute').click();
+  const result = page.getByTestId('tool-result');
+  await expect(result).toHaveAttribute('data-outcome', 'ok');
+  await expect(result).toContainText('Echo: invoice⟦U+202E⟧exe.pdf');
+  expect(await result.evaluate((e) => e.textContent?.includes('\u202E'))).toBe(false);
+  // What is typed stays as typed (the argument was sent with the real character).
+  await expect(field(page, '/message').locator('input')).toHaveValue('invoice\u202Eexe.pdf');
 });

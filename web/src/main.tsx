@@ -7,8 +7,11 @@ import { Notifications } from '@mantine/notifications';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { showBidiControls } from './lib/bidi';
 import { theme } from './theme';
 
+// Before the first render: server text never reaches the screen with a live bidi override.
+showBidiControls(document.body);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="auto">
