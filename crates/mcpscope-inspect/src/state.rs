@@ -356,9 +356,15 @@ impl Inspector {
     /// The server card of `name`.
     pub(crate) fn server_view(&self, name: &str, entry: &CatalogEntry) -> ServerView {
         let slot = self.slots().get(name).cloned();
+        let mut entry = entry.clone();
         let (status, error, latency, era, version, connection) = match &slot {
             Some(s) => {
                 let st = s.st();
+                // An era chosen for this run (a read-only catalog could not keep it) is the one
+                // the card shows: the era a view cycles from and says was asked for.
+                if let Some(e) = &st.era_override {
+                    entry.protocol_era = Some(e.clone());
+                }
                 (
                     st.status.unwrap_or(Status::Disconnected),
                     st.error.clone(),
@@ -373,9 +379,9 @@ impl Inspector {
         let connected = status == Status::Connected;
         ServerView {
             name: name.to_string(),
-            entry: entry.clone(),
             transport: entry.transport(),
             target: entry.target_text(),
+            entry,
             status,
             error,
             latency_ms: if connected { latency } else { None },
