@@ -17,10 +17,15 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// cannot keep the keyboard waiting for long.
 const EVENTS_PER_DRAW: usize = 2_000;
 
+/// The file a copy is written to when the clipboard cannot be reached (in the working
+/// directory, where `w` saves too).
+pub const CLIPBOARD_FILE: &str = "mcpscope-clipboard.txt";
+
 /// What the loop does with the terminal-side effects.
 pub trait Host {
-    /// Put `text` on the clipboard (OSC 52 on a real terminal).
-    fn copy(&mut self, text: &str);
+    /// Put `text` on the clipboard (OSC 52 on a real terminal); `Err` says why it would not
+    /// arrive (the loop then writes it to [`CLIPBOARD_FILE`]).
+    fn copy(&mut self, text: &str) -> Result<(), String>;
     /// Open `url` in a browser; `Err` says why not.
     fn open_url(&mut self, url: &str) -> Result<(), String>;
 }
@@ -35,8 +40,9 @@ pub struct NoHost {
 }
 
 impl Host for NoHost {
-    fn copy(&mut self, text: &str) {
+    fn copy(&mut self, text: &str) -> Result<(), String> {
         self.copied.push(text.to_string());
+        Ok(())
     }
     fn open_url(&mut self, url: &str) -> Result<(), String> {
         self.opened.push(url.to_string());
@@ -144,13 +150,24 @@ fn start<H: Host>(
     for e in effects {
         match e {
             Effect::Quit => state.quit = true,
-            Effect::Copy(text) => {
-                host.copy(&text);
-                state.toast(
+            Effect::Copy(text) => match host.copy(&text) {
+                Ok(()) => state.toast(
                     format!("copied {} bytes to the clipboard", text.len()),
                     false,
-                );
-            }
+                ),
+                Err(why) => {
+                    let server = state.current().map(|r| r.name.clone()).unwrap_or_default();
+                    let save = Effect::SaveFile {
+                        route: crate::msg::Route {
+                            key: why,
+                            ..crate::msg::Route::app(&server, "copy")
+                        },
+                        path: CLIPBOARD_FILE.to_string(),
+                        bytes: text.into_bytes(),
+                    };
+                    effects::perform(inspector, save, tx);
+                }
+            },
             // Every URL the TUI opens came from a server (a login, a URL elicitation): the one
             // rule decides before the host hands it to `$BROWSER` / `xdg-open`.
             Effect::OpenUrl(url) => match mcpscope_proto::openable::openable(&url) {

@@ -29,6 +29,8 @@ pub enum Global {
     CycleEra,
     /// Open the oldest question a server waits on.
     Interactions,
+    /// Hide the server list, the tab taking the whole width; and back.
+    Zoom,
     /// Up the server list.
     Up,
     /// Down the server list.
@@ -64,6 +66,7 @@ const KEYS: &[Key] = &[
     key(KeyCode::Char('c'), Global::Connect),
     key(KeyCode::Char('e'), Global::CycleEra),
     key(KeyCode::Char('!'), Global::Interactions),
+    key(KeyCode::Char('+'), Global::Zoom),
     key(KeyCode::Tab, Global::SwitchFocus),
     key(KeyCode::BackTab, Global::SwitchFocus),
     key(KeyCode::Char(']'), Global::NextTab),
@@ -128,6 +131,10 @@ pub const HELP: &[Binding] = &[
     Binding {
         keys: "Tab",
         what: "move between the server list and the tab",
+    },
+    Binding {
+        keys: "+",
+        what: "zoom: hide the server list (the tab takes the width), and back",
     },
     Binding {
         keys: "/",
@@ -214,7 +221,7 @@ mod tests {
             assert_eq!(global(k(t.key()), false), Some(Global::Tab(t)), "{t:?}");
         }
         let mut letters: Vec<char> = TabId::ALL.iter().map(|t| t.key()).collect();
-        letters.extend(['q', 'c', 'e', '?', '!', '[', ']']);
+        letters.extend(['q', 'c', 'e', '?', '!', '[', ']', '+']);
         let n = letters.len();
         letters.sort();
         letters.dedup();

@@ -33,20 +33,44 @@ pub struct TuiOptions {
 }
 
 /// The real terminal's host: OSC 52 for the clipboard, the system browser for URLs.
-struct TerminalHost;
+struct TerminalHost {
+    /// Why an OSC 52 copy would not reach the clipboard (tmux not letting it through), found
+    /// once at start.
+    clipboard_blocked: Option<String>,
+}
 
 impl app::Host for TerminalHost {
-    fn copy(&mut self, text: &str) {
+    fn copy(&mut self, text: &str) -> Result<(), String> {
         use base64::Engine;
         use std::io::Write;
+        if let Some(why) = &self.clipboard_blocked {
+            return Err(why.clone());
+        }
         let b64 = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
         let mut out = std::io::stdout();
         let _ = write!(out, "\x1b]52;c;{b64}\x07");
         let _ = out.flush();
+        Ok(())
     }
     fn open_url(&mut self, url: &str) -> Result<(), String> {
         webbrowser::open(url).map_err(|e| e.to_string())
     }
+}
+
+/// Why an OSC 52 copy would not arrive, if we can tell: inside tmux (`TMUX` set) whose
+/// `set-clipboard` is not `on` (its default, `external`, drops what applications send).
+fn clipboard_blocked() -> Option<String> {
+    std::env::var_os("TMUX")?;
+    let out = std::process::Command::new("tmux")
+        .args(["show-options", "-gv", "set-clipboard"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let value = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    // Short: the footer says it after the file's name, at 80 columns too.
+    (out.status.success() && value != "on")
+        .then(|| "tmux drops copies (set -g set-clipboard on)".to_string())
 }
 
 /// Take over the terminal and run until the user quits; the terminal is given back as it was,
@@ -81,7 +105,9 @@ pub async fn run(inspector: Arc<Inspector>, opts: TuiOptions) -> std::io::Result
         inspector.clone(),
         state,
         Box::pin(input),
-        &mut TerminalHost,
+        &mut TerminalHost {
+            clipboard_blocked: clipboard_blocked(),
+        },
     )
     .await;
     let _ = crossterm::execute!(std::io::stdout(), DisableMouseCapture);

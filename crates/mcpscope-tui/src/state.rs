@@ -43,9 +43,9 @@ impl ServerRow {
             status: s("status").unwrap_or_else(|| "disconnected".into()),
             error: v.get("error").and_then(|e| {
                 e.get("message")
+                    .or(Some(e))
                     .and_then(Value::as_str)
-                    .map(str::to_string)
-                    .or_else(|| e.as_str().map(str::to_string))
+                    .map(crate::strings::era_advice_for_tui)
             }),
             latency_ms: v.get("latencyMs").and_then(Value::as_u64),
             era: s("era"),
@@ -120,6 +120,8 @@ pub struct AppState {
     pub quit: bool,
     /// The catalog file, for the Info line (`None`: an ad-hoc server).
     pub catalog: Option<String>,
+    /// The server list is hidden and the tab takes the whole width (`+`).
+    pub zoomed: bool,
 }
 
 impl AppState {

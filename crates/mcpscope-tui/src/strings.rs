@@ -29,3 +29,17 @@ pub const CANCELLED_WITH_CALL: &str = "question cancelled with its call";
 
 /// A URL elicitation's flow finished: the server sent `notifications/elicitation/complete`.
 pub const URL_FLOW_COMPLETE: &str = "the server says the URL flow is complete";
+
+/// The engine's advice names the command line's flag (`--protocol-era`); in the terminal UI
+/// the era key does that, so a connection error says to press it instead.
+pub fn era_advice_for_tui(message: &str) -> String {
+    message
+        .replace(
+            "try --protocol-era legacy or auto",
+            "press e for another era (2025-11-25, or auto)",
+        )
+        .replace(
+            "rerun with --protocol-era modern or a larger --probe-timeout",
+            "press e for 2026-07-28",
+        )
+}

@@ -4,7 +4,7 @@
 use crate::keymap::{self, Global};
 use crate::modals::{self, Modal, Outcome, interaction::Dialog};
 use crate::msg::{CoreEvent, Done, Effect, Msg, Route};
-use crate::render::{layout, tab_spans};
+use crate::render::{areas, tab_spans};
 use crate::state::{AppState, Focus};
 use crate::tabs::{Ctx, Handled, TabId};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
@@ -25,7 +25,15 @@ pub fn update(s: &mut AppState, msg: Msg, now_us: u64) -> Vec<Effect> {
             s.size = (w, h);
             resized(s)
         }
-        Msg::Key(k) => key(s, k),
+        Msg::Key(k) => {
+            let mut e = key(s, k);
+            // The server list shown again when it gets the keyboard.
+            if s.zoomed && s.focus == Focus::Servers {
+                s.zoomed = false;
+                e.extend(resized(s));
+            }
+            e
+        }
         Msg::Mouse(m) => mouse(s, m),
         Msg::Core(e) => core(s, e),
         Msg::Done(d) => done(s, d),
@@ -49,7 +57,7 @@ fn with_tab<R>(
         now_us: s.now_us,
         color: s.color,
         focused: s.focus == Focus::Tab,
-        area: layout(s.size).body,
+        area: areas(s).body,
     };
     let tab = s.tab;
     let tabs = s.tabs.get_mut(&row.name)?;
@@ -64,8 +72,8 @@ fn key(s: &mut AppState, k: KeyEvent) -> Vec<Effect> {
     if ctrl_c {
         return vec![Effect::Quit];
     }
+    let height = areas(s).modal.height.saturating_sub(2) as usize;
     if let Some(m) = s.modal.as_mut() {
-        let height = layout(s.size).modal.height.saturating_sub(2) as usize;
         return match modals::key(m, k, height) {
             Outcome::Stay(e) => e,
             Outcome::Close(e) => {
@@ -123,7 +131,14 @@ fn global(s: &mut AppState, g: Global) -> Vec<Effect> {
             s.modal = Some(Modal::Help { top: 0 });
             Vec::new()
         }
-        Global::Connect => connect_toggle(&row.name, &row.status),
+        Global::Connect => {
+            // The tab shows the server being connected: the keyboard goes with it (else `/` and
+            // the letters typed next would land on the server list).
+            if !row.connected() && row.status != "connecting" {
+                s.focus = Focus::Tab;
+            }
+            connect_toggle(&row.name, &row.status)
+        }
         Global::Tab(t) => open_tab(s, t),
         Global::NextTab | Global::PrevTab => {
             let i = TabId::ALL.iter().position(|t| *t == s.tab).unwrap_or(0);
@@ -150,6 +165,11 @@ fn global(s: &mut AppState, g: Global) -> Vec<Effect> {
                 route: Route::app(&row.name, "era"),
                 era,
             }]
+        }
+        Global::Zoom => {
+            s.zoomed = !s.zoomed;
+            s.focus = Focus::Tab;
+            resized(s)
         }
         Global::Interactions => {
             open_next_question(s);
@@ -258,14 +278,14 @@ fn dismiss_questions_of(s: &mut AppState, request_id: &str) -> Vec<Effect> {
 }
 
 fn mouse(s: &mut AppState, m: MouseEvent) -> Vec<Effect> {
-    let a = layout(s.size);
+    let a = areas(s);
     let inside = |r: ratatui::layout::Rect| {
         m.column >= r.x && m.column < r.x + r.width && m.row >= r.y && m.row < r.y + r.height
     };
     match m.kind {
         MouseEventKind::Down(MouseButton::Left) if s.modal.is_none() => {
             if inside(a.tabs) {
-                for (t, x, w) in tab_spans(a.tabs.width) {
+                for (t, x, w) in tab_spans(a.tabs.width, &crate::render::tab_counts(s)) {
                     if m.column >= x && m.column < x + w {
                         return open_tab(s, t);
                     }
@@ -304,7 +324,7 @@ fn mouse(s: &mut AppState, m: MouseEvent) -> Vec<Effect> {
 
 /// Tell every tab of every server the new size (each is drawn at it when shown).
 fn resized(s: &mut AppState) -> Vec<Effect> {
-    let area = layout(s.size).body;
+    let area = areas(s).body;
     let mut out = Vec::new();
     for row in s.servers.clone() {
         let ctx = Ctx {
@@ -426,7 +446,7 @@ fn to_tabs(s: &mut AppState, e: &CoreEvent) -> Vec<Effect> {
         now_us: s.now_us,
         color: s.color,
         focused: false,
-        area: layout(s.size).body,
+        area: areas(s).body,
     };
     let Some(tabs) = s.tabs.get_mut(&server) else {
         return Vec::new();
@@ -442,7 +462,7 @@ fn to_tabs(s: &mut AppState, e: &CoreEvent) -> Vec<Effect> {
 /// every server's entries lists it (the others ignore it).
 fn history_elsewhere(s: &mut AppState, e: &CoreEvent) -> Vec<Effect> {
     let server = crate::tabs::text(&e.data, "server").to_string();
-    let area = layout(s.size).body;
+    let area = areas(s).body;
     let mut out = Vec::new();
     for row in s.servers.clone().iter().filter(|r| r.name != server) {
         let ctx = Ctx {
@@ -464,6 +484,10 @@ fn done(s: &mut AppState, d: Done) -> Vec<Effect> {
         s.running = s.running.saturating_sub(1);
     }
     let Some(tab) = d.route.tab else {
+        if d.route.tag == "copy" {
+            copied_to_file(s, &d);
+            return Vec::new();
+        }
         // The open question's own asks (its Testing Profile's answer) go back to its dialog.
         if let Some(Modal::Interaction(dlg)) = s.modal.as_mut()
             && dlg.answers(&d.route)
@@ -486,7 +510,7 @@ fn done(s: &mut AppState, d: Done) -> Vec<Effect> {
         now_us: s.now_us,
         color: s.color,
         focused: s.focus == Focus::Tab,
-        area: layout(s.size).body,
+        area: areas(s).body,
     };
     match s.tabs.get_mut(&row.name) {
         Some(tabs) => tabs.get_mut(tab).done(&ctx, d),
@@ -494,13 +518,26 @@ fn done(s: &mut AppState, d: Done) -> Vec<Effect> {
     }
 }
 
+/// A copy the clipboard would not have received was written to a file: say where, and why
+/// (the route's key), or why the file could not be written either.
+fn copied_to_file(s: &mut AppState, d: &Done) {
+    match &d.result {
+        Ok(v) => {
+            let path = crate::tabs::text(v, "path");
+            s.toast(format!("wrote {path}: {}", d.route.key), false);
+        }
+        Err(f) => s.toast(format!("{}; {}", d.route.key, f.message), true),
+    }
+}
+
 impl AppState {
     /// The server at line `line` of the list's inside (the selected one takes extra lines).
     fn servers_row_at(&self, line: u16) -> Option<usize> {
+        let width = areas(self).servers.width.saturating_sub(2) as usize;
         let mut y = 0u16;
         for (i, row) in self.servers.iter().enumerate() {
             let h = if i == self.selected {
-                2 + row.error.is_some() as u16
+                2 + crate::render::error_rows(row, width).len() as u16
             } else {
                 1
             };

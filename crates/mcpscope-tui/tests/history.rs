@@ -121,13 +121,15 @@ fn the_detail_nests_questions_by_round() {
 fn search_filter_and_paging_ask_the_core() {
     let mut s = opened((80, 24));
     press(&mut s, KeyCode::Char('/'));
-    type_text(&mut s, "echo hi");
+    type_text(&mut s, "echo h");
+    // The filter is asked for as it is typed; Enter keeps it (nothing more to ask).
+    let e = press(&mut s, KeyCode::Char('i'));
     insta::assert_snapshot!("history_search_80x24", draw(&s));
-    let e = press(&mut s, KeyCode::Enter);
     let [Effect::History { query, route }] = &e[..] else {
         panic!("{e:?}")
     };
     assert_eq!(query.text.as_deref(), Some("echo hi"));
+    assert!(press(&mut s, KeyCode::Enter).is_empty());
     // An answer to the older query is dropped.
     answer(
         &mut s,
@@ -352,4 +354,31 @@ fn a_click_selects_a_row_a_second_opens_it_and_the_wheel_pages() {
         [Effect::History { query, .. }] => assert_eq!(query.before, Some(2)),
         other => panic!("one older page, got {other:?}"),
     }
+}
+
+#[test]
+fn the_filter_takes_method_and_status_words_as_they_are_typed() {
+    let mut s = opened((80, 24));
+    press(&mut s, KeyCode::Char('/'));
+    type_text(&mut s, "m:tools/ s:erro");
+    let e = press(&mut s, KeyCode::Char('r'));
+    let [Effect::History { query, .. }] = &e[..] else {
+        panic!("{e:?}")
+    };
+    assert_eq!(query.method.as_deref(), Some("tools/"));
+    assert_eq!(query.status.as_deref(), Some("error"));
+    assert_eq!(query.text, None);
+    let f = mcpscope_tui::tabs::history::Filter::of("method:tools/call echo status:ok hi");
+    assert_eq!(f.method.as_deref(), Some("tools/call"));
+    assert_eq!(f.status.as_deref(), Some("ok"));
+    assert_eq!(f.text.as_deref(), Some("echo hi"));
+    // Esc clears the filter the box was applying: the whole history again.
+    let e = press(&mut s, KeyCode::Esc);
+    let [Effect::History { query, .. }] = &e[..] else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        (query.method.as_deref(), query.status.as_deref()),
+        (None, None)
+    );
 }

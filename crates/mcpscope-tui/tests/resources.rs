@@ -335,8 +335,8 @@ async fn the_demo_server_reads_through_a_template_in_both_eras() {
             "{era}: {}",
             read.pager.text()
         );
-        // Subscribe through the core in this era: the mark comes from the core's answer.
-        press(&mut s, KeyCode::Esc);
+        // Subscribe through the core in this era: the mark comes from the core's answer. Esc
+        // leaves the read for the list (not for the form).
         press(&mut s, KeyCode::Esc);
         let counter = tab(&s).items().iter().position(|it| {
             matches!(it, mcpscope_tui::tabs::resources::Item::Resource(n) if tab(&s).resources.as_ref().unwrap()[*n].uri == "demo://counter")

@@ -19,7 +19,9 @@ fn fits(screen: &str, columns: usize) -> bool {
     screen.lines().all(|l| l.chars().count() <= columns)
 }
 
-/// The seeded catalog (the demo server), connected with `c`; Info names the server; `?` lists
+/// The seeded catalog (the demo server), connected with `c`: the keyboard goes to the Tools tab
+/// (its search takes `/`), the footer says where the keys go; Tab gives them to the server
+/// list, whose footer offers to disconnect. Info names the server; `?` lists
 /// the keys and Esc closes it; the terminal shrunk to 80×24 and grown to 160×45 is drawn again
 /// at each size; `q` quits and the shell gets its terminal back.
 #[test]
@@ -27,9 +29,44 @@ fn catalog_connect_info_help_resize_quit() {
     let Some(t) = Tui::start("catalog_connect_info_help_resize_quit", Start::new(&[])) else {
         return;
     };
-    t.wait_for(&["Servers (1)", "demo", "disconnected"]);
+    t.wait_for(&[
+        "Servers (1)",
+        "demo",
+        "disconnected",
+        "Servers │",
+        "c connect",
+    ]);
     t.keys(&["c"]);
     t.wait_for(&["● connected", "2026-07-28"]);
+    // The keyboard follows what is shown: the Tools tab, its list, its search (the footer
+    // says so), not the server list (where `s` `a` `m` `p` would switch tabs).
+    tools_listed(&t);
+    t.wait_for(&["Tools │"]);
+    t.keys(&["/"]);
+    t.type_text("samp");
+    t.wait_for(&["/samp", " shown", "Tools │ Enter keep the filter"]);
+    t.keys(&["Escape"]);
+    t.wait_for(&[TOOL_LIST]);
+    // The tab bar counts the tools; `+` hides the server list, and the tab, now wide enough
+    // for the list and a pane beside it, previews the highlighted tool; `+` shows the list again.
+    let s = t.screen();
+    let bar = s
+        .lines()
+        .find(|l| l.contains("Info") && l.contains("Hist"))
+        .expect("tab bar");
+    let after = &bar[bar.find("Tools").expect("Tools in the tab bar") + "Tools".len()..];
+    assert!(
+        after.starts_with(' ') && after[1..].starts_with(|c: char| c.is_ascii_digit()),
+        "the Tools tab's label counts them: {bar}"
+    );
+    t.keys(&["+"]);
+    let s = t.wait_for(&["Input schema", "Enter opens its form"]);
+    assert!(!s.contains("Servers (1)"), "{}", framed(&s));
+    t.keys(&["+"]);
+    t.wait_for(&["Servers (1)"]);
+    // Tab gives the keyboard to the server list; its footer offers to disconnect.
+    t.keys(&["Tab"]);
+    t.wait_for(&["Servers │", "c disconnect"]);
     t.keys(&["i"]);
     t.wait_for(&["Info", "mcpscope-demo", "Capabilities", "modern"]);
     t.keys(&["?"]);
@@ -144,8 +181,11 @@ fn no_color_draws_without_colours() {
     t.quit();
 }
 
-/// server-everything (the official TypeScript reference server, stdio, 2025-11-25) ad hoc, as a
-/// user runs `mcpscope --tui node …/index.js stdio`: connected, Info names it, `q` quits.
+/// server-everything (the official TypeScript reference server, stdio, 2025-11-25) ad hoc at
+/// 160×45, as a user runs `mcpscope --tui node …/index.js stdio`, first pinned to the modern era
+/// it does not speak: the failure says to press `e` (not the command line's flag), and `e`
+/// connects it in 2025-11-25; Info names it. Its Tools header counts a lint finding, and the
+/// tool's row shows it too. `q` quits.
 #[test]
 fn everything_connects_and_quits() {
     let Some(peers) = Peers::get("everything_connects_and_quits") else {
@@ -153,13 +193,50 @@ fn everything_connects_and_quits() {
     };
     let cmd = peers.node_stdio(EVERYTHING, &[], &["stdio"]);
     let at = cmd.iter().position(|a| a == "--").expect("--") + 1;
-    let args: Vec<&str> = cmd[at..].iter().map(String::as_str).collect();
-    let Some(t) = Tui::start("everything_connects_and_quits", Start::new(&args)) else {
+    let mut args: Vec<&str> = vec!["--protocol-era", "modern"];
+    args.extend(cmd[at..].iter().map(String::as_str));
+    let how = Start::new(&args).size(160, 45);
+    let Some(t) = Tui::start("everything_connects_and_quits", how) else {
         return;
     };
-    t.wait_for(&["● connected", "2025-11-25"]);
+    t.wait_for(&["✗ failed"]);
+    t.keys(&["i"]);
+    let s = t.wait_for(&["error:", "press e for another era (2025-11-25, or auto)"]);
+    assert!(!s.contains("--protocol-era"), "{}", framed(&s));
+    t.keys(&["e"]);
+    t.wait_for(&["● connected", "2025-11-25 (era: 2025-11-25)"]);
     t.keys(&["i"]);
     t.wait_for(&["everything", "Capabilities", "legacy"]);
+    t.keys(&["t"]);
+    let s = t.wait("the tool list with its lint count", |s| {
+        s.contains(TOOL_LIST) && s.lines().any(|l| l.contains("Tools (") && l.contains('!'))
+    });
+    let header = s
+        .lines()
+        .find(|l| l.contains("Tools ("))
+        .expect("the header");
+    let count = header
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix('!'))
+        .expect("a warning count");
+    // Each row's `!N` (the list is the left column), summed, is the header's count.
+    let rows: usize = s
+        .lines()
+        .filter(|l| !l.contains("Tools ("))
+        .filter_map(|l| {
+            // Past the server list (its two borders); the findings' `!N` words of the row.
+            l.split('│')
+                .skip(2)
+                .flat_map(str::split_whitespace)
+                .find_map(|w| w.strip_prefix('!')?.parse::<usize>().ok())
+        })
+        .sum();
+    assert_eq!(
+        rows.to_string(),
+        count,
+        "the header counts !{count}, the rows show {rows}:\n{}",
+        framed(&s)
+    );
     t.quit();
 }
 
@@ -189,10 +266,10 @@ fn open_tool(t: &Tui, name: &str) {
     t.keys(&["Enter"]);
     t.wait_for(&[TOOL_LIST]);
     t.keys(&["Enter"]);
+    // The form's header starts with the name (a list row with a mark or spaces before it);
+    // a long name with its title may push the header's keys out of an 80-column line.
     t.wait(&format!("the form of {name}"), |s| {
-        s.contains(TOOL_FORM)
-            && s.lines()
-                .any(|l| l.contains(&format!("│{name} ")) && l.contains("Ctrl-R run"))
+        s.contains(TOOL_FORM) && s.lines().any(|l| l.contains(&format!("│{name} ")))
     });
 }
 
@@ -259,8 +336,14 @@ fn demo_journey(test: &str, era: &str, size: (u16, u16)) {
     t.wait_for(&["Full name *", "Email *", "accept"]);
     t.keys(&["Tab"]);
     t.type_text("ada@example.com");
+    // Back to the email by Shift-Tab then Tab: Ctrl-U clears it as it would while typing, so
+    // the address typed again replaces it.
+    t.keys(&["BTab"]);
+    t.keys(&["Tab", "C-u"]);
+    t.type_text("grace@example.com");
     t.keys(&["Enter"]);
-    t.wait_for(&["action: accept", "ada@example.com"]);
+    let s = t.wait_for(&["action: accept", "grace@example.com"]);
+    assert!(!s.contains("ada@example.com"), "{}", framed(&s));
     back_to_tools(&t);
 
     // A sampling request: the server's message shown, a response typed and sent.
@@ -285,6 +368,8 @@ fn demo_journey(test: &str, era: &str, size: (u16, u16)) {
     t.type_text("ace");
     t.keys(&["Enter"]);
     t.wait_for(&["Hello, Grace!"]);
+    // Esc leaves the read for the list (not for the form, where `m` would be typed).
+    t.keys(&["Escape"]);
 
     // A prompt with an argument: its messages.
     t.keys(&["m"]);
@@ -304,6 +389,13 @@ fn demo_journey(test: &str, era: &str, size: (u16, u16)) {
     t.type_text("tools/call");
     t.keys(&["Enter"]);
     t.wait_for(&["tools/call echo", "tools/call slow", "tools/call sample"]);
+    // The filter applies as it is typed, by method and status too: the cancelled call goes.
+    t.keys(&["/", "C-u"]);
+    t.type_text("m:tools/call s:ok");
+    t.wait("the calls that succeeded", |s| {
+        s.contains("tools/call echo") && !s.contains("tools/call slow")
+    });
+    t.keys(&["Enter"]);
     t.quit();
 }
 
@@ -346,7 +438,9 @@ fn demo_journey_legacy() {
 }
 
 /// The journey against server-everything (the official reference server, stdio, 2025-11-25;
-/// not built by us): echo through its form, trigger-long-running-operation's progress then
+/// not built by us) at 80×24: echo through its form (its text result saved with `w`, and `y`
+/// under tmux's default clipboard setting written to a file and said how to let copies
+/// through), trigger-long-running-operation's progress then
 /// cancel, its elicitation (a name typed, accepted) and its sampling request (a response sent),
 /// the calls in History, quit.
 #[test]
@@ -357,7 +451,9 @@ fn everything_journey() {
     let cmd = peers.node_stdio(EVERYTHING, &[], &["stdio"]);
     let at = cmd.iter().position(|a| a == "--").expect("--") + 1;
     let args: Vec<&str> = cmd[at..].iter().map(String::as_str).collect();
-    let Some(t) = Tui::start("everything_journey", Start::new(&args)) else {
+    // At 80×24: the smallest size promised, where long result lines must wrap to be read.
+    let how = Start::new(&args).size(80, 24);
+    let Some(t) = Tui::start("everything_journey", how) else {
         return;
     };
     t.wait_for(&["● connected", "2025-11-25"]);
@@ -368,6 +464,17 @@ fn everything_journey() {
     fill(&t, "message *", "hello everything");
     t.keys(&["C-r"]);
     t.wait_for(&["✓ success", "Echo: hello everything"]);
+    // `w` saves a text result (as text), in the working directory.
+    t.keys(&["w"]);
+    let s = t.wait_for(&["saved echo-"]);
+    let saved = saved_file(&t, &s, "saved ");
+    assert!(saved.contains("Echo: hello everything"), "{saved}");
+    // `y` under tmux's default `set-clipboard` (the copy would not arrive): says how to let
+    // it through, and writes the text to a file instead.
+    t.keys(&["y"]);
+    let s = t.wait_for(&["set-clipboard on", "wrote "]);
+    let copied = saved_file(&t, &s, "wrote ");
+    assert!(copied.contains("Echo: hello everything"), "{copied}");
     back_to_tools(&t);
 
     // Its defaults: 10 s in 5 steps.
@@ -394,16 +501,44 @@ fn everything_journey() {
     t.wait_for(&["a haiku about terminals", "^S send"]);
     t.type_text("Green text on black");
     t.keys(&["C-s"]);
+    // The answer is far along one long line of the result: it wraps into view.
     t.wait_for(&["✓ success", "Green text on black"]);
 
     t.keys(&["h"]);
+    t.wait_for(&["History", "tools/call"]);
+    t.keys(&["/"]);
+    t.type_text("tools/call");
+    t.keys(&["Enter"]);
+    // At 80 columns the long names are cut: their starts.
     t.wait_for(&[
         "tools/call echo",
-        "tools/call trigger-long-running-operation",
-        "tools/call trigger-elicitation-request",
-        "tools/call trigger-sampling-request",
+        "tools/call trigger-lon",
+        "tools/call trigger-eli",
+        "tools/call trigger-sam",
     ]);
     t.quit();
+}
+
+/// The file a toast names after `prefix` (`saved NAME (…)`, `wrote NAME …`), read from the TUI's
+/// working directory.
+fn saved_file(t: &Tui, screen: &str, prefix: &str) -> String {
+    let line = screen
+        .lines()
+        .find(|l| l.contains(prefix))
+        .expect("the toast");
+    let name = line[line.find(prefix).expect("prefix") + prefix.len()..]
+        .split_whitespace()
+        .next()
+        .expect("a file name")
+        .trim_end_matches([',', ':', ';']);
+    let path = t.workdir().join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{} was not written ({e}):\n{}",
+            path.display(),
+            framed(screen)
+        )
+    })
 }
 
 /// At 80×24: `q` while a call runs asks first (any other key keeps running), `y` quits, and the
@@ -453,31 +588,42 @@ fn find(screen: &str, text: &str) -> Option<(u16, u16)> {
     })
 }
 
-/// `e` on the connected demo cycles Auto → 2026-07-28 → 2025-11-25 → Auto: each reconnects in
-/// that era (the header says which was asked and which was negotiated) and the lists are read
-/// again (the Tools list comes back, Info names the era).
+/// A catalog of the demo alone, as `--config` reads it.
+fn demo_config() -> String {
+    let mcpscope = crate::tui_tmux_support::MCPSCOPE;
+    serde_json::json!({"mcpServers": {"demo": {"command": mcpscope, "args": ["demo-server"]}}})
+        .to_string()
+}
+
+/// `--config mcp.json` (read-only: the era chosen cannot be saved there), `c`, then `e` four
+/// times cycles Auto → 2026-07-28 → 2025-11-25 → Auto → 2026-07-28: each reconnects in that era
+/// (the header says which was asked and which was negotiated, Info the same) and the lists are
+/// read again (the Tools list comes back).
 #[test]
 fn era_key_cycles_and_the_lists_reload() {
-    let Some(t) = Tui::start(
-        "era_key_cycles_and_the_lists_reload",
-        Start::new(&["--demo"]),
-    ) else {
+    let how = Start::new(&["--config", "mcp.json"]).file("mcp.json", &demo_config());
+    let Some(t) = Tui::start("era_key_cycles_and_the_lists_reload", how) else {
         return;
     };
+    t.wait_for(&["Servers (1)", "demo", "disconnected"]);
+    t.keys(&["c"]);
     t.wait_for(&["● connected", "(era: auto)"]);
-    t.keys(&["t"]);
-    tools_listed(&t);
     for (asked, version, era) in [
         ("2026-07-28", "2026-07-28", "modern"),
         ("2025-11-25", "2025-11-25", "legacy"),
         ("auto", "2026-07-28", "modern"),
+        ("2026-07-28", "2026-07-28", "modern"),
     ] {
         t.keys(&["e"]);
         t.wait_for(&["● connected", &format!("{version} (era: {asked})")]);
         t.keys(&["t"]);
         tools_listed(&t);
         t.keys(&["i"]);
-        t.wait_for(&["mcpscope-demo", "Capabilities", era, version]);
+        t.wait_for(&[
+            "mcpscope-demo",
+            era,
+            &format!("(asked: {asked}; protocol version {version})"),
+        ]);
     }
     t.quit();
 }

@@ -60,6 +60,8 @@ pub(crate) struct Start {
     pub(crate) env: Vec<(String, String)>,
     /// `BROWSER` is a script recording each URL it is asked to open ([`Tui::opened_urls`]).
     pub(crate) recording_browser: bool,
+    /// Files written into the TUI's working directory before it starts: (name, text).
+    pub(crate) files: Vec<(String, String)>,
 }
 
 impl Start {
@@ -71,7 +73,15 @@ impl Start {
             no_color: false,
             env: Vec::new(),
             recording_browser: false,
+            files: Vec::new(),
         }
+    }
+
+    /// With a file `name` holding `text` in the TUI's working directory (its own temporary
+    /// one, where the files it saves land too): an argument may name it (`--config mcp.json`).
+    pub(crate) fn file(mut self, name: &str, text: &str) -> Start {
+        self.files.push((name.to_string(), text.to_string()));
+        self
     }
 
     /// With `name=value` in the TUI's environment.
@@ -146,6 +156,9 @@ impl Tui {
             "\"$@\"; echo \"{EXITED}$?]\"; stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)' | tr '\\n' ' '; echo; exec sleep 86400"
         );
         let (w, h) = how.size;
+        for (name, text) in &how.files {
+            std::fs::write(self.dir.join(name), text).expect("write a file for the TUI");
+        }
         let data = self.data_dir().display().to_string();
         let mut env: Vec<String> = how.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
         if how.recording_browser {
@@ -156,6 +169,8 @@ impl Tui {
             "-d".into(),
             "-s".into(),
             "tui".into(),
+            "-c".into(),
+            self.dir.display().to_string(),
             "-x".into(),
             w.to_string(),
             "-y".into(),
@@ -236,6 +251,11 @@ impl Tui {
             }
             std::thread::sleep(POLL);
         }
+    }
+
+    /// The TUI's working directory (where `w` saves, and [`Start::file`]'s files are).
+    pub(crate) fn workdir(&self) -> PathBuf {
+        self.dir.clone()
     }
 
     /// The TUI's data directory (`MCPSCOPE_DATA_DIR`).

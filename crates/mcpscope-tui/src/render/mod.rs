@@ -6,6 +6,8 @@
 mod help;
 mod servers;
 
+pub(crate) use servers::error_rows;
+
 use crate::modals::Modal;
 use crate::state::{AppState, Focus};
 use crate::tabs::{Ctx, TabId};
@@ -34,8 +36,20 @@ pub struct Areas {
 
 /// The areas of a screen of `size` (columns, rows).
 pub fn layout(size: (u16, u16)) -> Areas {
+    layout_zoomed(size, false)
+}
+
+/// Where each part of `s`'s screen goes now (the server list hidden when zoomed).
+pub fn areas(s: &AppState) -> Areas {
+    layout_zoomed(s.size, s.zoomed)
+}
+
+/// The areas of a screen of `size`; `zoomed`: the server list hidden, the tab the whole width.
+pub fn layout_zoomed(size: (u16, u16), zoomed: bool) -> Areas {
     let (w, h) = (size.0.max(20), size.1.max(8));
-    let list_w = if w >= 140 {
+    let list_w = if zoomed {
+        0
+    } else if w >= 140 {
         32
     } else if w >= 100 {
         26
@@ -61,19 +75,35 @@ pub fn layout(size: (u16, u16)) -> Areas {
     }
 }
 
-/// The tab bar's titles for a screen `width` wide: whole words when they fit, else short ones.
-pub fn tab_titles(width: u16) -> Vec<(TabId, String)> {
+/// What each tab lists (its label's count), in tab-bar order: the selected server's.
+pub type Counts = [Option<usize>; TabId::ALL.len()];
+
+/// The counts of the selected server's tabs.
+pub fn tab_counts(s: &AppState) -> Counts {
+    let tabs = s.current().and_then(|r| s.tabs.get(&r.name));
+    TabId::ALL.map(|t| tabs.and_then(|tabs| tabs.get(t).count()))
+}
+
+/// The tab bar's titles for a screen `width` wide, each with its count (`Tools 13`): whole
+/// words when they fit, else short ones.
+pub fn tab_titles(width: u16, counts: &Counts) -> Vec<(TabId, String)> {
+    let with_count = |i: usize, title: &str| match counts[i] {
+        Some(n) => format!("{title} {n}"),
+        None => title.to_string(),
+    };
     let long: Vec<(TabId, String)> = TabId::ALL
         .iter()
-        .map(|t| (*t, t.title().to_string()))
+        .enumerate()
+        .map(|(i, t)| (*t, with_count(i, t.title())))
         .collect();
-    let need: usize = long.iter().map(|(_, t)| t.len() + 2).sum();
+    let need: usize = long.iter().map(|(_, t)| t.chars().count() + 2).sum();
     if need < width as usize {
         return long;
     }
     TabId::ALL
         .iter()
-        .map(|t| {
+        .enumerate()
+        .map(|(i, t)| {
             let short = match t {
                 TabId::Resources => "Res",
                 TabId::Subscriptions => "Subs",
@@ -84,15 +114,15 @@ pub fn tab_titles(width: u16) -> Vec<(TabId, String)> {
                 TabId::Prompts => "Prom",
                 other => other.title(),
             };
-            (*t, short.to_string())
+            (*t, with_count(i, short))
         })
         .collect()
 }
 
 /// Where each tab's title sits on the tab bar (start column, width), for clicks.
-pub fn tab_spans(width: u16) -> Vec<(TabId, u16, u16)> {
+pub fn tab_spans(width: u16, counts: &Counts) -> Vec<(TabId, u16, u16)> {
     let mut x = 1u16;
-    tab_titles(width)
+    tab_titles(width, counts)
         .into_iter()
         .map(|(t, title)| {
             let w = title.chars().count() as u16 + 2;
@@ -105,11 +135,13 @@ pub fn tab_spans(width: u16) -> Vec<(TabId, u16, u16)> {
 
 /// Draw the whole screen.
 pub fn render(s: &AppState, f: &mut Frame) {
-    let areas = layout(s.size);
+    let areas = areas(s);
     let theme = Theme::new(s.color);
     header(s, f, areas.header, theme);
     tab_bar(s, f, areas.tabs, theme);
-    servers::render(s, f, areas.servers, theme);
+    if !s.zoomed {
+        servers::render(s, f, areas.servers, theme);
+    }
     body(s, f, areas, theme);
     footer(s, f, areas.footer, theme);
     match &s.modal {
@@ -158,7 +190,7 @@ fn header(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
 
 fn tab_bar(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
     let mut spans = vec![Span::raw(" ")];
-    for (t, title) in tab_titles(area.width) {
+    for (t, title) in tab_titles(area.width, &tab_counts(s)) {
         let style = if t == s.tab {
             theme.selected()
         } else {
@@ -223,16 +255,32 @@ fn footer(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
         );
         return;
     }
-    let mut spans = vec![Span::raw(" ")];
-    let (tab_keys, typing) = match (s.focus, s.current().and_then(|r| s.tabs.get(&r.name))) {
-        (Focus::Tab, Some(t)) => (t.get(s.tab).bindings(), t.get(s.tab).captures()),
+    let tab = s
+        .current()
+        .and_then(|r| s.tabs.get(&r.name))
+        .map(|t| t.get(s.tab));
+    let (tab_keys, typing) = match (s.focus, tab) {
+        (Focus::Tab, Some(t)) => (t.bindings(), t.captures()),
         _ => (&[][..], false),
     };
+    // Where the keys go, first: the tab (its name) or the server list.
+    let owner = match s.focus {
+        Focus::Tab => s.tab.title(),
+        Focus::Servers => "Servers",
+    };
+    let mut spans = vec![Span::styled(format!(" {owner} │ "), theme.title())];
+    if s.focus == Focus::Servers {
+        spans.push(Span::styled("↑↓ Enter", theme.key()));
+        spans.push(Span::raw(" open  "));
+    }
+    let connected = s
+        .current()
+        .is_some_and(|r| r.connected() || r.status == "connecting");
     // While a text field has the keyboard, `c`, `?` and `q` are typed into it.
-    let app_keys: &[(&str, &str)] = if typing {
-        &[("Ctrl-C", "quit")]
-    } else {
-        &[("c", "connect"), ("?", "help"), ("q", "quit")]
+    let app_keys: &[(&str, &str)] = match (typing, connected) {
+        (true, _) => &[("Ctrl-C", "quit")],
+        (false, true) => &[("c", "disconnect"), ("?", "help"), ("q", "quit")],
+        (false, false) => &[("c", "connect"), ("?", "help"), ("q", "quit")],
     };
     for b in tab_keys.iter().take(5) {
         spans.push(Span::styled(b.keys, theme.key()));

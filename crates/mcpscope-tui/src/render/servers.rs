@@ -18,6 +18,29 @@ pub(super) fn status_span(row: &ServerRow, theme: Theme) -> Span<'static> {
     Span::styled(format!("{dot} {}", row.status), style)
 }
 
+/// Rows of the selected server's error shown under it (a list `width` wide): a few, the last
+/// saying where the rest is when it is longer (Info shows it whole).
+const ERROR_ROWS: usize = 4;
+
+/// The selected server's error as the list shows it: wrapped, at most [`ERROR_ROWS`] rows.
+pub(crate) fn error_rows(row: &ServerRow, width: usize) -> Vec<String> {
+    let Some(e) = &row.error else {
+        return Vec::new();
+    };
+    let text = format!("  {e}");
+    let parts = [(text, ratatui::style::Style::default())];
+    let all: Vec<String> = crate::widgets::wrap::rows(&parts, width)
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect();
+    if all.len() <= ERROR_ROWS {
+        return all;
+    }
+    let mut shown = all[..ERROR_ROWS - 1].to_vec();
+    shown.push("  … i: the whole error".chars().take(width).collect());
+    shown
+}
+
 /// Draw the list into `area` (its border included).
 pub(super) fn render(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
     let focused = s.focus == Focus::Servers && s.modal.is_none();
@@ -52,16 +75,10 @@ pub(super) fn render(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
                 detail.chars().take(width).collect::<String>(),
                 theme.dim(),
             ));
-            if let Some(e) = &row.error {
-                lines.push(Line::styled(
-                    format!("  {}", e.chars().take(width * 3).collect::<String>()),
-                    theme.error(),
-                ));
+            for l in error_rows(row, width) {
+                lines.push(Line::styled(l, theme.error()));
             }
         }
     }
-    f.render_widget(
-        Paragraph::new(lines).wrap(ratatui::widgets::Wrap { trim: false }),
-        inner,
-    );
+    f.render_widget(Paragraph::new(lines), inner);
 }

@@ -126,6 +126,36 @@ pub(crate) fn json_lines(v: &Value, indent: &str, room: usize) -> Vec<String> {
     out
 }
 
+/// What the search box asks for: `method:M` (a method, or a prefix ending in `/`: `tools/`),
+/// `status:S` (`ok`, `error`, `pending`, `cancelled`; `m:` and `s:` for short), and the other
+/// words searched in full text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// The full-text words.
+    pub text: Option<String>,
+    /// The method (or prefix).
+    pub method: Option<String>,
+    /// The status.
+    pub status: Option<String>,
+}
+
+impl Filter {
+    /// The filter the search text `s` asks for.
+    pub fn of(s: &str) -> Filter {
+        let mut f = Filter::default();
+        let mut words = Vec::new();
+        for w in s.split_whitespace() {
+            match w.split_once(':') {
+                Some(("method" | "m", v)) if !v.is_empty() => f.method = Some(v.to_string()),
+                Some(("status" | "s", v)) if !v.is_empty() => f.status = Some(v.to_string()),
+                _ => words.push(w),
+            }
+        }
+        f.text = Some(words.join(" ")).filter(|t| !t.is_empty());
+        f
+    }
+}
+
 /// A text field open over the list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Field {
@@ -173,7 +203,7 @@ const KEYS: &[Binding] = &[
     },
     Binding {
         keys: "/",
-        what: "search (full text)",
+        what: "filter as you type: words, method:tools/ status:error",
     },
     Binding {
         keys: "f",
@@ -205,8 +235,11 @@ impl History {
 
     /// The query for the first page (or, with `before`, an older one).
     fn query(&self, ctx: &Ctx, before: Option<i64>) -> HistoryQuery {
+        let filter = Filter::of(&self.search);
         HistoryQuery {
-            text: Some(self.search.clone()).filter(|t| !t.is_empty()),
+            text: filter.text,
+            method: filter.method,
+            status: filter.status,
             server: (!self.all).then(|| ctx.server.name.clone()),
             before,
             limit: PAGE,
@@ -313,10 +346,21 @@ impl History {
             Field::Search(i) | Field::Label(_, i) => i,
         };
         match key.code {
-            KeyCode::Esc => self.field = None,
+            KeyCode::Esc => {
+                // The search box closed with Esc clears the filter it was applying.
+                if matches!(self.field.take(), Some(Field::Search(_))) && !self.search.is_empty() {
+                    self.search.clear();
+                    self.cursor = Cursor::default();
+                    return self.reload(ctx);
+                }
+            }
             KeyCode::Enter => match self.field.take() {
                 Some(Field::Search(i)) => {
-                    self.search = i.text().trim().to_string();
+                    let text = i.text().trim().to_string();
+                    if text == self.search {
+                        return Vec::new(); // applied as it was typed
+                    }
+                    self.search = text;
                     self.cursor = Cursor::default();
                     return self.reload(ctx);
                 }
@@ -330,7 +374,14 @@ impl History {
                 None => {}
             },
             _ => {
-                let _: Edit = input.key(key);
+                // The search filters as it is typed (an answer to an older text is dropped).
+                if input.key(key) == Edit::Changed
+                    && let Some(Field::Search(i)) = &self.field
+                {
+                    self.search = i.text().trim().to_string();
+                    self.cursor = Cursor::default();
+                    return self.reload(ctx);
+                }
             }
         }
         Vec::new()
@@ -833,7 +884,7 @@ impl History {
         };
         let mut s = format!("History of {whose} · {} shown", self.rows.len());
         if !self.search.is_empty() {
-            s.push_str(&format!(" · search \"{}\"", cut(&self.search, 60)));
+            s.push_str(&format!(" · filter \"{}\"", cut(&self.search, 60)));
         }
         if self.loading {
             s.push_str(" · loading…");
@@ -845,9 +896,11 @@ impl History {
         match &self.field {
             Some(Field::Search(i)) => {
                 let mut l = i.spans(true, 60);
-                l.spans.insert(0, Span::styled("search: ", theme.key()));
-                l.spans
-                    .push(Span::styled("  Enter search · Esc cancel", theme.dim()));
+                l.spans.insert(0, Span::styled("filter: ", theme.key()));
+                l.spans.push(Span::styled(
+                    "  words · method:tools/ · status:error · Enter keep · Esc clear",
+                    theme.dim(),
+                ));
                 l
             }
             Some(Field::Label(id, i)) => {
@@ -863,7 +916,7 @@ impl History {
             None => match &self.error {
                 Some(e) => Line::styled(cut(e, 300), theme.error()),
                 None => Line::styled(
-                    "Enter detail · / search · f this/all · b pin · x replay",
+                    "Enter detail · / filter · f this/all · b pin · x replay",
                     theme.dim(),
                 ),
             },

@@ -5,6 +5,7 @@ use super::{Binding, Ctx, Handled, Tab, TabId, text};
 use crate::msg::{Done, Effect, Route};
 use crate::widgets::pager::Pager;
 use crate::widgets::style::Theme;
+use crate::widgets::wrap;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -165,14 +166,17 @@ impl Tab for Info {
 
     fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect) {
         let theme = Theme::new(ctx.color);
+        // The head wraps: an error, the era's decision or a target longer than the tab is read
+        // whole.
+        let width = area.width as usize;
         if !ctx.server.connected() && self.info.is_none() {
             let mut lines = self.lines(ctx, theme);
             lines.push(Line::raw(""));
             lines.push(Line::styled(crate::strings::NOT_CONNECTED, theme.dim()));
-            f.render_widget(Paragraph::new(lines), area);
+            f.render_widget(Paragraph::new(wrap::wrap_lines(&lines, width)), area);
             return;
         }
-        let head = self.lines(ctx, theme);
+        let head = wrap::wrap_lines(&self.lines(ctx, theme), width);
         let h = (head.len() as u16).min(area.height);
         f.render_widget(Paragraph::new(head), Rect { height: h, ..area });
         let rest = Rect {

@@ -224,6 +224,11 @@ pub trait Tab {
     fn bindings(&self) -> &'static [Binding] {
         &[]
     }
+    /// How many items it lists, for its label in the tab bar (`None`: not a list, or not
+    /// listed yet).
+    fn count(&self) -> Option<usize> {
+        None
+    }
     /// Draw it into `area`.
     fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect);
 }

@@ -304,7 +304,7 @@ impl Tasks {
                 title,
                 lines,
                 top,
-                omitted: 0,
+                ..Pager::default()
             },
         ));
         self.detail_value = Some(v);
@@ -474,6 +474,10 @@ impl Tab for Tasks {
         vec![run(ctx, "detail", item, |i, s, t| async move {
             json(serde_json::to_value(i.task(&s, &t)?))
         })]
+    }
+
+    fn count(&self) -> Option<usize> {
+        Some(self.rows.len()).filter(|n| *n > 0)
     }
 
     fn bindings(&self) -> &'static [Binding] {

@@ -1,8 +1,11 @@
 //! A text pager: a title and lines, scrolled with the arrows, PageUp/PageDown, `g`/`G`; `/` is
-//! left to the owner. JSON is pretty-printed once when it is made. Bounded: at most
-//! [`MAX_LINES`] lines are kept (the rest is said, not drawn) and each is cut when drawn.
+//! left to the owner. JSON is pretty-printed once when it is made. A line longer than the
+//! pager is never lost: prose wraps, JSON keeps its shape and scrolls sideways (← →), and `z`
+//! switches between the two. Bounded: at most [`MAX_LINES`] lines are kept (the rest is said,
+//! not drawn) and each is cut at [`MAX_LINE_CHARS`] when made.
 
 use crate::widgets::style::Theme;
+use crate::widgets::wrap;
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -25,17 +28,24 @@ pub struct Pager {
     pub top: usize,
     /// Lines left out past [`MAX_LINES`].
     pub omitted: usize,
+    /// Long lines wrap (prose) rather than scroll sideways (JSON).
+    pub wrap: bool,
+    /// The first column drawn, when lines do not wrap.
+    pub left: usize,
 }
+
+/// Columns ← and → scroll by.
+const SIDEWAYS: usize = 8;
 
 impl Pager {
     /// A pager over `text`, pretty-printed when it is JSON.
     pub fn new(title: impl Into<String>, text: &str) -> Pager {
-        let pretty = match serde_json::from_str::<serde_json::Value>(text) {
-            Ok(v) if v.is_object() || v.is_array() => {
-                serde_json::to_string_pretty(&v).unwrap_or_else(|_| text.to_string())
-            }
-            _ => text.to_string(),
+        let json = match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(v) if v.is_object() || v.is_array() => serde_json::to_string_pretty(&v).ok(),
+            _ => None,
         };
+        let wrap = json.is_none();
+        let pretty = json.unwrap_or_else(|| text.to_string());
         let mut lines: Vec<String> = Vec::new();
         let mut omitted = 0;
         for l in pretty.lines() {
@@ -50,33 +60,74 @@ impl Pager {
             lines,
             top: 0,
             omitted,
+            wrap,
+            left: 0,
         }
     }
 
-    /// Scroll by a key; false when it is not a scrolling key.
+    /// Scroll by a key; false when it is not a scrolling key (← at the first column is not:
+    /// its owner may go back with it).
     pub fn key(&mut self, key: KeyEvent, height: usize) -> bool {
-        let last = self.lines.len().saturating_sub(height.max(1));
+        match key.code {
+            KeyCode::Char('z') => {
+                self.wrap = !self.wrap;
+                self.left = 0;
+                return true;
+            }
+            KeyCode::Right if !self.wrap => {
+                self.left = (self.left + SIDEWAYS).min(self.widest().saturating_sub(1));
+                return true;
+            }
+            KeyCode::Left if !self.wrap && self.left > 0 => {
+                self.left = self.left.saturating_sub(SIDEWAYS);
+                return true;
+            }
+            _ => {}
+        }
+        // Wrapped, a line may take more than one row: the last line may come to the top.
+        let last = match self.wrap {
+            true => self.lines.len().saturating_sub(1),
+            false => self.lines.len().saturating_sub(height.max(1)),
+        };
         self.top = match key.code {
             KeyCode::Up => self.top.saturating_sub(1),
             KeyCode::Down => (self.top + 1).min(last),
             KeyCode::PageUp => self.top.saturating_sub(height.max(1)),
             KeyCode::PageDown | KeyCode::Char(' ') => (self.top + height.max(1)).min(last),
-            KeyCode::Home | KeyCode::Char('g') => 0,
+            KeyCode::Home | KeyCode::Char('g') => {
+                self.left = 0;
+                0
+            }
             KeyCode::End | KeyCode::Char('G') => last,
             _ => return false,
         };
         true
     }
 
+    /// The longest line's length, in characters.
+    fn widest(&self) -> usize {
+        self.lines
+            .iter()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Draw the lines inside `area` (no border).
     pub fn render_lines(&self, f: &mut Frame, area: Rect, theme: Theme) {
-        let mut shown: Vec<Line> = self
-            .lines
-            .iter()
-            .skip(self.top)
-            .take(area.height as usize)
-            .map(|l| Line::styled(l.clone(), theme.plain()))
-            .collect();
+        let (height, width) = (area.height as usize, area.width as usize);
+        let mut shown: Vec<Line> = Vec::new();
+        for l in self.lines.iter().skip(self.top) {
+            if shown.len() >= height {
+                break;
+            }
+            let parts = [(l.clone(), theme.plain())];
+            match self.wrap {
+                true => shown.extend(wrap::rows(&parts, width)),
+                false => shown.push(wrap::shifted(&parts, self.left, width)),
+            }
+        }
+        shown.truncate(height);
         if self.omitted > 0 && shown.len() < area.height as usize {
             shown.push(Line::styled(
                 format!("… {} more lines not shown", self.omitted),
@@ -94,9 +145,19 @@ impl Pager {
             .title(Line::styled(format!(" {} ", self.title), theme.title()))
             .title_bottom(Line::styled(
                 format!(
-                    " {}/{} · ↑↓ PgUp PgDn g G · y copy · Esc close ",
+                    " {}/{}{} · ↑↓ PgUp PgDn g G · {} · y copy · Esc close ",
                     (self.top + 1).min(self.lines.len()),
-                    self.lines.len()
+                    self.lines.len(),
+                    if self.left > 0 {
+                        format!(" col {}", self.left + 1)
+                    } else {
+                        String::new()
+                    },
+                    if self.wrap {
+                        "z no wrap"
+                    } else {
+                        "←→ scroll · z wrap"
+                    }
                 ),
                 theme.dim(),
             ));
@@ -136,5 +197,24 @@ mod tests {
         let p = Pager::new("x", &many);
         assert_eq!(p.lines.len(), MAX_LINES);
         assert_eq!(p.omitted, 5);
+    }
+
+    #[test]
+    fn json_scrolls_sideways_prose_wraps_and_z_switches() {
+        let key = |c| KeyEvent::new(c, crossterm::event::KeyModifiers::NONE);
+        let mut p = Pager::new("x", r#"{"a":"a long string value"}"#);
+        assert!(!p.wrap);
+        assert!(
+            !p.key(key(KeyCode::Left), 10),
+            "← at column 1 is the owner's"
+        );
+        assert!(p.key(key(KeyCode::Right), 10));
+        assert_eq!(p.left, SIDEWAYS);
+        assert!(p.key(key(KeyCode::Char('z')), 10));
+        assert!(p.wrap && p.left == 0);
+        let mut p = Pager::new("x", "one\ntwo\nthree");
+        assert!(p.wrap);
+        p.key(key(KeyCode::End), 10);
+        assert_eq!(p.top, 2, "wrapped, End brings the last line to the top");
     }
 }

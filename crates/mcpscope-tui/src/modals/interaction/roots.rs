@@ -277,8 +277,7 @@ fn params_pager(payload: &Value) -> Pager {
     Pager {
         title: "params".into(),
         lines,
-        top: 0,
-        omitted: 0,
+        ..Pager::default()
     }
 }
 

@@ -475,6 +475,10 @@ impl Tab for Prompts {
         };
     }
 
+    fn count(&self) -> Option<usize> {
+        self.prompts.as_ref().map(Vec::len)
+    }
+
     fn bindings(&self) -> &'static [Binding] {
         crate::tabs::or_search_keys(self.search.typing, KEYS)
     }

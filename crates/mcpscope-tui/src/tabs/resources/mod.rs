@@ -472,10 +472,8 @@ impl Resources {
             return Handled::done();
         }
         match key.code {
-            KeyCode::Esc if self.form.is_some() => {
-                self.editing = true;
-                Handled::done()
-            }
+            // Back to the list, not into the form (its field would take the next tab letter);
+            // Enter returns to the form.
             KeyCode::Esc => {
                 self.pane = Pane::List;
                 Handled::done()
@@ -773,6 +771,11 @@ impl Tab for Resources {
             generation: self.generation,
             ..Resources::default()
         };
+    }
+
+    fn count(&self) -> Option<usize> {
+        let (r, t) = (self.resources.as_ref(), self.templates.as_ref());
+        (r.is_some() || t.is_some()).then(|| r.map_or(0, Vec::len) + t.map_or(0, Vec::len))
     }
 
     fn bindings(&self) -> &'static [Binding] {

@@ -24,6 +24,8 @@ const MAX_DESCRIPTION: usize = 2_000;
 
 /// Columns the search box keeps however narrow the list is (the count may be cut instead).
 const MIN_SEARCH_W: usize = 8;
+/// Columns a tool's name keeps however many badges it has.
+const MIN_NAME_W: usize = 12;
 
 /// One tool of the list: what the list draws and searches, and the tool itself as compact JSON
 /// text, read again only when its form opens. A `serde_json::Value` per tool costs ten times
@@ -163,6 +165,8 @@ pub(crate) struct List {
     pub excluded: BTreeMap<String, String>,
     /// The lint's own note when it stopped early.
     pub lint_incomplete: Option<String>,
+    /// The columns the widest row wants, from the last load.
+    pub widest: usize,
     /// The search text.
     pub search: Input,
     /// True while the search box has the keyboard.
@@ -191,6 +195,7 @@ impl List {
         self.excluded = excluded_of(answer.get("excludedTools"));
         let selected = self.selected().map(|t| t.name.clone());
         self.tools = Some(tools);
+        self.widest = self.widest_row();
         self.refilter();
         if let Some(name) = selected {
             self.select_name(&name);
@@ -247,7 +252,8 @@ impl List {
         let tools = self.tools.as_deref().unwrap_or(&[]);
         for (row, &i) in self.shown[window.clone()].iter().enumerate() {
             let here = window.start + row == self.cursor.selected;
-            lines.push(self.row_line(i, &tools[i], (here, focused), theme));
+            let row = (i, &tools[i]);
+            lines.push(self.row_line(row, (here, focused), theme, area.width as usize));
         }
         if self.tools.is_none() {
             lines.push(Line::styled("Listing the tools…", theme.dim()));
@@ -331,11 +337,18 @@ impl List {
         (e, all.count() - e)
     }
 
-    /// A tool's row; `(here, focused)`: it is the selected one, the list has the keyboard (the
-    /// mark shows either way, the highlight only with the keyboard).
-    fn row_line(&self, i: usize, tool: &Row, at: (bool, bool), theme: Theme) -> Line<'static> {
+    /// A tool's row, at most `width` columns; `(here, focused)`: it is the selected one, the
+    /// list has the keyboard (the mark shows either way, the highlight only with the keyboard).
+    /// The name gives way to its badges: the findings' markers first, then the tags, so the
+    /// row the header's `✗`/`!` count comes from always says so.
+    fn row_line(
+        &self,
+        (i, tool): (usize, &Row),
+        at: (bool, bool),
+        theme: Theme,
+        width: usize,
+    ) -> Line<'static> {
         let (here, focused) = at;
-        let name = super::cut(&tool.name, 48);
         let ex = self.excluded.contains_key(&*tool.name);
         let base = if here && focused {
             theme.selected()
@@ -344,28 +357,63 @@ impl List {
         } else {
             theme.plain()
         };
+        let badges = self.badges((i, tool), theme);
+        let badge_w: usize = badges.iter().map(|b| b.content.chars().count()).sum();
+        let room = width.saturating_sub(2 + badge_w).clamp(MIN_NAME_W, 48);
+        let name = if tool.name.chars().count() <= room {
+            super::cut(&tool.name, room)
+        } else {
+            super::cut(&tool.name, room - 1)
+        };
         let mut spans = vec![Span::styled(
             format!("{} {name}", if here { "›" } else { " " }),
             base,
         )];
+        spans.extend(badges);
+        Line::from(spans)
+    }
+
+    /// A row's badges: its findings' markers, whether it is excluded, its tags.
+    fn badges(&self, (i, tool): (usize, &Row), theme: Theme) -> Vec<Span<'static>> {
+        let ex = self.excluded.contains_key(&*tool.name);
+        let mut badges = Vec::new();
+        let fs = self.findings.get(&i).map(Vec::as_slice).unwrap_or(&[]);
+        let e = fs.iter().filter(|f| f.error).count();
+        if e > 0 {
+            badges.push(Span::styled(format!(" ✗{e}"), theme.error()));
+        }
+        if fs.len() > e {
+            badges.push(Span::styled(format!(" !{}", fs.len() - e), theme.warn()));
+        }
         if ex {
-            spans.push(Span::styled(" (excluded)", theme.dim()));
+            badges.push(Span::styled(" (excluded)", theme.dim()));
         }
         for t in &tool.tags {
-            spans.push(Span::styled(
+            badges.push(Span::styled(
                 format!(" {}", t.short),
                 tone_style(t.tone, theme),
             ));
         }
-        let fs = self.findings.get(&i).map(Vec::as_slice).unwrap_or(&[]);
-        let e = fs.iter().filter(|f| f.error).count();
-        if e > 0 {
-            spans.push(Span::styled(format!(" ✗{e}"), theme.error()));
-        }
-        if fs.len() > e {
-            spans.push(Span::styled(format!(" !{}", fs.len() - e), theme.warn()));
-        }
-        Line::from(spans)
+        badges
+    }
+
+    /// The columns the widest row wants (its name whole, with its badges).
+    fn widest_row(&self) -> usize {
+        let theme = Theme::new(false);
+        let tools = self.tools.as_deref().unwrap_or(&[]);
+        tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let badges: usize = self
+                    .badges((i, t), theme)
+                    .iter()
+                    .map(|b| b.content.chars().count())
+                    .sum();
+                2 + t.name.chars().count().min(48) + badges
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     /// The selected tool's description, tags in words, findings (at most a few lines).
@@ -409,6 +457,49 @@ impl List {
                 theme.dim(),
             ));
         }
+        out
+    }
+}
+
+impl List {
+    /// The highlighted tool previewed in `width` × `height`: its name and title, its whole
+    /// description (wrapped), and its input schema as JSON (what fits).
+    pub(crate) fn preview(&self, theme: Theme, width: usize, height: usize) -> Vec<Line<'static>> {
+        let Some(row) = self.selected() else {
+            return Vec::new();
+        };
+        let mut head = vec![Line::from(vec![
+            Span::styled(row.name.to_string(), theme.title()),
+            Span::styled("  Enter opens its form", theme.dim()),
+        ])];
+        if let Some(t) = &row.title {
+            head.push(Line::raw(t.to_string()));
+        }
+        for l in row.description.as_deref().unwrap_or("").lines() {
+            head.push(Line::raw(l.to_string()));
+        }
+        let mut out = crate::widgets::wrap::wrap_lines(&head, width);
+        out.push(Line::styled("Input schema", theme.title()));
+        let schema = row
+            .tool()
+            .get("inputSchema")
+            .cloned()
+            .unwrap_or(Value::Null);
+        let pretty = serde_json::to_string_pretty(&schema).unwrap_or_default();
+        for l in pretty.lines() {
+            if out.len() + 1 >= height {
+                out.push(Line::styled(
+                    "… (Enter: the form; Ctrl-T there: all of it)",
+                    theme.dim(),
+                ));
+                break;
+            }
+            out.push(Line::styled(
+                super::cut(l, width.saturating_sub(1)),
+                theme.plain(),
+            ));
+        }
+        out.truncate(height.max(1));
         out
     }
 }

@@ -32,8 +32,17 @@ use std::collections::BTreeMap;
 const MAX_SAVED: usize = 100;
 /// The body is wide enough for the list beside the tool at this many columns.
 const WIDE: u16 = 100;
-/// The list's width beside the tool.
+/// The list's width beside the tool, at least: a tool's name with its badges.
 const LIST_W: u16 = 38;
+
+impl Tools {
+    /// The list's width beside the tool in a body `width` wide: as wide as its widest row
+    /// wants (a long name whole, with its badges), at least [`LIST_W`], at most a third.
+    fn list_w(&self, width: u16) -> u16 {
+        let wanted = u16::try_from(self.list.widest + 1).unwrap_or(u16::MAX);
+        wanted.clamp(LIST_W, (width / 3).max(LIST_W))
+    }
+}
 /// Rows a page key moves.
 const PAGE: usize = 10;
 /// The `ttl` a task run with Ctrl-K asks for on 2025-11-25 (ms).
@@ -210,6 +219,10 @@ const RESULT_KEYS: &[Binding] = &[
         what: "the whole result",
     },
     Binding {
+        keys: "←→ z",
+        what: "scroll sideways, wrap every line",
+    },
+    Binding {
         keys: "Ctrl-R",
         what: "run again",
     },
@@ -336,7 +349,7 @@ impl Tools {
             area.height = area.height.saturating_sub(1);
         }
         if area.width >= WIDE {
-            area.width = LIST_W;
+            area.width = self.list_w(area.width);
         }
         area
     }
@@ -388,7 +401,10 @@ impl Tools {
             },
             KeyCode::Char('w') => match r.save_target() {
                 Some(i) => self.save(ctx, i),
-                None => vec![toast("nothing in this result to save", false)],
+                None => {
+                    let (path, bytes) = r.text_file(&raw(r));
+                    vec![save_file(ctx, path, bytes)]
+                }
             },
             KeyCode::Char('y') => vec![Effect::Copy(raw(r))],
             KeyCode::Char('f') => vec![Effect::ShowPager(Pager::new(
@@ -404,6 +420,7 @@ impl Tools {
                 self.part = Part::Form;
                 Vec::new()
             }
+            _ if r.sideways(key.code) => Vec::new(),
             _ if r.cursor.key(key, r.lines.len(), PAGE) => Vec::new(),
             _ => return Handled::No,
         };
@@ -412,11 +429,7 @@ impl Tools {
 
     fn save(&self, ctx: &Ctx, block: usize) -> Vec<Effect> {
         match self.result.as_ref().and_then(|r| r.file_of(block)) {
-            Some((path, bytes)) => vec![Effect::SaveFile {
-                route: Route::new(&ctx.server.name, TabId::Tools, "save", path.clone()),
-                path,
-                bytes,
-            }],
+            Some((path, bytes)) => vec![save_file(ctx, path, bytes)],
             None => vec![toast("this block has no data to save (not base64?)", true)],
         }
     }
@@ -603,8 +616,9 @@ impl Tools {
             area.height = area.height.saturating_sub(1);
         }
         if area.width >= WIDE {
-            area.x += LIST_W + 1;
-            area.width -= LIST_W + 1;
+            let w = self.list_w(area.width);
+            area.x += w + 1;
+            area.width -= w + 1;
         } else if self.pane != Pane::Tool {
             return None;
         }
@@ -627,6 +641,17 @@ impl Tools {
     }
 
     fn render_tool(&self, ctx: &Ctx, f: &mut Frame, area: Rect, theme: Theme) {
+        // The list has the keyboard on another tool than the open one (or none is open): the
+        // highlighted tool is previewed, its description and input schema.
+        let highlighted = self.list.selected().map(|r| &*r.name);
+        let open = self.open.as_ref().map(|o| name(&o.tool));
+        if self.pane == Pane::List && highlighted.is_some() && highlighted != open {
+            let lines = self
+                .list
+                .preview(theme, area.width as usize, area.height as usize);
+            f.render_widget(Paragraph::new(lines), area);
+            return;
+        }
         let Some(o) = &self.open else {
             let hint = "Enter on a tool opens its form.";
             f.render_widget(Paragraph::new(Line::styled(hint, theme.dim())), area);
@@ -665,8 +690,9 @@ impl Tools {
             area.height = area.height.saturating_sub(1);
         }
         if area.width >= WIDE {
-            area.x += LIST_W + 1;
-            area.width -= LIST_W + 1;
+            let w = self.list_w(area.width);
+            area.x += w + 1;
+            area.width -= w + 1;
         } else if self.pane != Pane::Tool {
             return;
         }
@@ -677,15 +703,23 @@ impl Tools {
         };
         let inner = r.lines_area(inner, pictures);
         let inside = x >= inner.x && x < inner.x + inner.width && y >= inner.y;
-        if inside && y < inner.y + inner.height {
-            let window = r.cursor.window(r.lines.len(), inner.height as usize);
-            let at = window.start + (y - inner.y) as usize;
-            if at < window.end {
-                r.cursor.selected = at;
-                self.pane = Pane::Tool;
-                self.part = Part::Result;
-            }
+        if inside
+            && y < inner.y + inner.height
+            && let Some(at) = r.line_at(inner, y - inner.y)
+        {
+            r.cursor.selected = at;
+            self.pane = Pane::Tool;
+            self.part = Part::Result;
         }
+    }
+}
+
+/// Write `bytes` to `path` (in the working directory); the answer comes back as `save`.
+fn save_file(ctx: &Ctx, path: String, bytes: Vec<u8>) -> Effect {
+    Effect::SaveFile {
+        route: Route::new(&ctx.server.name, TabId::Tools, "save", path.clone()),
+        path,
+        bytes,
     }
 }
 
@@ -857,6 +891,10 @@ impl Tab for Tools {
         };
     }
 
+    fn count(&self) -> Option<usize> {
+        self.list.tools.as_ref().map(Vec::len)
+    }
+
     fn bindings(&self) -> &'static [Binding] {
         match (self.pane, self.part) {
             (Pane::List, _) if self.list.searching => crate::tabs::SEARCH_KEYS,
@@ -889,13 +927,11 @@ impl Tab for Tools {
         }
         let list_focused = ctx.focused && self.pane == Pane::List;
         if area.width >= WIDE {
-            let left = Rect {
-                width: LIST_W,
-                ..area
-            };
+            let w = self.list_w(area.width);
+            let left = Rect { width: w, ..area };
             let right = Rect {
-                x: area.x + LIST_W + 1,
-                width: area.width - LIST_W - 1,
+                x: area.x + w + 1,
+                width: area.width - w - 1,
                 ..area
             };
             self.list.render(f, left, theme, list_focused);
@@ -905,7 +941,7 @@ impl Tab for Tools {
             f.render_widget(
                 bar,
                 Rect {
-                    x: area.x + LIST_W,
+                    x: area.x + w,
                     width: 1,
                     ..area
                 },

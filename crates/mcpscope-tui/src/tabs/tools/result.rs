@@ -14,11 +14,12 @@ use crate::msg::Job;
 use crate::widgets::image::{self, Inbox, Info, Picture};
 use crate::widgets::list::Cursor;
 use crate::widgets::style::Theme;
+use crate::widgets::wrap;
 use base64::Engine;
 use ratatui::Frame;
 use ratatui::layout::{Rect, Size};
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -40,6 +41,8 @@ const MAX_IMAGES: usize = 8;
 const PANEL_BESIDE: u16 = 50;
 /// Columns of a panel beside the lines at least (its caption, a reason it cannot draw).
 const MIN_PANEL: u16 = 24;
+/// Columns ← and → scroll the lines that do not wrap by.
+const SIDEWAYS: usize = 8;
 
 /// How `structuredContent` compared with the tool's `outputSchema`.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,6 +100,8 @@ pub(crate) enum Tone {
 pub(crate) struct RLine {
     pub parts: Vec<(String, Tone)>,
     pub action: Action,
+    /// Prose (a text block, a message): wraps; other lines (JSON) scroll sideways.
+    pub prose: bool,
 }
 
 /// An outcome with its lines, folds and cursor.
@@ -113,6 +118,10 @@ pub(crate) struct ResultView {
     pub cursor: Cursor,
     /// Its images and their pictures.
     pub images: Images,
+    /// Every line wraps (`z`), not only prose.
+    pub wrap_all: bool,
+    /// The first column drawn of the lines that do not wrap (← →).
+    pub left: usize,
 }
 
 /// A picture of an image block for one size of panel, or why it cannot be drawn.
@@ -193,11 +202,20 @@ fn line(parts: Vec<(String, Tone)>) -> RLine {
     RLine {
         parts,
         action: Action::None,
+        prose: false,
     }
 }
 
 fn one(s: impl Into<String>, t: Tone) -> RLine {
     line(vec![(s.into(), t)])
+}
+
+/// A line of prose (it wraps).
+fn prose(s: impl Into<String>, t: Tone) -> RLine {
+    RLine {
+        prose: true,
+        ..one(s, t)
+    }
 }
 
 /// A duration in words: `850 ms`, `2.4 s`.
@@ -245,6 +263,8 @@ impl ResultView {
             lines: Vec::new(),
             cursor: Cursor::default(),
             images: Images::default(),
+            wrap_all: false,
+            left: 0,
         };
         if let Outcome::Result { result, .. } = &v.outcome {
             v.images.blocks = image_blocks(result);
@@ -292,7 +312,7 @@ impl ResultView {
                     .lines()
                     .take(20)
                 {
-                    out.push(one(cut(l), Tone::Error));
+                    out.push(prose(cut(l), Tone::Error));
                 }
                 if let Some(d) = error.get("data").filter(|d| !d.is_null()) {
                     out.push(one(cut(&format!("data: {d}")), Tone::Dim));
@@ -373,7 +393,42 @@ impl ResultView {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(data.trim())
             .ok()?;
-        let stem: String = self
+        Some((
+            format!("{}-{i}.{}", self.file_stem(*history_id), extension(mime)),
+            bytes,
+        ))
+    }
+
+    /// What `w` saves when no block holds data: the text of the result's text blocks (and of
+    /// its embedded text resources), one after the other; else the whole result as JSON.
+    pub(crate) fn text_file(&self, whole: &str) -> (String, Vec<u8>) {
+        let history_id = match &self.outcome {
+            Outcome::Result { history_id, .. } => *history_id,
+            _ => None,
+        };
+        let texts: Vec<&str> = match &self.outcome {
+            Outcome::Result { result, .. } => result
+                .get("content")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|b| {
+                    super::text_of(b, "text")
+                        .or_else(|| b.get("resource").and_then(|r| super::text_of(r, "text")))
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let stem = self.file_stem(history_id);
+        if texts.is_empty() {
+            return (format!("{stem}.json"), whole.as_bytes().to_vec());
+        }
+        (format!("{stem}.txt"), texts.join("\n").into_bytes())
+    }
+
+    /// A file name's start: the tool (safe characters only) and the history id.
+    fn file_stem(&self, history_id: Option<i64>) -> String {
+        let tool: String = self
             .tool
             .chars()
             .map(|c| {
@@ -386,7 +441,7 @@ impl ResultView {
             .take(60)
             .collect();
         let h = history_id.map_or("result".to_string(), |h| h.to_string());
-        Some((format!("{stem}-{h}-{i}.{}", extension(mime)), bytes))
+        format!("{tool}-{h}")
     }
 
     fn has_panel(&self, pictures: bool) -> bool {
@@ -563,29 +618,99 @@ impl ResultView {
             self.render_image(f, p, theme);
         }
         let area = self.lines_area(area, pictures);
-        let window = self.cursor.window(self.lines.len(), area.height as usize);
-        let shown: Vec<Line> = self.lines[window.clone()]
+        let mut rows: Vec<Line> = self
+            .shown(area, theme, focused)
+            .into_iter()
+            .flat_map(|(_, rows)| rows)
+            .collect();
+        rows.truncate(area.height as usize);
+        f.render_widget(Paragraph::new(rows), area);
+    }
+
+    /// ← → (the lines that do not wrap scroll sideways) and `z` (every line wraps, or only
+    /// prose); false when `key` is none of them (← at the first column is the owner's).
+    pub(crate) fn sideways(&mut self, key: crossterm::event::KeyCode) -> bool {
+        use crossterm::event::KeyCode;
+        match key {
+            KeyCode::Char('z') => {
+                self.wrap_all = !self.wrap_all;
+                self.left = 0;
+            }
+            KeyCode::Right if !self.wrap_all => {
+                let widest = self.lines.iter().map(width_of).max().unwrap_or(0);
+                self.left = (self.left + SIDEWAYS).min(widest.saturating_sub(1));
+            }
+            KeyCode::Left if self.left > 0 => self.left = self.left.saturating_sub(SIDEWAYS),
+            _ => return false,
+        }
+        true
+    }
+
+    /// Line `i` as the rows it takes `width` columns wide: prose (or every line, after `z`)
+    /// wrapped, the others from column `left`; highlighted when `here`.
+    fn rows_of(&self, i: usize, width: usize, theme: Theme, here: bool) -> Vec<Line<'static>> {
+        let l = &self.lines[i];
+        let parts: Vec<(String, Style)> = l
+            .parts
             .iter()
-            .enumerate()
-            .map(|(k, l)| {
-                let here = focused && window.start + k == self.cursor.selected;
-                let spans: Vec<Span> = l
-                    .parts
-                    .iter()
-                    .map(|(s, t)| {
-                        let st = if here {
-                            theme.selected()
-                        } else {
-                            tone(*t, theme)
-                        };
-                        Span::styled(s.clone(), st)
-                    })
-                    .collect();
-                Line::from(spans)
+            .map(|(s, t)| {
+                let st = if here {
+                    theme.selected()
+                } else {
+                    tone(*t, theme)
+                };
+                (s.clone(), st)
             })
             .collect();
-        f.render_widget(Paragraph::new(shown), area);
+        if l.prose || self.wrap_all {
+            wrap::rows(&parts, width)
+        } else {
+            vec![wrap::shifted(&parts, self.left, width)]
+        }
     }
+
+    /// The lines drawn in the lines' `area`, each with its rows: from the cursor's window,
+    /// moved down until the cursor's line fits whole under the wrapped lines above it.
+    fn shown(&self, area: Rect, theme: Theme, focused: bool) -> Vec<(usize, Vec<Line<'static>>)> {
+        let (width, height) = (area.width as usize, area.height as usize);
+        if self.lines.is_empty() {
+            return Vec::new();
+        }
+        let selected = self.cursor.selected.min(self.lines.len() - 1);
+        let mut start = self.cursor.window(self.lines.len(), height).start;
+        let rows = |i: usize| self.rows_of(i, width, theme, false).len();
+        while start < selected && (start..=selected).map(rows).sum::<usize>() > height {
+            start += 1;
+        }
+        let mut out = Vec::new();
+        let mut used = 0;
+        for i in start..self.lines.len() {
+            if used >= height {
+                break;
+            }
+            let drawn = self.rows_of(i, width, theme, focused && i == selected);
+            used += drawn.len();
+            out.push((i, drawn));
+        }
+        out
+    }
+
+    /// The line drawn at row `y` of the lines' `area`, if any.
+    pub(crate) fn line_at(&self, area: Rect, y: u16) -> Option<usize> {
+        let mut top = 0u16;
+        for (i, rows) in self.shown(area, Theme::new(false), false) {
+            top += rows.len() as u16;
+            if y < top {
+                return Some(i);
+            }
+        }
+        None
+    }
+}
+
+/// A line's length, in characters.
+fn width_of(l: &RLine) -> usize {
+    l.parts.iter().map(|(s, _)| s.chars().count()).sum()
 }
 
 fn tone(t: Tone, theme: Theme) -> Style {
@@ -625,7 +750,7 @@ fn check_lines(check: Option<&Check>, out: &mut Vec<RLine>) {
             Tone::Error,
         )),
         Some(Check::Unusable(why)) => {
-            out.push(one(
+            out.push(prose(
                 cut(&format!("outputSchema cannot be used: {why}")),
                 Tone::Warn,
             ));
@@ -639,7 +764,7 @@ fn check_lines(check: Option<&Check>, out: &mut Vec<RLine>) {
                 Tone::Error,
             ));
             for e in errors.iter().take(20) {
-                out.push(one(cut(&format!("  {e}")), Tone::Error));
+                out.push(prose(cut(&format!("  {e}")), Tone::Error));
             }
         }
     }
@@ -665,6 +790,7 @@ fn body(result: &Value, toggled: &HashSet<(usize, String)>, notes: &Notes, out: 
             out.push(RLine {
                 parts: vec![(cut(&format!("  {note}")), *tone)],
                 action: Action::Save(i),
+                prose: false,
             });
         }
     }
@@ -696,6 +822,7 @@ fn block(i: usize, b: &Value, toggled: &HashSet<(usize, String)>, out: &mut Vec<
                     ("  w: save to file".into(), Tone::Dim),
                 ],
                 action: Action::Save(i),
+                prose: false,
             });
         }
         "resource_link" => {
@@ -707,6 +834,7 @@ fn block(i: usize, b: &Value, toggled: &HashSet<(usize, String)>, out: &mut Vec<
                     ("  Enter: open in Resources".into(), Tone::Dim),
                 ],
                 action: Action::Open(uri.to_string()),
+                prose: false,
             });
         }
         "resource" => resource_block(i, b.get("resource").unwrap_or(&Value::Null), out),
@@ -724,7 +852,7 @@ fn text_block(i: usize, text: &str, toggled: &HashSet<(usize, String)>, out: &mu
     }
     let lines: Vec<&str> = text.lines().collect();
     for l in lines.iter().take(MAX_TEXT_LINES) {
-        out.push(one(cut(l), Tone::Plain));
+        out.push(prose(cut(l), Tone::Plain));
     }
     if lines.len() > MAX_TEXT_LINES {
         out.push(one(
@@ -749,10 +877,11 @@ fn resource_block(i: usize, r: &Value, out: &mut Vec<RLine>) {
             ("  Enter: open in Resources".into(), Tone::Dim),
         ],
         action: Action::Open(uri.to_string()),
+        prose: false,
     });
     if let Some(text) = super::text_of(r, "text") {
         for l in text.lines().take(MAX_TEXT_LINES) {
-            out.push(one(cut(&format!("  {l}")), Tone::Plain));
+            out.push(prose(cut(&format!("  {l}")), Tone::Plain));
         }
     } else if let Some(blob) = super::text_of(r, "blob") {
         out.push(RLine {
@@ -764,6 +893,7 @@ fn resource_block(i: usize, r: &Value, out: &mut Vec<RLine>) {
                 ("  w: save to file".into(), Tone::Dim),
             ],
             action: Action::Save(i),
+            prose: false,
         });
     }
 }
@@ -816,12 +946,14 @@ fn tree(
                 Tone::Plain,
             )],
             action: fold,
+            prose: false,
         });
         return;
     }
     out.push(RLine {
         parts: vec![(format!("{indent}▾ {label}{open_s}"), Tone::Plain)],
         action: fold,
+        prose: false,
     });
     let child = |k: &str| format!("{pointer}/{}", k.replace('~', "~0").replace('/', "~1"));
     match v {

@@ -308,13 +308,20 @@ impl Form {
         self.errors.truncate(MAX_ERRORS);
     }
 
-    /// Direct typing: a character (or Backspace) on a text or number field begins its edit
-    /// with that key; None when the key is not one of those.
+    /// Direct typing: an editing key on a text or number field — a character, Backspace, the
+    /// line keys Ctrl-U / Ctrl-A / Ctrl-E, ← → — begins its edit with that key, so they act
+    /// the same whether the field was reached by typing, Tab, Shift-Tab or ↑; None when the key
+    /// is not one of those.
     fn begin_typing(&mut self, key: KeyEvent) -> Option<FormEvent> {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let plain = !key
             .modifiers
             .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
-        let typed = matches!(key.code, KeyCode::Char(_) | KeyCode::Backspace) && plain;
+        let typed = match key.code {
+            KeyCode::Char('u' | 'a' | 'e') if ctrl => true,
+            KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Left | KeyCode::Right => plain,
+            _ => false,
+        };
         let text = matches!(
             self.field().map(|f| &f.kind),
             Some(FieldKind::String { .. } | FieldKind::Number { .. } | FieldKind::Json { .. })
