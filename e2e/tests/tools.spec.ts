@@ -81,6 +81,9 @@ test('tools: generated form, validate, execute, progress and cancel, results', a
   await page.getByTestId('execute').click();
   await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
   await expect(page.getByTestId('list-changed')).toBeVisible();
+  // The list on screen is what Validate judges against, Refresh or not (issue 24, item 14's rule).
+  await page.getByTestId('validate').click();
+  await expect(page.getByTestId('validation-result')).toHaveAttribute('data-valid', 'true');
   await page.getByTestId('list-changed').getByRole('button', { name: 'Refresh Now' }).click();
   await expect(page.getByTestId('list-changed')).toHaveCount(0);
   await page.getByTestId('tool-search').fill('extra-tool');

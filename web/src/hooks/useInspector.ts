@@ -355,7 +355,13 @@ function makeActions() {
         return { errors: [], unusable: errorMessage(e) };
       }
     },
-    validateTool: (name: string, tool: string, args: Json) => api.validateTool(name, tool, args),
+    /** Judge arguments against the tool as the page shows it: after a `list_changed` the core
+     *  forgets its list until the next `tools/list`, while the old one stays on screen. */
+    validateTool(name: string, tool: string, args: Json) {
+      const shown = serverData(store.get(), name).tools?.find((t) => t.name === tool);
+      if (shown) return api.validate(shown.inputSchema ?? {}, args);
+      return api.validateTool(name, tool, args);
+    },
 
     // --- history and saved requests ---
     history: (q: HistoryQuery) => api.history(q),

@@ -153,6 +153,7 @@ export const api = {
   validateTool: (name: string, tool: string, args: Json) =>
     call<{ errors: FieldError[] }>('POST', `/api/servers/${enc(name)}/tools/${enc(tool)}/validate`, { arguments: args }),
   form: (schema: Json) => call<FormField>('POST', '/api/form', { schema }),
+  validate: (schema: Json, value: Json) => call<{ errors: FieldError[] }>('POST', '/api/validate', { schema, value }),
   /** A call's `structuredContent` checked where it is stored (its history entry), never posted back. */
   checkOutput: (historyId: number, schema: Json) => call<{ errors: FieldError[]; unusable?: string }>('POST', `/api/history/${historyId}/check-output`, { schema }),
 
