@@ -1,5 +1,5 @@
 // Logs: change the level, see logs coloured by level, filter, correlate with the request.
-import { connect, expect, openUi, selectTool, shot, tab, test } from '../fixtures';
+import { connect, era, expect, openUi, selectTool, shot, tab, test } from '../fixtures';
 
 test('logs: set the level, see the stream, filter, correlate', async ({ page, backend }) => {
   await openUi(page, backend);
@@ -27,6 +27,28 @@ test('logs: set the level, see the stream, filter, correlate', async ({ page, ba
   await page.locator('[data-testid=level-checkbox][data-level=error]').click();
   await expect(page.locator('[data-testid=log-line][data-level=error]')).toHaveCount(0);
   await page.locator('[data-testid=level-checkbox][data-level=error]').click();
+
+  // Switching the protocol era keeps the level chosen: the new connection logs at warning too
+  // (issue 24: the page used to apply debug over it).
+  await era(page, '2026-07-28');
+  await expect(page.getByTestId('current-level')).toHaveAttribute('data-level', 'warning');
+  await tab(page, 'tools');
+  await selectTool(page, 'log-every-level');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+  await tab(page, 'logs');
+  await expect(page.locator('[data-testid=log-line][data-level=warning]').first()).toBeVisible();
+  await expect(page.locator('[data-testid=log-line][data-level=debug]')).toHaveCount(0);
+  // And back: a new legacy session logs everything until told, so the page tells it again.
+  await era(page, '2025-11-25');
+  await expect(page.getByTestId('current-level')).toHaveAttribute('data-level', 'warning');
+  await tab(page, 'tools');
+  await selectTool(page, 'log-every-level');
+  await page.getByTestId('execute').click();
+  await expect(page.getByTestId('tool-result')).toHaveAttribute('data-outcome', 'ok');
+  await tab(page, 'logs');
+  await expect(page.locator('[data-testid=log-line][data-level=warning]').first()).toBeVisible();
+  await expect(page.locator('[data-testid=log-line][data-level=debug]')).toHaveCount(0);
 
   // Lower the level to debug and run again: debug lines arrive.
   await page.getByTestId('log-level-select').click();

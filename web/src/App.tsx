@@ -42,17 +42,20 @@ export function App() {
     const key = `${active}:${activeServer.connection}:${data.resetCount}:${activeServer.protocolVersion ?? ''}`;
     if (loaded.current === key) return;
     loaded.current = key;
-    const levelSet = data.logLevel !== null;
+    const chosen = data.logLevel;
     void actions.loadFrames(active);
     // List only what the server advertises (a missing capability shows as "not offered").
     void actions
       .info(active)
       .catch(() => null)
       .then((info) => {
-        // A 2026-07-28 server sends no log at all until a request names a level: apply the one
-        // the Logs selector shows (debug), so what it reads is what is in effect.
-        if (info?.era === 'modern' && !levelSet) void actions.setLogLevel(active, DEFAULT_LOG_LEVEL, true);
         const caps = info?.capabilities ?? null;
+        // A 2026-07-28 server sends no log at all until a request names a level: apply the one
+        // the Logs selector shows (debug), so what it reads is what is in effect. A level the
+        // user chose stays (the core sends it with every modern request); a new legacy session
+        // has not heard it yet, so it is told again.
+        if (info?.era === 'modern' && chosen === null) void actions.setLogLevel(active, DEFAULT_LOG_LEVEL, true);
+        if (info?.era === 'legacy' && chosen !== null && caps?.logging) void actions.setLogLevel(active, chosen, true);
         const offers = (c: string) => !caps || (caps[c] !== undefined && caps[c] !== null);
         if (offers('tools')) void actions.listTools(active);
         else actions.markUnoffered(active, 'tools');

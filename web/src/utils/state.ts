@@ -267,7 +267,8 @@ export function applyEvent(state: State, e: WebEvent): State {
       const server = e.data.server;
       const prev = serverData(state, server);
       const fresh = emptyServerData(prev.resetCount + 1);
-      return { ...state, data: { ...state.data, [server]: { ...fresh, info: prev.info } } };
+      // The level the user chose is theirs, not the old connection's: the core keeps it too.
+      return { ...state, data: { ...state.data, [server]: { ...fresh, info: prev.info, logLevel: prev.logLevel } } };
     }
     default:
       return state;
