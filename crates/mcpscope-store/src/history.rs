@@ -66,6 +66,10 @@ pub struct Retention {
     pub max_entries: usize,
     /// Frames kept per server (oldest pruned first).
     pub max_frames_per_server: u64,
+    /// Bytes of frames kept per server (view and body; oldest pruned first, down to nine
+    /// tenths so a flood does not prune on every batch): a count alone lets 1 MB notifications
+    /// fill the disk.
+    pub max_frame_bytes_per_server: u64,
 }
 
 impl Default for Retention {
@@ -73,6 +77,7 @@ impl Default for Retention {
         Retention {
             max_entries: 20_000,
             max_frames_per_server: 500_000,
+            max_frame_bytes_per_server: 256 * 1024 * 1024,
         }
     }
 }
@@ -221,6 +226,9 @@ pub struct HistoryStore {
     conn: Mutex<Connection>,
     path: PathBuf,
     retention: Retention,
+    /// Bytes of frames stored per server, as far as known (summed once, then kept up to date
+    /// by `put_frames`; only ever locked inside `with`, after the connection).
+    frame_bytes: Mutex<std::collections::HashMap<String, u64>>,
 }
 
 impl HistoryStore {
@@ -247,6 +255,7 @@ impl HistoryStore {
             conn: Mutex::new(conn),
             path: path.to_path_buf(),
             retention,
+            frame_bytes: Mutex::default(),
         };
         store.migrate()?;
         store.with(|c| {
@@ -659,12 +668,31 @@ impl HistoryStore {
                     .map(|f| f.seq)
                     .max()
                     .unwrap_or(0);
+                let added: u64 = frames
+                    .iter()
+                    .filter(|f| f.server == s)
+                    .map(|f| (f.view.len() + f.body.len()) as u64)
+                    .sum();
+                let mut bytes = self.frame_bytes.lock().unwrap_or_else(|p| p.into_inner());
+                let mut total = match bytes.get(s) {
+                    Some(t) => t + added,
+                    None => frame_bytes(&tx, s, i64::MAX)?,
+                };
                 if max > keep {
+                    let cut = (max - keep) as i64;
+                    total = total.saturating_sub(frame_bytes(&tx, s, cut)?);
                     tx.execute(
                         "DELETE FROM frames WHERE server = ?1 AND seq <= ?2",
-                        params![s, (max - keep) as i64],
+                        params![s, cut],
                     )?;
                 }
+                let cap = self.retention.max_frame_bytes_per_server;
+                if total > cap {
+                    prune_bytes(&tx, s, total - cap / 10 * 9)?;
+                    // Exact again (a frame written twice was counted twice).
+                    total = frame_bytes(&tx, s, i64::MAX)?;
+                }
+                bytes.insert(s.to_string(), total);
             }
             tx.commit()
         })
@@ -743,8 +771,47 @@ impl HistoryStore {
 
     /// Forget a server's frames (its name was removed from the catalog, or its screens reset).
     pub fn delete_frames(&self, server: &str) -> Result<usize> {
-        self.with(|c| c.execute("DELETE FROM frames WHERE server = ?1", params![server]))
+        self.with(|c| {
+            self.frame_bytes
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(server);
+            c.execute("DELETE FROM frames WHERE server = ?1", params![server])
+        })
     }
+}
+
+/// Bytes (view and body) of `server`'s frames up to `seq`.
+fn frame_bytes(c: &Connection, server: &str, seq: i64) -> rusqlite::Result<u64> {
+    c.query_row(
+        "SELECT COALESCE(SUM(length(view) + length(body)), 0) FROM frames WHERE server = ?1 AND seq <= ?2",
+        params![server, seq],
+        |r| r.get::<_, i64>(0),
+    )
+    .map(|n| n as u64)
+}
+
+/// Delete `server`'s oldest frames until at least `excess` bytes are gone.
+fn prune_bytes(c: &Connection, server: &str, excess: u64) -> rusqlite::Result<()> {
+    let mut st = c.prepare_cached(
+        "SELECT seq, length(view) + length(body) FROM frames WHERE server = ?1 ORDER BY seq",
+    )?;
+    let mut rows = st.query(params![server])?;
+    let (mut freed, mut last) = (0u64, None);
+    while freed < excess
+        && let Some(r) = rows.next()?
+    {
+        last = Some(r.get::<_, i64>(0)?);
+        freed += r.get::<_, i64>(1)? as u64;
+    }
+    drop(rows);
+    if let Some(seq) = last {
+        c.execute(
+            "DELETE FROM frames WHERE server = ?1 AND seq <= ?2",
+            params![server, seq],
+        )?;
+    }
+    Ok(())
 }
 
 /// A byte cap as SQLite's `substr` length (a negative length would count backwards).

@@ -274,6 +274,7 @@ fn retention_prunes_old_unpinned_entries_and_frames() {
         Retention {
             max_entries: 3,
             max_frames_per_server: 10,
+            ..Retention::default()
         },
     )
     .unwrap();
@@ -350,4 +351,57 @@ fn saved_requests_survive_a_restart() {
     assert!(store.delete_saved(s.id).unwrap());
     assert!(!store.delete_saved(s.id).unwrap());
     assert!(store.saved().unwrap().is_empty());
+}
+
+/// Issue 24 item 28: retention counted frames only, so 40 notifications of 1 MB added 47 MB.
+/// Bytes are bounded too: the oldest frames go first, the newest stay, another server's are
+/// untouched, and a server whose frames were deleted counts from zero again.
+#[test]
+fn retention_bounds_the_bytes_of_frames_too() {
+    let dir = TempDir::new("retention-bytes");
+    let mb = 1024 * 1024;
+    let store = HistoryStore::open(
+        &dir.path().join("h.sqlite"),
+        Retention {
+            max_frame_bytes_per_server: 10 * mb,
+            ..Retention::default()
+        },
+    )
+    .unwrap();
+    let frame = |server: &str, seq: u64| StoredFrame {
+        server: server.into(),
+        seq,
+        time_us: seq,
+        sources: vec!["jsonrpc".into()],
+        view: String::new(),
+        body: vec![b'x'; mb as usize],
+    };
+    store.put_frames(&[frame("small", 1)]).unwrap();
+    for seq in 1..=40 {
+        store.put_frames(&[frame("flood", seq)]).unwrap();
+    }
+    let stored = |server: &str| {
+        store
+            .frames(
+                server,
+                &FrameQuery {
+                    limit: 1000,
+                    ..Default::default()
+                },
+            )
+            .unwrap()
+    };
+    let kept = stored("flood");
+    let bytes: u64 = kept.iter().map(|f| f.body.len() as u64).sum();
+    assert!(bytes <= 10 * mb, "{} MB kept", bytes / mb);
+    assert_eq!(kept.last().map(|f| f.seq), Some(40), "the newest stay");
+    assert!(
+        kept.len() >= 8,
+        "pruned down to nine tenths, not to nothing: {}",
+        kept.len()
+    );
+    assert_eq!(stored("small").len(), 1);
+    store.delete_frames("flood").unwrap();
+    store.put_frames(&[frame("flood", 41)]).unwrap();
+    assert_eq!(stored("flood").len(), 1);
 }
