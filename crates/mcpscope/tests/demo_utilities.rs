@@ -22,9 +22,20 @@ async fn ping_is_legacy_only() {
                 assert_eq!(run.json()["lint"], json!([]), "{}", run.dump());
             }
             Era::Modern => {
-                // 2026-07-28 removed ping; the demo says so on every transport alike.
+                // 2026-07-28 removed ping; the demo says so on every transport alike, and the
+                // CLI says what to pass instead of "method not found" (issue 24's newcomer run).
                 run.expect_exit(1);
-                assert_eq!(run.error()["rpcCode"], -32601, "{}", run.dump());
+                let error = run.error();
+                assert_eq!(error["rpcCode"], -32601, "{}", run.dump());
+                assert_eq!(error["code"], "usage", "{}", run.dump());
+                let message = error["message"].as_str().unwrap();
+                assert!(
+                    message.starts_with("`ping` is not a method of 2026-07-28")
+                        && message.ends_with(
+                            "pass --protocol-era legacy to send it to a 2025-11-25 session"
+                        ),
+                    "{message}"
+                );
             }
         }
         assert_eq!(run.sent_method("ping").len(), 1, "{}", run.dump());
@@ -110,6 +121,14 @@ async fn log_level_by_set_level_or_per_request_meta() {
                 run.expect_exit(1);
                 let error = run.error();
                 assert_eq!(error["rpcCode"], -32601, "{}", run.dump());
+                assert!(
+                    error["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("pass --log-level with the method you run"),
+                    "{}",
+                    run.dump()
+                );
                 // The demo advertises `logging`, which in 2026-07-28 means the per-request
                 // level: refusing the removed method is right, not a broken promise.
                 assert!(

@@ -185,6 +185,11 @@ pub(super) fn explain_unserved(mut f: Failure, session: &Session, method: &str) 
     if f.extra.get("rpcCode") != Some(&json!(mcpscope_proto::era::METHOD_NOT_FOUND)) {
         return f;
     }
+    if let Some(words) = removed_in_modern(method, session.era()) {
+        f.code = ErrorCode::Usage;
+        f.message = words;
+        return f;
+    }
     let Some((capability, pointer)) = capability_of(method, session.era()) else {
         return f;
     };
@@ -201,6 +206,25 @@ pub(super) fn explain_unserved(mut f: Failure, session: &Session, method: &str) 
             .insert("advertisedCapability".into(), json!(capability));
     }
     f
+}
+
+/// A 2025-11-25 method sent on a 2026-07-28 connection, which removed it (`--protocol-era auto`
+/// picks modern on a server that speaks both): the server is right to refuse it, so say what to
+/// pass instead of "method not found".
+fn removed_in_modern(method: &str, era: Era) -> Option<String> {
+    let m = Method::from_name(method)?;
+    if era != Era::Modern || m.in_era(Era::Modern) || !m.in_era(Era::Legacy) {
+        return None;
+    }
+    let instead = match m {
+        Method::LoggingSetLevel => {
+            "; a 2026-07-28 level travels in each request's _meta: pass --log-level with the method you run, or --protocol-era legacy"
+        }
+        _ => "; pass --protocol-era legacy to send it to a 2025-11-25 session",
+    };
+    Some(format!(
+        "`{method}` is not a method of 2026-07-28, the revision this connection speaks (it was removed; the server answered -32601, method not found){instead}"
+    ))
 }
 
 /// The server capability that promises `method` in `era` (its name and where it sits in the
