@@ -10,6 +10,14 @@
 //! it and so its connection pool, as tabs of a browser do. Redirects are never followed by reqwest:
 //! the transports follow them by hand so each hop is recorded.
 //!
+//! Corporate networks: every client takes `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY` and `NO_PROXY`
+//! (either case) from the environment, as curl does (reqwest's rule); an `https://` server is
+//! reached through the proxy with `CONNECT`. The TLS client trusts the system's roots (or those
+//! of `SSL_CERT_FILE` / `SSL_CERT_DIR`, which replace them) plus every certificate of the PEM file
+//! named by [`EXTRA_CA_CERTS_ENV`], for a server whose certificate a private CA signed (the
+//! official Inspector takes `NODE_EXTRA_CA_CERTS` for this). [`network_settings`] says what is
+//! in effect. One place for all three views: the CLI, the web UI and the TUI build clients here.
+//!
 //! `localhost` is the loopback interface (RFC 6761 §6.3; curl and browsers do the same), so every
 //! client resolves it here instead of asking the system resolver, which reqwest runs on a thread
 //! of its own: starting that thread and reading nsswitch.conf, resolv.conf and /etc/hosts cost a
@@ -87,6 +95,71 @@ fn builder(connect_timeout: Option<Duration>) -> reqwest::ClientBuilder {
     }
 }
 
+/// The environment variable naming a PEM file of CA certificates trusted besides the system's.
+pub const EXTRA_CA_CERTS_ENV: &str = "MCPSCOPE_EXTRA_CA_CERTS";
+
+/// The proxy and certificate variables of the environment, as the clients use them (a proxy
+/// URL's password is not shown): what `mcpscope --cli --method initialize --format json` reports
+/// as `network`.
+pub fn network_settings() -> serde_json::Value {
+    let mut proxy = serde_json::Map::new();
+    for name in ["HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "NO_PROXY"] {
+        let value = std::env::var(name)
+            .or_else(|_| std::env::var(name.to_ascii_lowercase()))
+            .ok()
+            .filter(|v| !v.is_empty());
+        if let Some(v) = value {
+            proxy.insert(name.into(), without_password(&v).into());
+        }
+    }
+    let mut tls = serde_json::Map::new();
+    for name in ["SSL_CERT_FILE", "SSL_CERT_DIR", EXTRA_CA_CERTS_ENV] {
+        if let Some(v) = std::env::var_os(name) {
+            tls.insert(name.into(), v.to_string_lossy().into_owned().into());
+        }
+    }
+    if std::env::var_os(EXTRA_CA_CERTS_ENV).is_some() {
+        let extra = match extra_roots() {
+            Ok(certs) => serde_json::json!(certs.len()),
+            Err(e) => serde_json::json!(e.to_string()),
+        };
+        tls.insert("extraCertificates".into(), extra);
+    }
+    serde_json::json!({"proxy": proxy, "tls": tls})
+}
+
+/// `http://user:secret@proxy:3128` → `http://user:…@proxy:3128`.
+fn without_password(v: &str) -> String {
+    match url::Url::parse(v) {
+        Ok(mut u) if u.password().is_some() => {
+            let _ = u.set_password(Some("…"));
+            u.to_string()
+        }
+        _ => v.to_string(),
+    }
+}
+
+/// The certificates of [`EXTRA_CA_CERTS_ENV`]'s file (none when it is not set); a file that
+/// cannot be read or holds no certificate is an error that names it.
+fn extra_roots() -> Result<Vec<reqwest::Certificate>, TransportError> {
+    let Some(path) = std::env::var_os(EXTRA_CA_CERTS_ENV) else {
+        return Ok(Vec::new());
+    };
+    let shown = std::path::Path::new(&path).display().to_string();
+    let bad = |why: String| {
+        TransportError::Other(format!(
+            "{EXTRA_CA_CERTS_ENV}={shown}: {why}; it must name a PEM file of CA certificates (-----BEGIN CERTIFICATE-----)"
+        ))
+    };
+    let pem = std::fs::read(&path).map_err(|e| bad(format!("cannot read it ({e})")))?;
+    let certs = reqwest::Certificate::from_pem_bundle(&pem)
+        .map_err(|e| bad(format!("not PEM certificates ({})", crate::error_chain(&e))))?;
+    if certs.is_empty() {
+        return Err(bad("it holds no certificate".into()));
+    }
+    Ok(certs)
+}
+
 /// The process's TLS clients, one per connect timeout in use.
 static TLS: Mutex<Vec<(Option<Duration>, reqwest::Client)>> = Mutex::new(Vec::new());
 
@@ -97,7 +170,10 @@ fn tls_client(connect_timeout: Option<Duration>) -> Result<reqwest::Client, Tran
     if let Some((_, c)) = built.iter().find(|(t, _)| *t == connect_timeout) {
         return Ok(c.clone());
     }
-    let client = builder(connect_timeout).build().map_err(build_error)?;
+    let client = builder(connect_timeout)
+        .tls_certs_merge(extra_roots()?)
+        .build()
+        .map_err(build_error)?;
     built.push((connect_timeout, client.clone()));
     Ok(client)
 }

@@ -27,7 +27,7 @@ mod stdio;
 mod fuzz;
 
 pub use auth::{AuthChallenge, AuthProvider, FrameSink};
-pub use clients::HttpClients;
+pub use clients::{EXTRA_CA_CERTS_ENV, HttpClients, network_settings};
 use mcpscope_proto::RequestId;
 pub use mcpscope_proto::{Direction, Frame, FrameKind, FrameMeta};
 use std::path::PathBuf;

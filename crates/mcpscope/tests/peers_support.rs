@@ -78,6 +78,11 @@ impl Peers {
             .into_owned()
     }
 
+    /// The peers' Python (the venv with the Python SDK, FastMCP and `cryptography`).
+    pub(crate) fn python(&self) -> PathBuf {
+        self.peers_dir.join("python/bin/python")
+    }
+
     /// CLI arguments that run `script mode` as a stdio server (the CLI gives a stdio server a
     /// small allowlisted environment, so the peers' location is passed explicitly).
     pub(crate) fn stdio(&self, script: &str) -> Vec<String> {

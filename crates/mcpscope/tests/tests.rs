@@ -61,6 +61,8 @@ mod web_ui;
 // --trace: redaction of credentials and secret-store values, --trace-secrets, and a trace that
 // survives SIGTERM and SIGKILL.
 mod trace;
+// A private CA (MCPSCOPE_EXTRA_CA_CERTS) and a forward proxy (HTTPS_PROXY, NO_PROXY), made here.
+mod network;
 // One catalog parser: an odd VS Code settings.json gives the same entry in the CLI and the web UI.
 mod catalog_dialects;
 // --config honours the entry's roots (both eras, stdio and HTTP); --root wins; a bad root refused.

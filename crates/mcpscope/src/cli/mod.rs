@@ -129,6 +129,9 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     let mut outcome = outcome?;
     if method == Method::Initialize {
         outcome.extra.extend(oauth.initialize_extra());
+        outcome
+            .extra
+            .insert("network".into(), mcpscope_transport::network_settings());
     }
     report(&args, &observer, outcome, &tool_name, output)
 }
