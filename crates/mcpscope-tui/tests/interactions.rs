@@ -968,3 +968,28 @@ fn a_flood_of_messages_is_bounded() {
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
     assert!(screen.contains("Sampling Request"));
 }
+
+/// Ctrl-U clears a field however it got focus (typed into, or reached by Tab, Shift-Tab, ↑):
+/// what is typed next replaces the text rather than being appended to it.
+#[test]
+fn ctrl_u_clears_a_field_reached_by_tab_shift_tab_or_up() {
+    let ctrl_u = KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    for back in [KeyCode::BackTab, KeyCode::Up] {
+        let q = interaction(8, "elicitationForm", "elicitation/create", form_payload());
+        let mut s = open((80, 24), &[q]);
+        press(&mut s, KeyCode::Tab);
+        type_text(&mut s, "zz@y.io");
+        // To the next field and back: the email has focus again, not its edit.
+        press(&mut s, KeyCode::Tab);
+        press(&mut s, back);
+        send(&mut s, mcpscope_tui::msg::Msg::Key(ctrl_u));
+        type_text(&mut s, "ada@example.com");
+        let screen = draw(&s);
+        assert!(!screen.contains("zz@y.io"), "{back:?}: {screen}");
+        let e = press(&mut s, KeyCode::Enter);
+        let Some((8, Answer::Accept(v))) = answer_of(&e) else {
+            panic!("{back:?}: {e:?}\n{}", draw(&s))
+        };
+        assert_eq!(v["email"], "ada@example.com", "{back:?}");
+    }
+}
