@@ -79,3 +79,36 @@ fn a_status_event_moves_the_dot() {
     );
     assert!(s.servers[1].connected());
 }
+
+/// `c` on a disconnected server gives the keyboard to the tab that shows it (its `/` then
+/// searches, letters no longer switch tabs), and the footer says where the keys go; on a
+/// connected one the footer offers to disconnect.
+#[test]
+fn c_gives_the_keyboard_to_the_tab_and_the_footer_says_so() {
+    let mut s = two_servers((120, 35));
+    let footer = |s: &mcpscope_tui::state::AppState| draw(s).lines().last().unwrap().to_string();
+    assert!(footer(&s).contains("Servers │"), "{}", footer(&s));
+    assert!(footer(&s).contains("c disconnect"), "demo is connected");
+    press(&mut s, KeyCode::Down);
+    assert!(footer(&s).contains("c connect"), "{}", footer(&s));
+    let e = press(&mut s, KeyCode::Char('c'));
+    assert!(matches!(&e[..], [Effect::Connect { .. }]), "{e:?}");
+    assert_eq!(s.focus, mcpscope_tui::state::Focus::Tab);
+    assert!(footer(&s).starts_with(" Tools │"), "{}", footer(&s));
+    let connected = card("everything", "connected", Some("legacy"));
+    send(
+        &mut s,
+        mcpscope_tui::msg::Msg::Core(mcpscope_tui::msg::CoreEvent {
+            name: "status".into(),
+            data: connected,
+        }),
+    );
+    press(&mut s, KeyCode::Char('/'));
+    type_text(&mut s, "samp");
+    assert_eq!(
+        s.tab,
+        mcpscope_tui::tabs::TabId::Tools,
+        "the letters went to the search"
+    );
+    assert!(draw(&s).contains("/samp"), "{}", draw(&s));
+}
