@@ -225,11 +225,27 @@ fn a_text_result_and_a_json_result_that_folds() {
         assert!(
             matches!(&press(&mut s, KeyCode::Char('y'))[..], [Effect::Copy(t)] if t.contains("Echo: hi"))
         );
+        // `w` saves a result without data blocks as its text.
+        let e = press(&mut s, KeyCode::Char('w'));
+        let [Effect::SaveFile { path, bytes, .. }] = &e[..] else {
+            panic!("{e:?}")
+        };
+        assert_eq!(path, "echo-7.txt");
+        assert!(
+            String::from_utf8_lossy(bytes).starts_with("Echo: hi\n{"),
+            "{bytes:?}"
+        );
         press(&mut s, KeyCode::Char('f'));
-        assert!(matches!(
-            s.modal,
-            Some(mcpscope_tui::modals::Modal::Pager(_))
-        ));
+        let Some(mcpscope_tui::modals::Modal::Pager(p)) = &s.modal else {
+            panic!("the pager")
+        };
+        // JSON: it scrolls sideways (→), `z` wraps it instead.
+        assert!(!p.wrap);
+        press(&mut s, KeyCode::Right);
+        let Some(mcpscope_tui::modals::Modal::Pager(p)) = &s.modal else {
+            panic!("the pager")
+        };
+        assert!(p.left > 0, "→ scrolls the whole result sideways");
     }
 }
 
