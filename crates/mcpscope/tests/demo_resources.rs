@@ -244,7 +244,22 @@ async fn subscribe_and_listen_are_refused_in_the_other_era() {
             .await;
         run.expect_exit(1);
         let error = run.error();
-        assert_eq!(error["code"], "rpc_error", "{}", run.dump());
+        // A 2025-11-25 method that a 2026-07-28 server refuses as unknown (-32601) is our usage,
+        // and the message says what to pass (460ace4); any other refusal (the modern HTTP demo's
+        // -32020 for the missing Mcp-Name) stays the server's JSON-RPC error.
+        if cell.era == Era::Modern && error["rpcCode"] == -32601 {
+            assert_eq!(error["code"], "usage", "{}", run.dump());
+            assert!(
+                error["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("pass --protocol-era legacy"),
+                "{}",
+                run.dump()
+            );
+        } else {
+            assert_eq!(error["code"], "rpc_error", "{}", run.dump());
+        }
         // Not the server's fault: the method is not in this revision.
         assert!(
             error.get("advertisedCapability").is_none(),
