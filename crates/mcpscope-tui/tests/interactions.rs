@@ -225,7 +225,7 @@ fn a_script_url_is_never_opened_or_accepted() {
     let mut s = open((80, 24), &[url_question("javascript:alert(1)")]);
     assert!(press(&mut s, KeyCode::Char('o')).is_empty());
     assert!(press(&mut s, KeyCode::Char('a')).is_empty());
-    assert!(draw(&s).contains("Only http and https URLs are opened from here"));
+    assert!(draw(&s).contains("Not opened: the javascript: scheme is refused"));
     assert_eq!(
         answer_of(&press(&mut s, KeyCode::Char('d'))),
         Some((5, Answer::Decline))
