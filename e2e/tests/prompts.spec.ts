@@ -1,5 +1,6 @@
 // Prompts: pick a prompt, fill its arguments with completion, get the messages.
-import { connect, expect, openUi, shot, tab, test } from '../fixtures';
+import path from 'node:path';
+import { REPO, connect, expect, openUi, shot, tab, test } from '../fixtures';
 
 test('prompts: picker, arguments with completion, messages', async ({ page, backend }) => {
   await openUi(page, backend);
@@ -27,4 +28,28 @@ test('prompts: picker, arguments with completion, messages', async ({ page, back
   await expect(page.getByTestId('copy-json')).toBeVisible();
   await expect(page.getByTestId('copy-messages')).toBeVisible();
   await shot(page, 'prompts');
+});
+
+test('prompts: a server that offers no completions is never asked for them', async ({ page, backend }) => {
+  const fixture = path.join(REPO, 'crates/mcpscope-server/tests/fixtures/no_completions.mjs');
+  await openUi(page, backend);
+  await page.getByTestId('add-server-menu').click();
+  await page.getByTestId('import-config-open').click();
+  await page.getByTestId('import-config-text').fill(JSON.stringify({ mcpServers: { plain: { command: 'node', args: [fixture] } } }));
+  await page.getByTestId('import-config-run').click();
+  await expect(page.getByTestId('import-config-result')).toContainText('plain');
+  await page.keyboard.press('Escape');
+  await connect(page, 'plain');
+  await tab(page, 'prompts');
+  await page.getByTestId('prompt-select').click();
+  await page.getByRole('option', { name: 'summarize' }).click();
+  const input = page.getByTestId('prompt-detail').locator('[data-testid=form-field][data-field="/title"] input');
+  await input.pressSequentially('notes', { delay: 50 });
+  await page.getByTestId('get-prompt').click();
+  await expect(page.getByTestId('prompt-message').first()).toContainText('Summarize notes.');
+
+  // History holds the prompts/get, and not one completion/complete (issue 24's newcomer run).
+  await tab(page, 'history');
+  await expect(page.locator('[data-testid=history-entry][data-method="prompts/get"]')).toHaveCount(1);
+  await expect(page.locator('[data-testid=history-entry][data-method="completion/complete"]')).toHaveCount(0);
 });

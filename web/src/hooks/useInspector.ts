@@ -283,6 +283,10 @@ function makeActions() {
       }
     },
     async complete(name: string, ref: JsonObject, argument: string, value: string, context: Record<string, string>) {
+      // Only a server that declares `completions` is asked: another answers every keystroke
+      // with -32601, each a failed request in History and Traffic.
+      const caps = serverData(store.get(), name).info?.capabilities;
+      if (caps?.completions === undefined || caps.completions === null) return [];
       try {
         const params: JsonObject = { ref, argument: { name: argument, value } };
         if (Object.keys(context).length > 0) params.context = { arguments: context };
