@@ -76,6 +76,22 @@ pub fn run(argv: Vec<String>) -> i32 {
     code
 }
 
+/// `--port` or `--host`, which a newcomer tries first (clap's nearest flag is `--format`): the
+/// web UI's address is the official Inspector's environment variables.
+fn address_hint(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let flag = arg.split('=').next().unwrap_or_default();
+    matches!(flag, "--port" | "--host" | "-p").then(|| {
+        "the web UI's port and address are set by the environment, as the official Inspector's: CLIENT_PORT=7000 HOST=127.0.0.1 mcpscope".to_string()
+    })
+}
+
 /// The command line parsed; `Err` is the exit code after clap printed help, the version or a
 /// usage error (with the one-line JSON error every non-zero exit promises).
 fn parse(argv: Vec<String>) -> Result<Command, i32> {
@@ -90,15 +106,21 @@ fn parse(argv: Vec<String>) -> Result<Command, i32> {
             let code = if e.use_stderr() { cli::exit::USAGE } else { 0 };
             let _ = e.print();
             if code != 0 {
+                let mut message = e
+                    .to_string()
+                    .lines()
+                    .next()
+                    .unwrap_or("usage error")
+                    .trim_start_matches("error: ")
+                    .to_string();
+                if let Some(hint) = address_hint(&e) {
+                    say::line(&hint);
+                    message.push_str("; ");
+                    message.push_str(&hint);
+                }
                 let f = cli::Failure {
                     code: mcpscope_proto::error_code::ErrorCode::Usage,
-                    message: e
-                        .to_string()
-                        .lines()
-                        .next()
-                        .unwrap_or("usage error")
-                        .trim_start_matches("error: ")
-                        .to_string(),
+                    message,
                     extra: Default::default(),
                 };
                 say::json_line(&f.json_line());

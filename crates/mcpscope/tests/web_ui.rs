@@ -222,6 +222,27 @@ async fn a_wildcard_bind_is_refused_unless_asked_for_loudly() {
     assert!(!dir.0.join("history.sqlite").exists(), "nothing started");
 }
 
+/// Issue 24's newcomer run: `--port` (clap's nearest flag was `--format`) says that the port is
+/// `CLIENT_PORT`, on the terminal and in the JSON error line.
+#[tokio::test]
+async fn port_as_a_flag_says_the_port_is_client_port() {
+    let dir = TempDir::new("port-flag");
+    let out = command(&dir.0, &[], &["--no-open", "--port", "7000"])
+        .output()
+        .await
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let json_line = err.lines().find(|l| l.starts_with('{')).unwrap_or_default();
+    assert!(json_line.contains("CLIENT_PORT=7000"), "{err}");
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("the web UI's port and address")),
+        "{err}"
+    );
+    assert!(!dir.0.join("history.sqlite").exists(), "nothing started");
+}
+
 #[tokio::test]
 async fn a_fixed_token_and_a_read_only_config() {
     let dir = TempDir::new("config");
