@@ -10,8 +10,8 @@
 //! - [`lint`] (feature `lint`): each message checked against the official `schema.json` of its revision.
 //! - [`openable`]: the one rule for a server-supplied URL mcpscope may open or link (https:, http: on loopback).
 //! - [`redact`]: credentials and secret values kept out of what is shown and stored.
-//! - [`tool_lint`] (feature `lint`): quality findings about the tools of a `tools/list`.
 //! - [`terminal`]: server text made safe for a terminal (escape sequences shown, never obeyed).
+//! - [`tool_lint`] (feature `lint`): quality findings about the tools of a `tools/list`.
 //!
 //! ```
 //! use mcpscope_proto::{classify, Classified};
@@ -30,9 +30,9 @@ pub mod lint;
 pub mod method;
 pub mod openable;
 pub mod redact;
+pub mod terminal;
 #[cfg(feature = "lint")]
 pub mod tool_lint;
-pub mod terminal;
 
 pub use frame::{Direction, Frame, FrameKind, FrameMeta, now_us, rfc3339};
 pub use jsonrpc::{
