@@ -643,7 +643,16 @@ async fn auto_lands_on_legacy(target: &Target) {
         modern.dump()
     );
     assert_eq!(modern.sent()[0]["method"], "server/discover");
-    modern.error();
+    // Either way the error says what to try (issue 24's newcomer run: over HTTP it was only
+    // "answered HTTP 400: … No valid session ID provided").
+    let error = modern.error();
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("try --protocol-era legacy or auto")
+            || message.contains("try --protocol-era auto (or legacy)"),
+        "{}",
+        modern.dump()
+    );
 }
 
 #[tokio::test]
