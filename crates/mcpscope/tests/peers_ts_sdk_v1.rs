@@ -630,6 +630,14 @@ async fn auto_lands_on_legacy(target: &Target) {
             "{}",
             auto.dump()
         );
+        // And only that: the 400's id-less body is the probe's answer, not a message the server
+        // could not read (issue 24's newcomer run: a yellow warning toast on every connect).
+        assert_eq!(
+            doc["warnings"].as_array().map(Vec::len),
+            Some(1),
+            "{}",
+            auto.dump()
+        );
         let lint = doc["lint"].as_array().cloned().unwrap_or_default();
         assert_eq!(lint.len(), 1, "{}", auto.dump());
         assert_eq!(lint[0]["path"], "/id", "{}", auto.dump());

@@ -236,6 +236,11 @@ impl Session {
                 id: Some(id),
                 error,
             } => self.resolve(&id, Outcome::Error(error), frame.seq),
+            // An HTTP 4xx/5xx body is the answer of its exchange: the request it answers fails
+            // with its status and this body already (an Auto probe's fallback says why), so a
+            // missing id there is no news (TypeScript SDK v1's session check answers so).
+            Classified::ErrorResponse { id: None, .. }
+                if frame.meta.status.is_some_and(|s| s >= 400) => {}
             Classified::ErrorResponse { id: None, error } => {
                 self.warn(format!("error response without an id (the server could not read a request): {error}"), Some(frame.seq));
             }
