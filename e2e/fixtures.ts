@@ -120,6 +120,21 @@ export async function openUi(page: Page, backend: Backend) {
   await expect(page.getByTestId('main')).toHaveAttribute('data-view', 'list');
 }
 
+/** Add a Streamable HTTP server to the catalog through Add Server's form, pinned to `protocol`
+ * when one is given (else Auto), and save it. */
+export async function addHttpServer(page: Page, name: string, url: string, protocol?: '2025-11-25' | '2026-07-28') {
+  await page.getByTestId('add-server-menu').click();
+  await page.getByTestId('add-manually').click();
+  await page.getByTestId('server-form-name').fill(name);
+  await page.getByTestId('server-form-transport').getByText('Streamable HTTP').click();
+  await page.getByTestId('server-form-url').fill(url);
+  if (protocol) {
+    await page.getByTestId('server-form-protocol').click();
+    await page.getByRole('option', { name: protocol }).click();
+  }
+  await page.getByTestId('server-form-save').click();
+}
+
 /** Connect a catalog server from its card and wait until its screens are shown. */
 export async function connect(page: Page, name: string) {
   const card = page.locator(`[data-testid=server-card][data-server="${name}"]`);

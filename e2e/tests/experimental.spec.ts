@@ -4,18 +4,11 @@
 // session's own history reloaded into the editor, HTML in an answer drawn as text, a 10 MB answer
 // cut without freezing the page — and the client capabilities the next connect advertises.
 import type { Page } from '@playwright/test';
-import { connect, expect, openUi, shot, tab, test } from '../fixtures';
+import { addHttpServer, connect, expect, openUi, shot, tab, test } from '../fixtures';
 
 /** Add the HTTP demo to the catalog as `demo-http`, pinned to `version`, and connect it. */
 async function addDemo(page: Page, url: string, version: '2025-11-25' | '2026-07-28') {
-  await page.getByTestId('add-server-menu').click();
-  await page.getByTestId('add-manually').click();
-  await page.getByTestId('server-form-name').fill('demo-http');
-  await page.getByTestId('server-form-transport').getByText('Streamable HTTP').click();
-  await page.getByTestId('server-form-url').fill(url);
-  await page.getByTestId('server-form-protocol').click();
-  await page.getByRole('option', { name: version }).click();
-  await page.getByTestId('server-form-save').click();
+  await addHttpServer(page, 'demo-http', url, version);
   await expect(page.locator('[data-testid=server-card][data-server="demo-http"]')).toBeVisible();
   await connect(page, 'demo-http');
 }

@@ -1,5 +1,5 @@
 // Logs: change the level, see logs coloured by level, filter, correlate with the request.
-import { connect, era, expect, openUi, selectTool, shot, tab, test } from '../fixtures';
+import { addHttpServer, connect, era, expect, openUi, selectTool, shot, tab, test } from '../fixtures';
 
 test('logs: set the level, see the stream, filter, correlate', async ({ page, backend }) => {
   await openUi(page, backend);
@@ -77,14 +77,7 @@ test('logs: set the level, see the stream, filter, correlate', async ({ page, ba
 
 test('logs: a 2026-07-28 connection logs at once, and a request filter stays with its server', async ({ page, backend, demoHttp }) => {
   await openUi(page, backend);
-  await page.getByTestId('add-server-menu').click();
-  await page.getByTestId('add-manually').click();
-  await page.getByTestId('server-form-name').fill('demo-http');
-  await page.getByTestId('server-form-transport').getByText('Streamable HTTP').click();
-  await page.getByTestId('server-form-url').fill(demoHttp.url);
-  await page.getByTestId('server-form-protocol').click();
-  await page.getByRole('option', { name: '2026-07-28' }).click();
-  await page.getByTestId('server-form-save').click();
+  await addHttpServer(page, 'demo-http', demoHttp.url, '2026-07-28');
   await connect(page, 'demo-http');
 
   // Nothing pressed in Logs: the level the selector shows is the one in effect (issue 24).

@@ -5,20 +5,13 @@
 // and dropped (a remote close, shown apart), and finally cancelled locally. Legacy, against the
 // stdio demo: Subscribe, an update and its re-read, Unsubscribe.
 import type { Page } from '@playwright/test';
-import { connect, era, expect, field, openUi, selectTool, shot, tab, test } from '../fixtures';
+import { addHttpServer, connect, era, expect, field, openUi, selectTool, shot, tab, test } from '../fixtures';
 
 const COUNTER = 'demo://counter';
 
 /** Add the HTTP demo to the catalog as `demo-http`, pinned to 2026-07-28, and connect it. */
 async function addModernDemo(page: Page, url: string) {
-  await page.getByTestId('add-server-menu').click();
-  await page.getByTestId('add-manually').click();
-  await page.getByTestId('server-form-name').fill('demo-http');
-  await page.getByTestId('server-form-transport').getByText('Streamable HTTP').click();
-  await page.getByTestId('server-form-url').fill(url);
-  await page.getByTestId('server-form-protocol').click();
-  await page.getByRole('option', { name: '2026-07-28' }).click();
-  await page.getByTestId('server-form-save').click();
+  await addHttpServer(page, 'demo-http', url, '2026-07-28');
   await expect(page.locator('[data-testid=server-card][data-server="demo-http"]')).toBeVisible();
   await connect(page, 'demo-http');
 }

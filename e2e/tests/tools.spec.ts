@@ -1,6 +1,6 @@
 // Tools: fill a generated form, validate, call a tool, see progress and cancel, rich results.
 import path from 'node:path';
-import { REPO, connect, expect, field, openUi, selectTool, shot, test } from '../fixtures';
+import { REPO, addHttpServer, connect, expect, field, openUi, selectTool, shot, test } from '../fixtures';
 
 test('tools: generated form, validate, execute, progress and cancel, results', async ({ page, backend }) => {
   await openUi(page, backend);
@@ -99,12 +99,7 @@ test('tools: generated form, validate, execute, progress and cancel, results', a
 
 test('tools: a reconnect lists afresh, and each tool shows only its own last result', async ({ page, backend, demoHttp }) => {
   await openUi(page, backend);
-  await page.getByTestId('add-server-menu').click();
-  await page.getByTestId('add-manually').click();
-  await page.getByTestId('server-form-name').fill('demo-http');
-  await page.getByTestId('server-form-transport').getByText('Streamable HTTP').click();
-  await page.getByTestId('server-form-url').fill(demoHttp.url);
-  await page.getByTestId('server-form-save').click();
+  await addHttpServer(page, 'demo-http', demoHttp.url);
   await connect(page, 'demo-http');
   const count = Number(await page.getByTestId('tools-count').getAttribute('data-count'));
 

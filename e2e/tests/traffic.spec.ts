@@ -1,18 +1,11 @@
 // Traffic: every frame, the source filter, and the HTTP header verdicts on a modern HTTP server.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { REPO, connect, expect, field, openUi, selectTool, shot, startAndWait, stopChild, tab, test } from '../fixtures';
+import { REPO, addHttpServer, connect, expect, field, openUi, selectTool, shot, startAndWait, stopChild, tab, test } from '../fixtures';
 
 test('traffic: header verdicts on a modern HTTP server, source filter', async ({ page, backend, demoHttp }) => {
   await openUi(page, backend);
-  await page.getByTestId('add-server-menu').click();
-  await page.getByTestId('add-manually').click();
-  await page.getByTestId('server-form-name').fill('demo-http');
-  await page.getByTestId('server-form-transport').getByText('Streamable HTTP').click();
-  await page.getByTestId('server-form-url').fill(demoHttp.url);
-  await page.getByTestId('server-form-protocol').click();
-  await page.getByRole('option', { name: '2026-07-28' }).click();
-  await page.getByTestId('server-form-save').click();
+  await addHttpServer(page, 'demo-http', demoHttp.url, '2026-07-28');
   const card = page.locator('[data-testid=server-card][data-server="demo-http"]');
   await expect(card).toBeVisible();
   await connect(page, 'demo-http');
@@ -66,12 +59,7 @@ test('traffic: an HTTP 400 says its status and what the server answered, not "tr
   );
   try {
     await openUi(page, backend);
-    await page.getByTestId('add-server-menu').click();
-    await page.getByTestId('add-manually').click();
-    await page.getByTestId('server-form-name').fill('ts-v1');
-    await page.getByTestId('server-form-transport').getByText('Streamable HTTP').click();
-    await page.getByTestId('server-form-url').fill(match[1]);
-    await page.getByTestId('server-form-save').click();
+    await addHttpServer(page, 'ts-v1', match[1]);
     await connect(page, 'ts-v1');
     await tab(page, 'traffic');
     const row = page.locator('[data-testid=frame-row][data-direction=out][data-method="server/discover"]').first();
