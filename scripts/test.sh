@@ -24,6 +24,9 @@ if ! command -v tmux >/dev/null; then
 fi
 tmux -V
 
+step "deploy/kubernetes: strict schemas of two Kubernetes versions, kustomize render, issue 25's rules (scripts/manifests-check.sh)"
+bash scripts/manifests-check.sh
+
 step "web: npm ci, typecheck, unit tests, rebuild = committed build (web/check.sh)"
 bash web/check.sh
 
