@@ -5,6 +5,8 @@
 //! itself looks like the sentinel — is sent as `=?base64?{standard Base64 of the UTF-8}?=`.
 //! `x-mcp-header` annotations in a tool's `inputSchema` are validated exactly as the spec says; a
 //! tool with an invalid annotation is excluded from calls and the reason is reported.
+//! The gateway page has the same rules in `web/src/gateway/headers.ts`; both are tested against
+//! `headers_cases.json`.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -315,6 +317,58 @@ mod tests {
                 ("Mcp-Param-Count".to_string(), "42".to_string()),
             ]
         );
+    }
+
+    /// The cases the gateway page's mirror (`web/src/gateway/headers.ts`) is tested against too.
+    #[test]
+    fn every_shared_case_gets_its_headers() {
+        let cases: Value = serde_json::from_str(include_str!("headers_cases.json")).unwrap();
+        for c in cases["encode"].as_array().unwrap() {
+            let value = c["value"].as_str().unwrap();
+            assert_eq!(encode_value(value), c["encoded"], "encode {value:?}");
+        }
+        for c in cases["annotations"].as_array().unwrap() {
+            let got = param_headers(&c["schema"]);
+            match c["invalid"].as_str() {
+                Some(why) => {
+                    let e = got.expect_err(c["about"].as_str().unwrap());
+                    assert!(e.contains(why), "{}: {e:?} must say {why:?}", c["about"]);
+                }
+                None => {
+                    let got: Vec<Value> = got
+                        .unwrap()
+                        .into_iter()
+                        .map(|h| json!({"name": h.name, "path": h.path}))
+                        .collect();
+                    assert_eq!(Value::from(got), c["headers"], "{}", c["about"]);
+                }
+            }
+        }
+        let pairs = |v: Vec<(String, String)>| -> Value {
+            v.into_iter().map(|(k, v)| json!([k, v])).collect()
+        };
+        for c in cases["values"].as_array().unwrap() {
+            let headers: Vec<ParamHeader> = c["headers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| ParamHeader {
+                    name: h["name"].as_str().unwrap().into(),
+                    path: serde_json::from_value(h["path"].clone()).unwrap(),
+                })
+                .collect();
+            let got = param_header_values(&headers, &c["arguments"]);
+            assert_eq!(pairs(got), c["out"], "{}", c["about"]);
+        }
+        for c in cases["standard"].as_array().unwrap() {
+            let params = Some(&c["params"]).filter(|p| !p.is_null());
+            let got = standard_headers(
+                c["version"].as_str().unwrap(),
+                c["method"].as_str().unwrap(),
+                params,
+            );
+            assert_eq!(pairs(got), c["out"], "{}", c["method"]);
+        }
     }
 
     /// 100,000 annotated properties: the duplicate check compared every pair (5·10^9 string

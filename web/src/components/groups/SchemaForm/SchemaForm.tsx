@@ -49,10 +49,16 @@ export interface SchemaFormProps {
   complete?: CompleteFn;
   /** Show bound errors as the user types (before any validation round trip). */
   liveBounds?: boolean;
+  /** The words of an optional boolean's three choices (the gateway page uses 002's
+   *  "Not set" / "True" / "False"). */
+  triStateLabels?: TriStateLabels;
 }
 
+export type TriStateLabels = Record<TriState, string>;
+const TRI_STATE_LABELS: TriStateLabels = { unset: 'not set', true: 'true', false: 'false' };
+
 /** A form drawn from the backend's schema → form model. */
-export function SchemaForm({ field, value, onChange, errors = [], complete, liveBounds = true }: SchemaFormProps) {
+export function SchemaForm({ field, value, onChange, errors = [], complete, liveBounds = true, triStateLabels = TRI_STATE_LABELS }: SchemaFormProps) {
   const rest = unclaimedErrors(field, errors);
   if (field.kind.type === 'object' && field.kind.fields.length === 0) {
     return (
@@ -81,6 +87,7 @@ export function SchemaForm({ field, value, onChange, errors = [], complete, live
         complete={complete}
         root={(value ?? {}) as JsonObject}
         liveBounds={liveBounds}
+        triStateLabels={triStateLabels}
         isRoot
       />
     </Stack>
@@ -96,6 +103,7 @@ interface FieldInputProps {
   complete?: CompleteFn;
   root: JsonObject;
   liveBounds: boolean;
+  triStateLabels: TriStateLabels;
   isRoot?: boolean;
   /** Array items have no key of their own. */
   inArray?: boolean;
@@ -155,6 +163,7 @@ function FieldInput(p: FieldInputProps) {
               complete={p.isRoot ? p.complete : undefined}
               root={p.root}
               liveBounds={p.liveBounds}
+              triStateLabels={p.triStateLabels}
             />
           ))}
         </Stack>
@@ -193,6 +202,7 @@ function FieldInput(p: FieldInputProps) {
                     errors={p.errors}
                     root={p.root}
                     liveBounds={p.liveBounds}
+                    triStateLabels={p.triStateLabels}
                     inArray
                   />
                 </div>
@@ -271,11 +281,7 @@ function FieldInput(p: FieldInputProps) {
               mt={4}
               value={toTriState(value)}
               data-testid="tri-state"
-              data={[
-                { value: 'unset', label: 'not set' },
-                { value: 'true', label: 'true' },
-                { value: 'false', label: 'false' },
-              ]}
+              data={(['unset', 'true', 'false'] as const).map((t) => ({ value: t, label: p.triStateLabels[t] }))}
               onChange={(t) => onChange(fromTriState(t as TriState))}
             />
           </div>

@@ -1,0 +1,93 @@
+// Prompts (002): pick a prompt, fill its arguments, Generate prompt; the Output card shows the
+// rendered messages with Copy and a size estimate. A gateway without prompts says so.
+import { Alert, Button, Card, Grid, Select, Stack, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { SchemaForm } from '../../components/groups/SchemaForm/SchemaForm';
+import type { FieldError, Json, JsonObject } from '../../utils/types';
+import type { Prompt } from '../client';
+import { serverOf } from '../present';
+import { promptForm, validate } from '../schema';
+import type { GatewayState } from '../useGateway';
+import { OutputCard } from './OutputCard';
+
+export function PromptsPanel({ g }: { g: GatewayState }) {
+  const [picked, setPicked] = useState<string | null>(null);
+  const p = g.prompts;
+  if (p.state === 'loading') {
+    return (
+      <Text size="sm" c="dimmed" data-testid="prompts-panel" data-state="loading">
+        {g.status === 'connected' ? 'Listing prompts…' : 'Not connected.'}
+      </Text>
+    );
+  }
+  if (p.state === 'none') {
+    return (
+      <Text size="sm" data-testid="prompts-panel" data-state="none">
+        <span data-testid="no-prompts">This gateway does not expose prompts.</span>
+      </Text>
+    );
+  }
+  if (p.state === 'failed') {
+    return (
+      <Alert color="red" title="prompts/list failed" data-testid="prompts-panel" data-state="failed">
+        <Text size="sm" className="mcpscope-pre">
+          {p.problem.message}
+        </Text>
+      </Alert>
+    );
+  }
+  const prompt = p.prompts.find((x) => x.name === picked);
+  return (
+    <Grid gap="md" data-testid="prompts-panel" data-state="listed" data-count={p.prompts.length}>
+      <Grid.Col span={{ base: 12, md: 4 }}>
+        <Select
+          label="Prompt"
+          placeholder="Pick a prompt"
+          data={p.prompts.map((x) => ({ value: x.name, label: serverOf(x.name, g.info?.servers) ? `${x.name} (${serverOf(x.name, g.info?.servers)})` : x.name }))}
+          value={picked}
+          onChange={setPicked}
+          searchable
+          data-testid="prompt-select"
+          comboboxProps={{ withinPortal: true }}
+        />
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 8 }}>
+        <Stack gap="md">
+          {prompt ? <PromptDetail key={prompt.name} prompt={prompt} g={g} /> : <Text size="sm" c="dimmed">Pick a prompt.</Text>}
+          <OutputCard output={g.promptOutput} onClear={g.clearPromptOutput} />
+        </Stack>
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+function PromptDetail({ prompt, g }: { prompt: Prompt; g: GatewayState }) {
+  const form = useMemo(() => promptForm(prompt.arguments), [prompt.arguments]);
+  const [value, setValue] = useState<Json | undefined>({});
+  const [errors, setErrors] = useState<FieldError[]>([]);
+  const generate = () => {
+    const args = (value && typeof value === 'object' && !Array.isArray(value) ? value : {}) as JsonObject;
+    const found = validate(form, args);
+    setErrors(found);
+    if (found.length > 0) return;
+    const strings: Record<string, string> = {};
+    for (const [k, v] of Object.entries(args)) if (typeof v === 'string') strings[k] = v;
+    void g.generatePrompt(prompt.name, strings);
+  };
+  return (
+    <Card withBorder data-testid="prompt-detail" data-prompt={prompt.name}>
+      <Stack gap="sm">
+        <Text fw={600}>{prompt.title ?? prompt.name}</Text>
+        {prompt.description && (
+          <Text size="sm" c="dimmed" className="mcpscope-pre">
+            {prompt.description}
+          </Text>
+        )}
+        <SchemaForm field={form} value={value} onChange={setValue} errors={errors} />
+        <Button onClick={generate} loading={g.running} disabled={g.status !== 'connected'} data-testid="generate-prompt" w="fit-content">
+          Generate prompt
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
