@@ -7,12 +7,15 @@
 //! Paths without a file extension are client-side routes and get `index.html`; a missing file
 //! with an extension is a plain 404. `/api/*` never falls back to HTML (the router answers those
 //! with a JSON 404 before this runs).
+//!
+//! The gateway mode (`mcpscope gateway`) serves the build's second entry, `gateway.html`, through
+//! [`gateway_page`], with the same launch URL and headers.
 
 use crate::AppState;
-use crate::security::{Security, TOKEN_COOKIE};
+use crate::security::Security;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
 use std::sync::Arc;
@@ -32,33 +35,10 @@ pub(crate) async fn spa(
     State(app): State<AppState>,
     req: Request,
 ) -> Response {
-    let path = req.uri().path().to_string();
-    if let Some(code) = query_param(req.uri().query(), "launch") {
-        // A 256-bit code is not worth guessing, so a stale one is not counted as a guess: it is
-        // a browser that was slow, or a tab restored from an earlier launch.
-        return match &sec.token {
-            Some(token) if sec.redeem_launch_code(&code) => {
-                launch(&sec, &path, req.uri().query().unwrap_or(""), token)
-            }
-            _ => (
-                StatusCode::UNAUTHORIZED,
-                [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-                format!(
-                    "This launch link works once, within {} s of being opened, and was already used or has expired. Open the URL mcpscope printed when it started (it carries the token).",
-                    crate::security::LAUNCH_CODE_TTL.as_secs()
-                ),
-            )
-                .into_response(),
-        };
+    if let Some(resp) = launch_url(&sec, req.uri()).await {
+        return resp;
     }
-    if let Some(token) = query_param(req.uri().query(), "token") {
-        if !sec.token_matches(&token)
-            && let Some(slowed) = sec.wrong_token().await
-        {
-            return slowed;
-        }
-        return launch(&sec, &path, req.uri().query().unwrap_or(""), &token);
-    }
+    let path = req.uri().path();
     let file = path.trim_start_matches('/');
     let (name, is_route) = if file.is_empty() {
         ("index.html".to_string(), true)
@@ -71,7 +51,67 @@ pub(crate) async fn spa(
     } else {
         ("index.html".to_string(), true)
     };
-    let Some(asset) = Spa::get(&name) else {
+    embedded(&name, is_route, &req, app.sandbox_url.as_deref())
+}
+
+/// The gateway mode's page (`mcpscope gateway`, `docs/gateway.md`): `/` and `/gateway.html` are
+/// `gateway.html` (the build's second entry), a path whose last segment has an extension is a
+/// file of the build (its scripts, styles and icons; never the single-user `index.html`), and
+/// the launch URL works as for the web UI. Anything else is a 404: this mode has no client
+/// routes. No MCP Apps sandbox, so no `frame-src`.
+pub async fn gateway_page(State(sec): State<Arc<Security>>, req: Request) -> Response {
+    if let Some(resp) = launch_url(&sec, req.uri()).await {
+        return resp;
+    }
+    let path = req.uri().path();
+    let file = path.trim_start_matches('/');
+    let is_file = file
+        .rsplit('/')
+        .next()
+        .is_some_and(|last| last.contains('.'));
+    match file {
+        "" | "gateway.html" => embedded("gateway.html", true, &req, None),
+        f if is_file && !f.ends_with(".html") => embedded(f, false, &req, None),
+        _ => (StatusCode::NOT_FOUND, format!("no page {path}")).into_response(),
+    }
+}
+
+/// `/?launch=CODE` or `/?token=…`: the answer that trades it for the token's cookie, if the
+/// request carries one.
+async fn launch_url(sec: &Security, uri: &Uri) -> Option<Response> {
+    let path = uri.path();
+    if let Some(code) = query_param(uri.query(), "launch") {
+        // A 256-bit code is not worth guessing, so a stale one is not counted as a guess: it is
+        // a browser that was slow, or a tab restored from an earlier launch.
+        return Some(match &sec.token {
+            Some(token) if sec.redeem_launch_code(&code) => {
+                launch(sec, path, uri.query().unwrap_or(""), token)
+            }
+            _ => (
+                StatusCode::UNAUTHORIZED,
+                [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+                format!(
+                    "This launch link works once, within {} s of being opened, and was already used or has expired. Open the URL mcpscope printed when it started (it carries the token).",
+                    crate::security::LAUNCH_CODE_TTL.as_secs()
+                ),
+            )
+                .into_response(),
+        });
+    }
+    let token = query_param(uri.query(), "token")?;
+    if !sec.token_matches(&token)
+        && let Some(slowed) = sec.wrong_token().await
+    {
+        return Some(slowed);
+    }
+    Some(launch(sec, path, uri.query().unwrap_or(""), &token))
+}
+
+/// One embedded file as a response (ETag, no-cache, the page's CSP on HTML). `is_route`: a
+/// missing file means the UI was not built into this binary, rather than a wrong path.
+fn embedded(name: &str, is_route: bool, req: &Request, sandbox_url: Option<&str>) -> Response {
+    let path = req.uri().path();
+    let Some(asset) = Spa::get(name) else {
         return if is_route {
             (
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -111,7 +151,7 @@ pub(crate) async fn spa(
     // File names are fixed (not content-hashed), so the browser must revalidate every time.
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     if name.ends_with(".html") {
-        let csp = page_csp(app.sandbox_url.as_deref());
+        let csp = page_csp(sandbox_url);
         if let Ok(v) = HeaderValue::from_str(&csp) {
             h.insert(header::CONTENT_SECURITY_POLICY, v);
         } else {
@@ -174,9 +214,7 @@ fn launch(sec: &Security, path: &str, query: &str, token: &str) -> Response {
         h.insert(header::LOCATION, v);
     }
     if sec.token.is_some()
-        && let Ok(v) = HeaderValue::from_str(&format!(
-            "{TOKEN_COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/"
-        ))
+        && let Ok(v) = HeaderValue::from_str(&sec.token_cookie(token))
     {
         h.insert(header::SET_COOKIE, v);
     }

@@ -14,14 +14,14 @@
 //!
 //! ```no_run
 //! # async fn f() -> std::io::Result<()> {
-//! use mcpscope_server::{AppState, Catalog, Security, ServerOptions, serve};
+//! use mcpscope_server::{AppState, Catalog, ListenOptions, Security, ServerOptions, serve};
 //! use mcpscope_store::{HistoryStore, Retention};
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:6274").await?;
 //! let security = Security::for_port(6274, Some("secret-token".into()), None);
 //! let store = HistoryStore::open(std::path::Path::new("history.sqlite"), Retention::default())
 //!     .expect("history database");
 //! let state = AppState::new(security, Catalog::in_memory(vec![]), store, ServerOptions::default());
-//! serve(listener, state, std::future::pending()).await
+//! serve(listener, state, ListenOptions::default(), std::future::pending()).await
 //! # }
 //! ```
 
@@ -30,6 +30,7 @@ mod assets;
 mod callback;
 mod error;
 mod extract;
+mod listen;
 mod sandbox;
 mod security;
 mod sse;
@@ -37,14 +38,18 @@ mod state;
 pub mod troubleshooting;
 
 pub use error::ApiError;
+pub use listen::{
+    ListenOptions, TLS_CERT_ENV, TLS_KEY_ENV, TLS_RELOAD_EVERY, TlsConfig, serve_router,
+};
 // The core's types the binary and the tests name through this crate.
+pub use assets::gateway_page;
 pub use mcpscope_inspect::Options as ServerOptions;
 pub use mcpscope_inspect::{
     Catalog, CatalogEntry, DataDirLock, EventBus, LOCK_FILE, OAuthEntry, RING_BYTES, RING_EVENTS,
     VIEW_BODY_CAP, WINDOW_BYTES, WINDOW_FRAMES, make_private, precreate_private, write_atomically,
 };
 pub use sandbox::{DEFAULT_SANDBOX_PORT, SANDBOX_PAGE, sandbox_router, serve_sandbox};
-pub use security::{FREE_GUESSES, Security, TOKEN_COOKIE, TOKEN_HEADER, new_token};
+pub use security::{FREE_GUESSES, Security, TOKEN_COOKIE, TOKEN_HEADER, guard, new_token};
 pub use state::AppState;
 
 use axum::Router;
@@ -87,21 +92,23 @@ pub fn router(state: AppState) -> Router {
         ))
 }
 
-/// Serve `state` on `listener` until `shutdown` resolves, then close every connection.
+/// Serve `state` on `listener` until `shutdown` resolves, then close every connection. The
+/// listener's bounds and TLS are `opts`'s ([`serve_router`]); give [`Security::serve_https`]
+/// to `state` too when `opts.tls` is set, so its origins and cookie say https.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
+    opts: ListenOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let app = router(state.clone());
     let bus = state.inspector.events().clone();
-    let r = axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            // Event streams never end on their own; a graceful shutdown would wait for them.
-            bus.close();
-        })
-        .await;
+    let r = serve_router(listener, app, opts, async move {
+        shutdown.await;
+        // Event streams never end on their own; a graceful shutdown would wait for them.
+        bus.close();
+    })
+    .await;
     state.shutdown().await;
     r
 }

@@ -113,15 +113,15 @@ async fn not_found() -> Response {
     resp
 }
 
-/// Serve the sandbox on `listener` until `shutdown` resolves.
+/// Serve the sandbox on `listener` until `shutdown` resolves, with the UI's listener options
+/// (its TLS too: an https page may only frame an https sandbox).
 pub async fn serve_sandbox(
     listener: tokio::net::TcpListener,
     ui_origins: Vec<String>,
+    opts: crate::ListenOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, sandbox_router(&ui_origins))
-        .with_graceful_shutdown(shutdown)
-        .await
+    crate::serve_router(listener, sandbox_router(&ui_origins), opts, shutdown).await
 }
 
 #[cfg(test)]

@@ -76,6 +76,10 @@ pub struct Security {
     guesses: Arc<Guesses>,
     /// Launch codes not yet used, with when each expires (shared by clones).
     launch_codes: Arc<Mutex<Vec<(String, Instant)>>>,
+    /// Served over TLS ([`Self::serve_https`]): origins say `https`, the cookie is `Secure`.
+    https: bool,
+    /// The origins came from `ALLOWED_ORIGINS`, so they keep the scheme they were given.
+    origins_given: bool,
 }
 
 /// Wrong-token guesses, counted per process (every client is on loopback, so per address would
@@ -139,6 +143,7 @@ impl Security {
         let loopback = ["127.0.0.1", "localhost", "[::1]"];
         let mut allowed_hosts: Vec<String> =
             loopback.iter().map(|h| format!("{h}:{port}")).collect();
+        let origins_given = origins.is_some();
         let allowed_origins = match origins {
             Some(list) => {
                 let list: Vec<String> = list
@@ -166,7 +171,35 @@ impl Security {
             allowed_hosts,
             guesses: Arc::default(),
             launch_codes: Arc::default(),
+            https: false,
+            origins_given,
         }
+    }
+
+    /// The listener serves HTTPS (`INSPECTOR_TLS_*`): the page's own origins become `https://`
+    /// (origins from `ALLOWED_ORIGINS` stay as written), a `Host` without a port means 443, and
+    /// the token's cookie is `Secure`. Call before [`Self::allow_host`].
+    pub fn serve_https(&mut self) {
+        self.https = true;
+        if !self.origins_given {
+            for o in &mut self.allowed_origins {
+                if let Some(rest) = o.strip_prefix("http://") {
+                    *o = format!("https://{rest}");
+                }
+            }
+        }
+    }
+
+    /// True when the listener serves HTTPS ([`Self::serve_https`]).
+    pub fn is_https(&self) -> bool {
+        self.https
+    }
+
+    /// The `Set-Cookie` value that hands `token` to the page: HttpOnly, SameSite=Strict, and
+    /// Secure over HTTPS, so the browser never sends it over plain HTTP.
+    pub fn token_cookie(&self, token: &str) -> String {
+        let secure = if self.https { "; Secure" } else { "" };
+        format!("{TOKEN_COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/{secure}")
     }
 
     /// A fresh single-use code for the browser mcpscope opens (`/?launch=CODE`): redeemed once,
@@ -212,7 +245,8 @@ impl Security {
         if !self.allowed_hosts.contains(&h) {
             self.allowed_hosts.push(h.clone());
         }
-        let o = format!("http://{h}");
+        let scheme = if self.https { "https" } else { "http" };
+        let o = format!("{scheme}://{h}");
         if !self.allowed_origins.contains(&o) {
             self.allowed_origins.push(o);
         }
@@ -243,7 +277,7 @@ impl Security {
         let host = headers
             .get(header::HOST)
             .and_then(|v| v.to_str().ok())
-            .map(normalize_host);
+            .map(|h| normalize_host(h, if self.https { 443 } else { 80 }));
         match host {
             Some(h) if self.allowed_hosts.contains(&h) => {}
             Some(h) => {
@@ -339,14 +373,18 @@ fn forbidden(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
 }
 
-/// `host[:port]` lowercase, with `:80` added when the browser left the default port out.
-fn normalize_host(h: &str) -> String {
+/// `host[:port]` lowercase, with the scheme's default port added when the browser left it out.
+fn normalize_host(h: &str, default_port: u16) -> String {
     let h = h.trim().to_ascii_lowercase();
     let has_port = match h.rfind(':') {
         Some(i) => !h[i..].contains(']'),
         None => false,
     };
-    if has_port { h } else { format!("{h}:80") }
+    if has_port {
+        h
+    } else {
+        format!("{h}:{default_port}")
+    }
 }
 
 /// `scheme://host:port` lowercase without a trailing slash; the default port is made explicit.
@@ -433,8 +471,9 @@ fn same_site(headers: &HeaderMap) -> Option<ApiError> {
 }
 
 /// The middleware: duplicate guarded headers, Host, Sec-Fetch-Site and Origin on every request;
-/// the token and the Content-Type rule on `/api/*`.
-pub(crate) async fn guard(State(sec): State<Arc<Security>>, req: Request, next: Next) -> Response {
+/// the token and the Content-Type rule on `/api/*`. Public for the gateway mode
+/// (`mcpscope-gateway`), whose token model is this one.
+pub async fn guard(State(sec): State<Arc<Security>>, req: Request, next: Next) -> Response {
     let path = req.uri().path();
     let callback = path == "/oauth/callback" && req.method() == axum::http::Method::GET;
     if let Some(refusal) = sec.refuse(req.headers(), callback) {

@@ -382,6 +382,7 @@ async fn sandbox(ui: &str) -> (String, tokio::task::JoinHandle<std::io::Result<(
     let task = tokio::spawn(mcpscope_server::serve_sandbox(
         listener,
         origins,
+        mcpscope_server::ListenOptions::default(),
         std::future::pending(),
     ));
     (base, task)

@@ -2,7 +2,9 @@
 //! server over Streamable HTTP, a client that speaks the API, and an event-stream collector.
 
 use mcpscope_inspect::Policy;
-use mcpscope_server::{AppState, Catalog, CatalogEntry, Security, ServerOptions, TOKEN_HEADER};
+use mcpscope_server::{
+    AppState, Catalog, CatalogEntry, ListenOptions, Security, ServerOptions, TOKEN_HEADER,
+};
 use mcpscope_store::{HistoryStore, Retention};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -64,6 +66,9 @@ pub(crate) struct Options {
     /// Who answers the servers' questions at once (default: the web UI's `WaitForDialogs`);
     /// `WaitForView` leaves each for `POST /api/interactions/{id}`.
     pub interaction_policy: Option<Arc<dyn Policy>>,
+    /// The listener's bounds and TLS (with TLS, `base` is `https://localhost:PORT` and
+    /// `http` does not trust the certificate: bring a client that does).
+    pub listen: ListenOptions,
 }
 
 impl Default for Options {
@@ -74,6 +79,7 @@ impl Default for Options {
             window_frames: mcpscope_server::WINDOW_FRAMES,
             catalog_file: None,
             interaction_policy: None,
+            listen: ListenOptions::default(),
         }
     }
 }
@@ -98,7 +104,14 @@ pub(crate) async fn start(dir: &Path, servers: Vec<(String, Value)>, opts: Optio
         .await
         .expect("bind backend");
     let port = listener.local_addr().expect("addr").port();
-    let security = Security::for_port(port, opts.token.clone(), None);
+    let mut security = Security::for_port(port, opts.token.clone(), None);
+    if opts.listen.tls.is_some() {
+        security.serve_https();
+    }
+    let base = match opts.listen.tls {
+        Some(_) => format!("https://localhost:{port}"),
+        None => format!("http://127.0.0.1:{port}"),
+    };
     let mut server_options = ServerOptions {
         ping_interval: opts.ping,
         window_frames: opts.window_frames,
@@ -114,14 +127,15 @@ pub(crate) async fn start(dir: &Path, servers: Vec<(String, Value)>, opts: Optio
     }
     let state = AppState::new(security, catalog, store, server_options);
     let (tx, rx) = oneshot::channel::<()>();
+    let listen = opts.listen;
     let task = tokio::spawn(async move {
-        let _ = mcpscope_server::serve(listener, state, async {
+        let _ = mcpscope_server::serve(listener, state, listen, async {
             let _ = rx.await;
         })
         .await;
     });
     Backend {
-        base: format!("http://127.0.0.1:{port}"),
+        base,
         port,
         token: opts.token.unwrap_or_default(),
         http: reqwest::Client::builder()

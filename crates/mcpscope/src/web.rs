@@ -19,10 +19,17 @@
 //!
 //! Beside it, the MCP Apps sandbox listener (`MCP_SANDBOX_PORT`, default 6275, 0 = the system
 //! picks): the same host, another port, so apps run on an origin that cannot reach `/api`.
+//!
+//! HTTPS: `INSPECTOR_TLS_KEY_PATH` and `INSPECTOR_TLS_CERT_PATH` (both PEM; the official
+//! Inspector's names) make both listeners serve TLS, reloaded when the files change; the URLs
+//! say `https://` and the token's cookie is `Secure`. Both listeners bound idle connections
+//! and open connections (`mcpscope_server::serve_router`).
 
 use crate::args::Args;
 use crate::cli::exit;
-use mcpscope_server::{AppState, Catalog, CatalogEntry, DataDirLock, Security, ServerOptions};
+use mcpscope_server::{
+    AppState, Catalog, CatalogEntry, DataDirLock, ListenOptions, Security, ServerOptions, TlsConfig,
+};
 use mcpscope_store::{HistoryStore, Retention};
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
@@ -81,6 +88,13 @@ async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
         ));
     }
     let (host, port, loopback) = listen_address()?;
+    // A key and certificate (INSPECTOR_TLS_KEY_PATH / INSPECTOR_TLS_CERT_PATH) make both
+    // listeners HTTPS; a bad pair stops us before anything else is opened.
+    let listen = ListenOptions {
+        tls: TlsConfig::from_env().map_err(fail)?,
+        ..ListenOptions::default()
+    };
+    let scheme = listen.scheme();
     let token = api_token();
     let origins = allowed_origins();
     let data_dir = mcpscope_store::data_dir();
@@ -99,22 +113,26 @@ async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
     let requested_port = port;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(port);
     let mut security = Security::for_port(port, token.clone(), origins);
+    if listen.tls.is_some() {
+        security.serve_https();
+    }
     if !loopback {
         security.allow_host(&format!("{host}:{port}"));
     }
     let shown_host = shown_host(&host, loopback);
     let ports = (requested_port, port);
-    let (sandbox, sandbox_url) = start_sandbox(&host, &shown_host, ports, &security).await?;
+    let (sandbox, sandbox_url) =
+        start_sandbox(&host, &shown_host, ports, &security, listen.clone()).await?;
     let url = match &token {
-        Some(t) => format!("http://{shown_host}:{port}/?token={t}"),
-        None => format!("http://{shown_host}:{port}/"),
+        Some(t) => format!("{scheme}://{shown_host}:{port}/?token={t}"),
+        None => format!("{scheme}://{shown_host}:{port}/"),
     };
     // Every local user can read a browser's command line (`/proc/PID/cmdline`): the browser we
     // open gets a single-use code that expires in seconds, never the token (the printed URL
     // keeps it, for people who copy it).
     let browser_url = match &token {
         Some(_) => format!(
-            "http://{shown_host}:{port}/?launch={}",
+            "{scheme}://{shown_host}:{port}/?launch={}",
             security.issue_launch_code()
         ),
         None => url.clone(),
@@ -132,7 +150,7 @@ async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
     // Ctrl-C is caught from before the URL is printed: one pressed the moment it appears must
     // shut down cleanly (history written, lock released), not kill us by the default action.
     let shutdown = interrupted();
-    lock.announce(Some(&format!("http://{shown_host}:{port}")));
+    lock.announce(Some(&format!("{scheme}://{shown_host}:{port}")));
     println!("mcpscope web UI: {url}");
     eprintln!(
         "mcpscope: catalog {}{}; history {}",
@@ -143,7 +161,7 @@ async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
     if !args.no_open {
         open_browser(browser_url);
     }
-    let served = mcpscope_server::serve(listener, state, shutdown).await;
+    let served = mcpscope_server::serve(listener, state, listen, shutdown).await;
     sandbox.abort();
     // Held until every connection is closed and the history is written.
     drop(lock);
@@ -295,12 +313,14 @@ fn sandbox_port((requested_ui, ui_port): (u16, u16)) -> Result<u16, i32> {
 }
 
 /// Start the MCP Apps sandbox listener on the UI's host (another port, so another origin),
-/// framed only by the UI's origins; its task and the URL of its page.
+/// framed only by the UI's origins, with the UI's listener options (HTTPS when the UI is: an
+/// https page cannot frame an http one); its task and the URL of its page.
 async fn start_sandbox(
     host: &str,
     shown_host: &str,
     ui_ports: (u16, u16),
     security: &Security,
+    listen: ListenOptions,
 ) -> Result<(tokio::task::JoinHandle<()>, String), i32> {
     let port = sandbox_port(ui_ports)?;
     let bind_host = host.trim_start_matches('[').trim_end_matches(']');
@@ -314,14 +334,14 @@ async fn start_sandbox(
         })?;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(port);
     let origins = security.allowed_origins.clone();
+    let scheme = listen.scheme();
     let task = tokio::spawn(async move {
-        if let Err(e) =
-            mcpscope_server::serve_sandbox(listener, origins, std::future::pending()).await
-        {
+        let forever = std::future::pending();
+        if let Err(e) = mcpscope_server::serve_sandbox(listener, origins, listen, forever).await {
             eprintln!("mcpscope: the MCP Apps sandbox stopped: {e}");
         }
     });
-    Ok((task, format!("http://{shown_host}:{port}/sandbox")))
+    Ok((task, format!("{scheme}://{shown_host}:{port}/sandbox")))
 }
 
 /// The host the printed URL names: the loopback host as given (an IPv6 one in brackets), else

@@ -1,0 +1,412 @@
+//! The one HTTP listener of mcpscope's web servers (the web UI, the MCP Apps sandbox, the gateway
+//! mode): an accept loop over hyper serving an axum [`Router`], in place of `axum::serve`, which
+//! bounds neither how long a client may take to send a request head nor how many connections may
+//! be open. Any local process could freeze the UI with about 1,100 idle sockets (issue 24,
+//! item 28): the process ran out of file descriptors and accepted nothing more.
+//!
+//! What [`serve_router`] bounds, and why each bound cannot cut a long response (the web UI's
+//! `/api/events` stream, a relayed SSE response):
+//!
+//! - **The request head**: a client must send it within [`ListenOptions::header_read_timeout`]
+//!   of the moment the connection waits for one — after accept, and again after each response
+//!   on a kept-alive connection, so the same bound closes idle keep-alive connections. hyper's
+//!   clock runs only while no request is in progress; a response being streamed is never timed.
+//! - **The TLS handshake**: the same bound, from accept.
+//! - **Open connections**: at most [`ListenOptions::max_connections`] (a semaphore). At the cap
+//!   a new connection is still accepted, and the oldest connection with no request in progress
+//!   — one that never sent a head, or a kept-alive one between requests — is closed to make
+//!   room. Holding the accept would leave the UI's own connection queued behind the idle ones
+//!   until they time out; closing the new one at once would refuse the UI just the same. Idle
+//!   sockets cost the attacker their turn instead, and a connection doing work (a request being
+//!   answered, an event stream) is never the one closed. Only when every connection is busy is
+//!   the new one closed at once.
+//! - **File descriptors**: if accept fails because the process has none left, the oldest idle
+//!   connection is closed the same way before accept is tried again.
+//!
+//! Handlers can extract [`axum::extract::ConnectInfo<SocketAddr>`]: the TCP peer (the gateway
+//! mode's trusted-proxy rule needs it). With [`ListenOptions::tls`] the listener speaks HTTPS
+//! only (`listen/tls.rs`: the key and certificate files, reloaded when they change).
+//!
+//! Shutdown: when `shutdown` resolves the listener closes, idle connections close, requests in
+//! progress are answered, then after [`ListenOptions::shutdown_grace`] whatever is left (a
+//! stream that never ends) is dropped.
+
+mod tls;
+
+pub use tls::{TLS_CERT_ENV, TLS_KEY_ENV, TLS_RELOAD_EVERY, TlsConfig};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use hyper::body::{Bytes, Frame, Incoming, SizeHint};
+use hyper::server::conn::http1;
+use hyper::{Request, Response};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
+
+/// How a listener bounds its clients. `ListenOptions::default()` suits the single-user web UI.
+#[derive(Debug, Clone)]
+pub struct ListenOptions {
+    /// Connections open at once; at the cap the oldest idle one makes room (see the module).
+    /// The default, 512, stays well under the usual soft limit of 1,024 file descriptors, which
+    /// the history database, stdio servers' pipes and outgoing connections share.
+    pub max_connections: usize,
+    /// How long a client may take to send a whole request head, counted from when the
+    /// connection waits for one; also the TLS handshake's bound and how long a kept-alive
+    /// connection may sit idle. Default 10 s.
+    pub header_read_timeout: Duration,
+    /// After `shutdown`, how long requests in progress may take to finish. Default 5 s.
+    pub shutdown_grace: Duration,
+    /// Serve HTTPS with this key and certificate ([`TlsConfig::from_env`]); `None`: plain HTTP.
+    pub tls: Option<TlsConfig>,
+}
+
+impl Default for ListenOptions {
+    fn default() -> ListenOptions {
+        ListenOptions {
+            max_connections: 512,
+            header_read_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(5),
+            tls: None,
+        }
+    }
+}
+
+impl ListenOptions {
+    /// `http` or `https`, as the URLs of this listener begin.
+    pub fn scheme(&self) -> &'static str {
+        if self.tls.is_some() { "https" } else { "http" }
+    }
+}
+
+/// How long the accept waits for an evicted connection to give its place back.
+const EVICTION_WAIT: Duration = Duration::from_secs(1);
+/// The pause after an accept error other than a peer giving up, so a persistent one cannot spin.
+const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(20);
+/// After the grace, how long the dropped connections get to wind down.
+const CLOSE_WAIT: Duration = Duration::from_secs(1);
+
+/// Serve `router` on `listener` until `shutdown` resolves (see the module for every bound).
+/// Errors of one connection end that connection only, and accept errors are waited out, so this
+/// returns `Ok` once the shutdown is done.
+pub async fn serve_router(
+    listener: TcpListener,
+    router: Router,
+    opts: ListenOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    let reloader = opts.tls.clone().map(|tls| tokio::spawn(tls.watch_files()));
+    let (phase_tx, phase) = watch::channel(Phase::Serving);
+    let server = Arc::new(Server::new(router, opts, phase));
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => server.admit(stream, peer).await,
+                Err(e) => server.accept_failed(&e).await,
+            },
+        }
+    }
+    // New connections are refused from here on.
+    drop(listener);
+    if let Some(task) = reloader {
+        task.abort();
+    }
+    server.drain(&phase_tx).await;
+    Ok(())
+}
+
+/// Where the listener is in its life; every connection watches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Serving,
+    /// Finish what is in progress, then close.
+    Draining,
+    /// Close now.
+    Closing,
+}
+
+/// What every connection shares.
+struct Server {
+    router: Router,
+    opts: ListenOptions,
+    /// One permit per open connection.
+    slots: Arc<Semaphore>,
+    /// `opts.max_connections`, as the semaphore counts.
+    cap: u32,
+    open: OpenConns,
+    phase: watch::Receiver<Phase>,
+    http: http1::Builder,
+}
+
+impl Server {
+    fn new(router: Router, opts: ListenOptions, phase: watch::Receiver<Phase>) -> Server {
+        let cap = opts
+            .max_connections
+            .clamp(1, Semaphore::MAX_PERMITS.min(u32::MAX as usize));
+        let mut http = http1::Builder::new();
+        http.timer(TokioTimer::new())
+            .header_read_timeout(opts.header_read_timeout)
+            .keep_alive(true);
+        Server {
+            router,
+            slots: Arc::new(Semaphore::new(cap)),
+            cap: u32::try_from(cap).unwrap_or(u32::MAX),
+            opts,
+            open: OpenConns::default(),
+            phase,
+            http,
+        }
+    }
+
+    /// Give an accepted connection its task, or close it when no place can be made.
+    async fn admit(self: &Arc<Self>, stream: TcpStream, peer: SocketAddr) {
+        let Some(permit) = self.place().await else {
+            return;
+        };
+        // Responses are written whole or as events; waiting to fill a segment only adds delay.
+        let _ = stream.set_nodelay(true);
+        let conn = self.open.add();
+        let server = self.clone();
+        tokio::spawn(async move {
+            let _permit = permit;
+            server.run(stream, peer, &conn).await;
+            server.open.remove(conn.id);
+        });
+    }
+
+    /// A place for one more connection: a free one, else the one the oldest idle connection
+    /// gives back. `None` when every connection is busy.
+    async fn place(&self) -> Option<OwnedSemaphorePermit> {
+        if let Ok(permit) = self.slots.clone().try_acquire_owned() {
+            return Some(permit);
+        }
+        if !self.open.evict_oldest_idle() {
+            return None;
+        }
+        let freed = self.slots.clone().acquire_owned();
+        tokio::time::timeout(EVICTION_WAIT, freed).await.ok()?.ok()
+    }
+
+    /// An accept failed: a peer that gave up before we took it is nothing; out of file
+    /// descriptors, make one free by closing the oldest idle connection; then try again.
+    async fn accept_failed(&self, e: &io::Error) {
+        use io::ErrorKind::{ConnectionAborted, ConnectionReset, Interrupted};
+        if matches!(e.kind(), ConnectionAborted | ConnectionReset | Interrupted) {
+            return;
+        }
+        if out_of_descriptors(e) {
+            self.open.evict_oldest_idle();
+        }
+        tokio::time::sleep(ACCEPT_ERROR_PAUSE).await;
+    }
+
+    /// One connection, from the TLS handshake (if any) to its close.
+    async fn run(&self, stream: TcpStream, peer: SocketAddr, conn: &OpenConn) {
+        let Some(tls) = &self.opts.tls else {
+            return self.http(TokioIo::new(stream), peer, conn).await;
+        };
+        let handshake = tls.acceptor().accept(stream);
+        let mut phase = self.phase.clone();
+        let stream = tokio::select! {
+            done = tokio::time::timeout(self.opts.header_read_timeout, handshake) => match done {
+                Ok(Ok(stream)) => stream,
+                // A failed or slow handshake: nothing was asked, so nothing to answer.
+                _ => return,
+            },
+            () = conn.evict.notified() => return,
+            _ = phase.wait_for(|p| *p != Phase::Serving) => return,
+        };
+        self.http(TokioIo::new(stream), peer, conn).await;
+    }
+
+    /// HTTP/1.1 on one connection until it ends, it is evicted, or the listener closes.
+    async fn http<I>(&self, io: I, peer: SocketAddr, conn: &OpenConn)
+    where
+        I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
+    {
+        let service = service(self.router.clone(), peer, conn.busy.clone());
+        let served = self.http.serve_connection(io, service);
+        tokio::pin!(served);
+        let mut phase = self.phase.clone();
+        let mut draining = false;
+        loop {
+            tokio::select! {
+                _ = served.as_mut() => return,
+                () = conn.evict.notified() => return,
+                changed = phase.changed() => {
+                    let now = *phase.borrow_and_update();
+                    if changed.is_err() || now == Phase::Closing {
+                        return;
+                    }
+                    if now == Phase::Draining && !draining {
+                        // Idle: closed now; a request in progress: answered, then closed.
+                        served.as_mut().graceful_shutdown();
+                        draining = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Let connections finish within the grace, then close the rest.
+    async fn drain(&self, phase: &watch::Sender<Phase>) {
+        phase.send_replace(Phase::Draining);
+        let all = self.slots.acquire_many(self.cap);
+        if tokio::time::timeout(self.opts.shutdown_grace, all)
+            .await
+            .is_ok()
+        {
+            return;
+        }
+        phase.send_replace(Phase::Closing);
+        let _ = tokio::time::timeout(CLOSE_WAIT, self.slots.acquire_many(self.cap)).await;
+    }
+}
+
+/// True for EMFILE and ENFILE (24 and 23 on Linux and macOS alike): no descriptor for the
+/// accepted socket. std names neither as an `ErrorKind`.
+fn out_of_descriptors(e: &io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(23 | 24))
+}
+
+/// The router as hyper's service for one connection: the peer's address in each request's
+/// extensions (axum's `ConnectInfo`), and the connection marked busy from the request head
+/// until its response body is done or dropped.
+fn service(
+    router: Router,
+    peer: SocketAddr,
+    busy: Arc<AtomicUsize>,
+) -> impl hyper::service::Service<
+    Request<Incoming>,
+    Response = Response<Tracked>,
+    Error = Infallible,
+    Future = impl Future<Output = Result<Response<Tracked>, Infallible>> + Send,
+> + Clone {
+    let router = TowerToHyperService::new(router);
+    hyper::service::service_fn(move |mut req: Request<Incoming>| {
+        let working = Working::start(&busy);
+        req.extensions_mut().insert(ConnectInfo(peer));
+        let answer = hyper::service::Service::call(&router, req);
+        async move {
+            let resp = answer.await?;
+            Ok(resp.map(|body| Tracked {
+                body,
+                _working: working,
+            }))
+        }
+    })
+}
+
+/// A request in progress on a connection: counted while it lives.
+struct Working(Arc<AtomicUsize>);
+
+impl Working {
+    fn start(busy: &Arc<AtomicUsize>) -> Working {
+        busy.fetch_add(1, Ordering::AcqRel);
+        Working(busy.clone())
+    }
+}
+
+impl Drop for Working {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A response body that keeps its request counted until hyper is done with it, so a streamed
+/// response (an event stream) keeps its connection busy, hence never evicted.
+struct Tracked {
+    body: Body,
+    _working: Working,
+}
+
+impl hyper::body::Body for Tracked {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// The open connections in the order they were accepted, for eviction.
+#[derive(Default)]
+struct OpenConns {
+    next_id: AtomicU64,
+    list: Mutex<VecDeque<OpenConn>>,
+}
+
+/// One open connection as the listener sees it.
+#[derive(Clone)]
+struct OpenConn {
+    id: u64,
+    /// Requests in progress (a response being written counts).
+    busy: Arc<AtomicUsize>,
+    /// Told once to close the connection at once.
+    evict: Arc<Notify>,
+}
+
+impl OpenConns {
+    fn add(&self) -> OpenConn {
+        let conn = OpenConn {
+            id: self.next_id.fetch_add(1, Ordering::Relaxed),
+            busy: Arc::default(),
+            evict: Arc::default(),
+        };
+        self.lock().push_back(conn.clone());
+        conn
+    }
+
+    fn remove(&self, id: u64) {
+        self.lock().retain(|c| c.id != id);
+    }
+
+    /// Tell the oldest connection with no request in progress to close; false when none is
+    /// idle. It leaves the list at once, so the next eviction picks another.
+    fn evict_oldest_idle(&self) -> bool {
+        let mut list = self.lock();
+        let Some(i) = list
+            .iter()
+            .position(|c| c.busy.load(Ordering::Acquire) == 0)
+        else {
+            return false;
+        };
+        if let Some(conn) = list.remove(i) {
+            // notify_one keeps the wake-up for a task not yet waiting on it.
+            conn.evict.notify_one();
+        }
+        true
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<OpenConn>> {
+        self.list
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}

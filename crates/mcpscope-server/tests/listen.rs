@@ -1,0 +1,428 @@
+//! The listener's bounds, against the real backend over real TCP: a slowloris head and an idle
+//! kept-alive connection are closed after the header timeout, the event stream outlives every
+//! timeout, idle sockets past the connection cap make room for the UI's request while a busy
+//! event stream is never the one closed. And HTTPS: the cookie is `Secure`, the https origin is
+//! ours, a replaced certificate reaches new connections, a bad replacement keeps the old one.
+
+use crate::support::{Backend, Options, TempDir, start};
+use mcpscope_server::{ListenOptions, TLS_RELOAD_EVERY, TlsConfig};
+use serde_json::json;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// The header timeout these tests give the listener: short, so waiting past it is cheap.
+const HEAD: Duration = Duration::from_millis(800);
+
+fn short_timeouts() -> ListenOptions {
+    ListenOptions {
+        header_read_timeout: HEAD,
+        ..ListenOptions::default()
+    }
+}
+
+/// Read until the server closes the connection; how long that took and what it sent.
+async fn until_closed(stream: &mut TcpStream, at_most: Duration) -> (Duration, String) {
+    let start = Instant::now();
+    let mut got = Vec::new();
+    let read = tokio::time::timeout(at_most, stream.read_to_end(&mut got)).await;
+    assert!(
+        read.is_ok(),
+        "the connection is still open after {at_most:?}; it sent {:?}",
+        String::from_utf8_lossy(&got)
+    );
+    (start.elapsed(), String::from_utf8_lossy(&got).into_owned())
+}
+
+#[tokio::test]
+async fn a_slowloris_head_and_an_idle_kept_alive_connection_are_closed_after_the_header_timeout() {
+    let dir = TempDir::new("slowloris");
+    let b = start(
+        dir.path(),
+        vec![],
+        Options {
+            listen: short_timeouts(),
+            ..Options::default()
+        },
+    )
+    .await;
+    let host = format!("127.0.0.1:{}", b.port);
+
+    // Half a head, then nothing: closed once the timeout passes, not before, not never.
+    let mut slow = TcpStream::connect(&host).await.unwrap();
+    let half = format!("GET /api/about HTTP/1.1\r\nHost: {host}\r\nx-mcp-remote-auth: Bear");
+    slow.write_all(half.as_bytes()).await.unwrap();
+    let (after, sent) = until_closed(&mut slow, HEAD * 4).await;
+    assert!(
+        after >= HEAD - Duration::from_millis(100),
+        "closed after {after:?}"
+    );
+    assert!(!sent.contains("200 OK"), "{sent}");
+
+    // A whole request on a kept-alive connection is answered, then the idle connection closes.
+    let mut kept = TcpStream::connect(&host).await.unwrap();
+    let request = format!(
+        "GET /api/about HTTP/1.1\r\nHost: {host}\r\nx-mcp-remote-auth: Bearer {}\r\n\r\n",
+        b.token
+    );
+    kept.write_all(request.as_bytes()).await.unwrap();
+    let (after, sent) = until_closed(&mut kept, HEAD * 4).await;
+    assert!(sent.starts_with("HTTP/1.1 200"), "{sent}");
+    assert!(
+        after >= HEAD - Duration::from_millis(100),
+        "closed after {after:?}"
+    );
+    b.stop().await;
+}
+
+#[tokio::test]
+async fn the_event_stream_stays_open_long_past_the_timeouts() {
+    let dir = TempDir::new("sse-long");
+    let b = start(
+        dir.path(),
+        vec![],
+        Options {
+            listen: short_timeouts(),
+            ..Options::default()
+        },
+    )
+    .await;
+    let events = b.events(None).await;
+    tokio::time::sleep(HEAD * 4).await;
+    add_server(&b, "late").await;
+    events
+        .wait("catalog after the timeouts", |e| {
+            e.name == "catalog" && e.data.to_string().contains("late")
+        })
+        .await;
+    b.stop().await;
+}
+
+/// Add a server to the catalog: one `catalog` event on the stream.
+async fn add_server(b: &Backend, name: &str) {
+    let added = b
+        .post(
+            "/api/servers",
+            json!({"name": name, "entry": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}),
+        )
+        .await;
+    assert_eq!(added.status, 200, "{}", added.text);
+}
+
+#[tokio::test]
+async fn idle_sockets_past_the_cap_make_room_for_the_ui_and_never_take_a_busy_stream() {
+    let dir = TempDir::new("cap");
+    let b = start(
+        dir.path(),
+        vec![],
+        Options {
+            listen: ListenOptions {
+                max_connections: 16,
+                ..ListenOptions::default()
+            },
+            ..Options::default()
+        },
+    )
+    .await;
+    let events = b.events(None).await;
+    let host = format!("127.0.0.1:{}", b.port);
+    let mut idle = Vec::new();
+    for i in 0..100 {
+        let mut s = TcpStream::connect(&host).await.unwrap();
+        if i % 2 == 0 {
+            s.write_all(b"GET / HTTP/1.1\r\nHost: ").await.unwrap();
+        }
+        idle.push(s);
+    }
+    let asked = Instant::now();
+    let about = tokio::time::timeout(Duration::from_secs(3), b.get("/api/about")).await;
+    assert!(
+        about.is_ok(),
+        "the UI got no answer with 100 idle sockets open"
+    );
+    assert_eq!(about.unwrap().status, 200);
+    assert!(
+        asked.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        asked.elapsed()
+    );
+    // The event stream was open before all of them and busy all along: still delivering.
+    add_server(&b, "after-flood").await;
+    events
+        .wait("catalog after the flood", |e| {
+            e.name == "catalog" && e.data.to_string().contains("after-flood")
+        })
+        .await;
+    // The oldest idle sockets were the ones closed.
+    let mut closed = 0;
+    for s in &mut idle[..20] {
+        let mut byte = [0u8; 1];
+        if let Ok(Ok(0)) = tokio::time::timeout(Duration::from_millis(200), s.read(&mut byte)).await
+        {
+            closed += 1;
+        }
+    }
+    assert_eq!(
+        closed, 20,
+        "the oldest idle sockets were closed to make room"
+    );
+    b.stop().await;
+}
+
+/// A private CA and a certificate for localhost and 127.0.0.1 signed by it, made with openssl
+/// in `dir`: `ca.pem`, and `{name}.key` / `{name}.pem`.
+struct Pki<'a> {
+    dir: &'a Path,
+}
+
+impl Pki<'_> {
+    fn new(dir: &Path) -> Pki<'_> {
+        openssl(
+            dir,
+            &[
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=mcpscope test CA",
+                "-keyout",
+                "ca.key",
+                "-out",
+                "ca.pem",
+            ],
+        );
+        Pki { dir }
+    }
+
+    /// A fresh key and a certificate for localhost signed by the CA.
+    fn issue(&self, name: &str) {
+        let key = format!("{name}.key");
+        let csr = format!("{name}.csr");
+        let pem = format!("{name}.pem");
+        openssl(
+            self.dir,
+            &[
+                "req",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-subj",
+                "/CN=localhost",
+                "-keyout",
+                &key,
+                "-out",
+                &csr,
+            ],
+        );
+        std::fs::write(
+            self.dir.join("san.ext"),
+            "subjectAltName=DNS:localhost,IP:127.0.0.1\n",
+        )
+        .unwrap();
+        openssl(
+            self.dir,
+            &[
+                "x509",
+                "-req",
+                "-in",
+                &csr,
+                "-CA",
+                "ca.pem",
+                "-CAkey",
+                "ca.key",
+                "-CAcreateserial",
+                "-days",
+                "2",
+                "-extfile",
+                "san.ext",
+                "-out",
+                &pem,
+            ],
+        );
+    }
+
+    fn der(&self, name: &str) -> Vec<u8> {
+        let out = Command::new("openssl")
+            .current_dir(self.dir)
+            .args(["x509", "-in", &format!("{name}.pem"), "-outform", "DER"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        out.stdout
+    }
+
+    /// A client that trusts only the test CA and reports the certificate it was shown.
+    fn client(&self) -> reqwest::Client {
+        let ca = std::fs::read(self.dir.join("ca.pem")).unwrap();
+        reqwest::Client::builder()
+            .tls_certs_only(vec![reqwest::Certificate::from_pem(&ca).unwrap()])
+            .tls_info(true)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap()
+    }
+}
+
+fn openssl(dir: &Path, args: &[&str]) {
+    let out = Command::new("openssl")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("openssl");
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Replace a file the way an editor or `cp` over it would not: a new file renamed into place,
+/// so the poller sees another inode even within one mtime tick.
+fn replace(dir: &Path, from: &str, to: &str) {
+    let tmp = dir.join(format!("{to}.new"));
+    std::fs::copy(dir.join(from), &tmp).unwrap();
+    std::fs::rename(&tmp, dir.join(to)).unwrap();
+}
+
+/// The certificate a fresh connection is shown (a new client: no pooled connection).
+async fn served_cert(pki: &Pki<'_>, b: &Backend) -> Vec<u8> {
+    let r = pki
+        .client()
+        .get(b.url("/api/about"))
+        .header("x-mcp-remote-auth", format!("Bearer {}", b.token))
+        .send()
+        .await
+        .expect("https request");
+    assert_eq!(r.status(), 200);
+    let info = r
+        .extensions()
+        .get::<reqwest::tls::TlsInfo>()
+        .expect("tls info");
+    info.peer_certificate().expect("a certificate").to_vec()
+}
+
+#[tokio::test]
+async fn https_sets_a_secure_cookie_accepts_its_origin_and_reloads_the_certificate() {
+    let dir = TempDir::new("tls");
+    let pki = Pki::new(dir.path());
+    pki.issue("one");
+    pki.issue("two");
+    replace(dir.path(), "one.key", "server.key");
+    replace(dir.path(), "one.pem", "server.pem");
+    let tls = TlsConfig::from_files(dir.path().join("server.key"), dir.path().join("server.pem"))
+        .expect("the pair loads");
+    let b = start(
+        dir.path(),
+        vec![],
+        Options {
+            listen: ListenOptions {
+                tls: Some(tls),
+                ..ListenOptions::default()
+            },
+            ..Options::default()
+        },
+    )
+    .await;
+    assert!(b.base.starts_with("https://localhost:"), "{}", b.base);
+    let http = pki.client();
+
+    // The launch URL's cookie is Secure; plain HTTP on the port gets no answer.
+    let launch = http
+        .get(b.url(&format!("/?token={}", b.token)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(launch.status(), 303);
+    let cookie = launch.headers()["set-cookie"].to_str().unwrap().to_string();
+    assert!(cookie.starts_with("mcpscope_token="), "{cookie}");
+    assert!(cookie.contains("; Secure"), "{cookie}");
+    let plain = reqwest::Client::new()
+        .get(format!("http://127.0.0.1:{}/api/about", b.port))
+        .send()
+        .await;
+    assert!(plain.is_err() || plain.unwrap().status() == 400);
+
+    // Our page's origin is https://…; the http one is not ours any more.
+    let with_origin = |origin: String| {
+        http.get(b.url("/api/about"))
+            .header("x-mcp-remote-auth", format!("Bearer {}", b.token))
+            .header("origin", origin)
+            .send()
+    };
+    let ours = with_origin(format!("https://localhost:{}", b.port))
+        .await
+        .unwrap();
+    assert_eq!(ours.status(), 200);
+    let http_origin = with_origin(format!("http://localhost:{}", b.port))
+        .await
+        .unwrap();
+    assert_eq!(http_origin.status(), 403);
+
+    assert_eq!(served_cert(&pki, &b).await, pki.der("one"));
+
+    // A new pair in place: new connections get it within a few polls.
+    replace(dir.path(), "two.key", "server.key");
+    replace(dir.path(), "two.pem", "server.pem");
+    let deadline = Instant::now() + TLS_RELOAD_EVERY * 3;
+    while served_cert(&pki, &b).await != pki.der("two") {
+        assert!(
+            Instant::now() < deadline,
+            "the new certificate was not served"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+
+    // A bad replacement (a certificate that is not PEM, then a key that is not the
+    // certificate's): the last good pair keeps being served.
+    std::fs::write(dir.path().join("garbage.pem"), "not a certificate\n").unwrap();
+    replace(dir.path(), "garbage.pem", "server.pem");
+    tokio::time::sleep(TLS_RELOAD_EVERY * 2).await;
+    assert_eq!(served_cert(&pki, &b).await, pki.der("two"));
+    replace(dir.path(), "one.pem", "server.pem");
+    tokio::time::sleep(TLS_RELOAD_EVERY * 2).await;
+    assert_eq!(
+        served_cert(&pki, &b).await,
+        pki.der("two"),
+        "key two with certificate one is no pair"
+    );
+    b.stop().await;
+}
+
+#[test]
+fn a_missing_or_unusable_file_is_an_error_naming_it() {
+    let dir = TempDir::new("tls-bad");
+    let pki = Pki::new(dir.path());
+    pki.issue("one");
+    pki.issue("two");
+    let p = |n: &str| dir.path().join(n);
+    let err = |key: &str, cert: &str| {
+        TlsConfig::from_files(p(key), p(cert))
+            .expect_err("refused")
+            .to_string()
+    };
+    let missing = err("nope.key", "one.pem");
+    assert!(missing.contains("nope.key"), "{missing}");
+    std::fs::write(p("empty.pem"), "").unwrap();
+    let empty = err("one.key", "empty.pem");
+    assert!(
+        empty.contains("empty.pem") && empty.contains("no CERTIFICATE"),
+        "{empty}"
+    );
+    let not_a_key = err("one.pem", "one.pem");
+    assert!(
+        not_a_key.contains("one.pem") && not_a_key.contains("private key"),
+        "{not_a_key}"
+    );
+    let mismatch = err("two.key", "one.pem");
+    assert!(
+        mismatch.contains("two.key") && mismatch.contains("one.pem"),
+        "{mismatch}"
+    );
+    assert!(TlsConfig::from_files(p("one.key"), p("one.pem")).is_ok());
+}
