@@ -244,7 +244,7 @@ export class GatewayClient {
     }
     if (status === 404 && this.sessionId && message.method !== 'initialize') {
       this.invalidate('the gateway session expired');
-      throw new GatewayFailure('session-expired', 'the gateway no longer knows this session (404): it expired; reconnect to start a new one', ex);
+      throw new GatewayFailure('session-expired', 'the gateway no longer knows this session (HTTP 404): it expired', ex);
     }
     const err = ex.response?.error;
     if (isObject(err)) {

@@ -36,7 +36,8 @@ describe('outcomes and statistics', () => {
     let s = count(NO_STATS, 'ok');
     s = count(s, 'input-required');
     s = count(s, 'error');
-    expect(s).toEqual({ calls: 3, errors: 1, warnings: 1 });
+    s = count(s, 'session-expired');
+    expect(s).toEqual({ calls: 4, errors: 1, warnings: 2 });
   });
 
   it('_meta rows: JSON values parsed, text kept', () => {

@@ -42,7 +42,7 @@ export function tokenEstimate(text: string): number {
 }
 
 /** How a tools/call or prompts/get ended, for the Output card and the statistics. */
-export type Outcome = 'ok' | 'tool-error' | 'input-required' | 'error';
+export type Outcome = 'ok' | 'tool-error' | 'input-required' | 'session-expired' | 'error';
 
 /** A JSON-RPC result's outcome: `resultType: "input_required"` is shown as Input required and
  *  counted as a warning (no continuation: 002); `isError: true` is the tool's own failure. */
@@ -62,12 +62,13 @@ export interface Stats {
 
 export const NO_STATS: Stats = { calls: 0, errors: 0, warnings: 0 };
 
-/** The statistics after one call that ended as `outcome`. */
+/** The statistics after one call that ended as `outcome` (an expired session is a warning, as
+ *  002 shows it). */
 export function count(stats: Stats, outcome: Outcome): Stats {
   return {
     calls: stats.calls + 1,
     errors: stats.errors + (outcome === 'error' || outcome === 'tool-error' ? 1 : 0),
-    warnings: stats.warnings + (outcome === 'input-required' ? 1 : 0),
+    warnings: stats.warnings + (outcome === 'input-required' || outcome === 'session-expired' ? 1 : 0),
   };
 }
 

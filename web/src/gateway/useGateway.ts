@@ -254,8 +254,9 @@ export function useGateway() {
     } catch (e) {
       if (gen !== generation.current) return;
       const p = problemOf(e);
-      set({ what, name, outcome: 'error', exchange: e instanceof GatewayFailure ? e.exchange : undefined, problem: p });
-      setStats((s) => count(s, 'error'));
+      const outcome: Outcome = p.kind === 'session-expired' ? 'session-expired' : 'error';
+      set({ what, name, outcome, exchange: e instanceof GatewayFailure ? e.exchange : undefined, problem: p });
+      setStats((s) => count(s, outcome));
       if (['unauthorized', 'session-expired', 'invalidated'].includes(p.kind)) fail(p, false);
     } finally {
       if (gen === generation.current) setRunning(false);

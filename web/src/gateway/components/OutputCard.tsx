@@ -15,6 +15,7 @@ const OUTCOME: Record<Output['outcome'], { label: string; color: string }> = {
   ok: { label: 'Success', color: 'green' },
   'tool-error': { label: 'Tool error (isError)', color: 'red' },
   'input-required': { label: 'Input required', color: 'yellow' },
+  'session-expired': { label: 'Session expired', color: 'yellow' },
   error: { label: 'Error', color: 'red' },
 };
 
@@ -78,7 +79,7 @@ export function OutputCard({ output, onClear }: { output?: Output; onClear: () =
             </Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="result" pt="xs" data-testid="output-result">
-            {output.outcome === 'error' || !isObject(result) ? (
+            {output.outcome === 'error' || output.outcome === 'session-expired' || !isObject(result) ? (
               <Text size="sm" c="dimmed">
                 No result.
               </Text>
@@ -125,9 +126,15 @@ function ProblemText({ output }: { output: Output }) {
   const p = output.problem!;
   const relay = p.kind === 'refused';
   return (
-    <Alert color={relay ? 'orange' : 'red'} p="xs" data-testid="output-problem" data-kind={p.kind} data-rule={p.rule}>
+    <Alert color={relay ? 'orange' : p.kind === 'session-expired' ? 'yellow' : 'red'} p="xs" data-testid="output-problem" data-kind={p.kind} data-rule={p.rule}>
       <Text size="xs" fw={600}>
-        {relay ? `Refused by mcpscope's relay, rule ${p.rule ?? '?'} (not the gateway's answer)` : p.kind === 'unauthorized' ? 'The gateway answered 401' : 'The gateway answered an error'}
+        {relay
+          ? `Refused by mcpscope's relay, rule ${p.rule ?? '?'} (not the gateway's answer)`
+          : p.kind === 'unauthorized'
+            ? 'The gateway answered 401'
+            : p.kind === 'session-expired'
+              ? 'The session expired'
+              : 'The gateway answered an error'}
       </Text>
       <Text size="xs" className="mcpscope-pre">
         {p.message}

@@ -7,7 +7,7 @@ export function ProblemAlert({ problem, status }: { problem?: Problem; status: S
   if (status === 'expired') {
     return (
       <Alert color="yellow" title="Session expired" data-testid="session-expired">
-        <Text size="sm">{problem?.message ?? 'The gateway no longer knows this session.'} Use Reconnect to start a new session on this gateway and protocol.</Text>
+        <Text size="sm">The gateway no longer knows this session (it expired). Use Reconnect to start a new session on this gateway and protocol.</Text>
       </Alert>
     );
   }

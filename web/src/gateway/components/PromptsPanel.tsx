@@ -79,7 +79,7 @@ function PromptDetail({ prompt, g }: { prompt: Prompt; g: GatewayState }) {
       <Stack gap="sm">
         <Text fw={600}>{prompt.title ?? prompt.name}</Text>
         {prompt.description && (
-          <Text size="sm" c="dimmed" className="mcpscope-pre">
+          <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
             {prompt.description}
           </Text>
         )}

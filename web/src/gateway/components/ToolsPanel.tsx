@@ -135,7 +135,7 @@ function ToolDetail({ tool, server, g }: { tool: Tool; server?: string; g: Gatew
           )}
         </Group>
         {tool.description && (
-          <Text size="sm" c="dimmed" className="mcpscope-pre">
+          <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-wrap' }}>
             {tool.description}
           </Text>
         )}

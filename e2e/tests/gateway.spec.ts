@@ -1,0 +1,329 @@
+// The gateway mode's page (issue 25, seeds/002 "Using the inspector", docs/gateway.md) through
+// the real relay: `mcpscope gateway --config <file>` in front of stand-in gateways built on
+// FastMCP and the Python SDK (testenv/peers/gateway-standin.py: 002's demo table, toystore_ and
+// stateless_ backends), for both protocols, a bearer-protected gateway, one without prompts and
+// one whose legacy sessions expire on demand. Waits on the page's data-testid / data-* contract
+// (web/README.md, "Gateway page"), never on timers.
+import { expect, test, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BIN, REPO, SHOTS, stopChild, TOKEN } from '../fixtures';
+
+const STANDIN = path.join(REPO, 'testenv/peers/gateway-standin.sh');
+const SERVERS = { toystore_: 'toystore', stateless_: 'stateless' };
+const BEARER = 'e2e-gateway-bearer-1';
+const ROTATED = 'e2e-gateway-bearer-2';
+
+/** A child whose stdout or stderr printed `pattern`. */
+function startAndWait(cmd: string, args: string[], env: NodeJS.ProcessEnv, pattern: RegExp, what: string) {
+  return new Promise<{ child: ChildProcess; match: RegExpMatchArray }>((resolve, reject) => {
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let buf = '';
+    const timer = setTimeout(() => reject(new Error(`${what} did not start in 60 s:\n${buf}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      buf += chunk.toString();
+      if (process.env.E2E_DEBUG) process.stderr.write(`[${what}] ${chunk}`);
+      const m = buf.match(pattern);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, match: m });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}:\n${buf}`));
+    });
+  });
+}
+
+interface Standin {
+  url: string;
+  port: number;
+  child: ChildProcess;
+}
+
+async function standin(what: string, args: string[]): Promise<Standin> {
+  const { child, match } = await startAndWait('bash', [STANDIN, ...args], { PYTHONWARNINGS: 'ignore' }, /listening on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)/, `standin ${what}`);
+  return { url: match[1], port: Number(match[2]), child };
+}
+
+const standins: Record<string, Standin> = {};
+let backend: ChildProcess | undefined;
+let origin = '';
+let dir = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  dir = mkdtempSync(path.join(tmpdir(), 'mcpscope-gateway-e2e-'));
+  const started = await Promise.all([
+    standin('legacy', ['--era', 'legacy']),
+    standin('modern', ['--era', 'modern']),
+    standin('both', ['--era', 'both']),
+    standin('locked', ['--era', 'both', '--bearer', BEARER]),
+    standin('rotating', ['--era', 'modern', '--bearer', BEARER]),
+    standin('noprompts', ['--era', 'both', '--no-prompts']),
+    standin('expiring', ['--era', 'legacy', '--session-ttl', '3600']),
+  ]);
+  const names = ['legacy', 'modern', 'both', 'locked', 'rotating', 'noprompts', 'expiring'];
+  names.forEach((n, i) => (standins[n] = started[i]));
+  const gateways: Record<string, unknown> = {};
+  for (const n of names) gateways[n] = { url: standins[n].url, description: `stand-in gateway (${n})`, servers: SERVERS };
+  // A gateway outside MCP_PROXY_ALLOWED_ORIGINS: the relay refuses it with its rule.
+  gateways.elsewhere = { url: 'http://127.0.0.1:9/mcp', description: 'not an allowed origin' };
+  const config = path.join(dir, 'gateways.json');
+  writeFileSync(config, JSON.stringify({ gateways }, null, 2));
+  const allowed = names.map((n) => new URL(standins[n].url).origin).join(',');
+  const b = await startAndWait(
+    BIN,
+    ['gateway', '--config', config, '--port', '0'],
+    {
+      MCP_INSPECTOR_API_TOKEN: TOKEN,
+      HOST: '127.0.0.1',
+      // The stand-ins are plain http on loopback: a bearer over http is the development override.
+      MCP_PROXY_ALLOW_INSECURE_AUTH: 'true',
+      MCP_PROXY_ALLOWED_ORIGINS: allowed,
+      RUST_LOG: process.env.RUST_LOG ?? 'warn',
+    },
+    /(http:\/\/127\.0\.0\.1:\d+)\//,
+    'mcpscope gateway',
+  );
+  backend = b.child;
+  origin = b.match[1];
+});
+
+test.afterAll(async () => {
+  if (backend) await stopChild(backend);
+  await Promise.all(Object.values(standins).map((s) => stopChild(s.child)));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Open the page the way a user does (the token becomes a cookie), on `gateway` at `protocol`. */
+async function open(page: Page, gateway: string, protocol?: 'Auto' | '2026-07-28' | '2025-11-25') {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${origin}/?token=${TOKEN}`);
+  await expect(page.getByTestId('gateway-page')).toBeVisible();
+  await choose(page, 'gateway-select', gateway);
+  if (protocol) await choose(page, 'protocol-select', protocol);
+}
+
+/** Pick an option of a Mantine select by its label's start. */
+async function choose(page: Page, testId: string, label: string) {
+  const select = page.getByTestId(testId);
+  if ((await select.inputValue()).startsWith(label)) return;
+  await select.click();
+  await page.getByRole('option', { name: new RegExp(`^${label.replace(/[()]/g, '\\$&')}`) }).click();
+}
+
+const details = (page: Page) => page.getByTestId('connection-details');
+
+async function connected(page: Page, version: string, kind: string) {
+  await expect(details(page)).toHaveAttribute('data-status', 'connected');
+  await expect(details(page)).toHaveAttribute('data-version', version);
+  await expect(details(page)).toHaveAttribute('data-kind', kind);
+  await expect(page.getByTestId('tools-count')).not.toHaveAttribute('data-count', '0');
+}
+
+async function selectTool(page: Page, name: string) {
+  await page.getByTestId('tool-search').fill(name);
+  await page.locator(`[data-testid=tool-item][data-tool="${name}"]`).click();
+  await expect(page.locator(`[data-testid=tool-detail][data-tool="${name}"]`)).toBeVisible();
+}
+
+const nameField = (page: Page) => page.locator('[data-testid=form-field][data-field="/Name"] input');
+
+async function runTool(page: Page, name: string, who: string) {
+  await selectTool(page, name);
+  await nameField(page).fill(who);
+  await page.getByTestId('run-tool').click();
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+test('2025-11-25: tools with their server, Validate only, Run tool, the Output card, prompts with the estimate', async ({ page }) => {
+  await open(page, 'legacy', '2025-11-25');
+  await connected(page, '2025-11-25', 'session-based');
+  // The server of each tool, from the file's prefixes.
+  await expect(page.locator('[data-testid=tool-item][data-tool="toystore_greet"]')).toHaveAttribute('data-server', 'toystore');
+  await expect(page.locator('[data-testid=tool-item][data-tool="stateless_hello_world"]')).toHaveAttribute('data-server', 'stateless');
+  // Find by name.
+  await page.getByTestId('tool-search').fill('toystore');
+  await expect(page.getByTestId('tool-list')).toHaveAttribute('data-count', '1');
+
+  await selectTool(page, 'toystore_greet');
+  await page.getByTestId('validate').click();
+  await expect(page.getByTestId('validation-result')).toHaveAttribute('data-valid', 'false');
+  await expect(page.locator('[data-testid=form-field][data-field="/Name"]')).toContainText('required');
+  // Nothing was sent: Validate only is local.
+  await expect(page.getByTestId('stats')).toHaveAttribute('data-calls', '0');
+  await nameField(page).fill('Ada');
+  await page.getByTestId('validate').click();
+  await expect(page.getByTestId('validation-result')).toHaveAttribute('data-valid', 'true');
+
+  await page.getByTestId('run-tool').click();
+  const out = page.getByTestId('output-card');
+  await expect(out).toHaveAttribute('data-outcome', 'ok');
+  await expect(out.getByTestId('output-result')).toContainText('Hi Ada');
+  await expect(out.getByTestId('output-status')).toHaveText('HTTP 200');
+  await expect(out.getByTestId('output-elapsed')).toHaveText(/^\d+ ms$/);
+  await expect(page.getByTestId('stats')).toHaveAttribute('data-calls', '1');
+  await shot(page, 'gateway-tools-legacy');
+  await out.getByTestId('output-tab-request').click();
+  await expect(out.getByTestId('output-request')).toContainText('"tools/call"');
+  await expect(out.getByTestId('output-request')).toContainText('MCP-Protocol-Version: 2025-11-25');
+  await expect(out.getByTestId('output-request')).not.toContainText('Mcp-Method');
+  await out.getByTestId('output-tab-response').click();
+  await expect(out.getByTestId('output-response')).toContainText('Hi Ada');
+
+  await page.getByTestId('tab-prompts').click();
+  await choose(page, 'prompt-select', 'toystore_greet');
+  await page.getByTestId('generate-prompt').click();
+  const pout = page.getByTestId('output-card');
+  await expect(pout).toHaveAttribute('data-what', 'prompt');
+  await expect(pout.getByTestId('prompt-message')).toContainText('Say hi to');
+  await expect(pout.getByTestId('size-estimate')).toContainText('estimate');
+  await expect(pout.getByTestId('size-estimate')).toContainText('four characters per token');
+  await expect(pout.getByTestId('copy-messages')).toBeVisible();
+  await expect(page.getByTestId('stats')).toHaveAttribute('data-calls', '2');
+});
+
+test('2026-07-28: stateless, routing headers and _meta, Run tool, prompts with the estimate', async ({ page }) => {
+  await open(page, 'modern', '2026-07-28');
+  await connected(page, '2026-07-28', 'stateless');
+  await expect(page.locator('[data-testid=tool-item][data-tool="stateless_hello_world"]')).toHaveAttribute('data-server', 'stateless');
+  await runTool(page, 'stateless_hello_world', 'Ada');
+  const out = page.getByTestId('output-card');
+  await expect(out).toHaveAttribute('data-outcome', 'ok');
+  await expect(out.getByTestId('output-result')).toContainText('Hello, Ada!');
+  await expect(out.getByTestId('output-status')).toHaveText('HTTP 200');
+  await shot(page, 'gateway-tools-modern');
+  await out.getByTestId('output-tab-request').click();
+  const req = out.getByTestId('output-request');
+  await expect(req).toContainText('Mcp-Method: tools/call');
+  await expect(req).toContainText('Mcp-Name: stateless_hello_world');
+  await expect(req).toContainText('io.modelcontextprotocol/protocolVersion');
+  await expect(req).toContainText('io.modelcontextprotocol/clientInfo');
+
+  await page.getByTestId('tab-prompts').click();
+  await choose(page, 'prompt-select', 'stateless_greeting');
+  await page.getByTestId('generate-prompt').click();
+  // Name is required: nothing is sent until it is filled.
+  await expect(page.locator('[data-testid=form-field][data-field="/Name"]')).toContainText('required');
+  await nameField(page).fill('Ada');
+  await page.getByTestId('generate-prompt').click();
+  const pout = page.getByTestId('output-card');
+  await expect(pout.getByTestId('prompt-message')).toContainText('Please greet Ada warmly');
+  // "user: Please greet Ada warmly" is 29 characters: 8 tokens at four characters per token.
+  await expect(pout.getByTestId('size-estimate')).toHaveAttribute('data-tokens', '8');
+  await shot(page, 'gateway-prompts');
+});
+
+test('Auto prefers 2026-07-28; the protocol selector reconnects and clears outputs and counters', async ({ page }) => {
+  await open(page, 'both');
+  await connected(page, '2026-07-28', 'stateless');
+  await runTool(page, 'stateless_hello_world', 'Ada');
+  await expect(page.getByTestId('output-card')).toHaveAttribute('data-outcome', 'ok');
+  await expect(page.getByTestId('stats')).toHaveAttribute('data-calls', '1');
+  await choose(page, 'protocol-select', '2025-11-25');
+  await connected(page, '2025-11-25', 'session-based');
+  await expect(page.getByTestId('stats')).toHaveAttribute('data-calls', '0');
+  await expect(page.getByTestId('output-card')).toHaveAttribute('data-empty', 'true');
+  await runTool(page, 'toystore_greet', 'Ada');
+  await expect(page.getByTestId('output-card').getByTestId('output-result')).toContainText('Hi Ada');
+});
+
+test('a 401 on connect opens the bearer dialog; Reconnect stays after dismissing it; the token is kept per gateway', async ({ page }) => {
+  await open(page, 'locked');
+  const dialog = page.getByTestId('token-dialog-body');
+  await expect(dialog).toBeVisible();
+  await expect(details(page)).toHaveAttribute('data-status', 'needs-token');
+  // The modal has faded in (the picture shows it, not its transition).
+  await page.waitForFunction(() => [...document.querySelectorAll('.mantine-Modal-content')].some((e) => getComputedStyle(e).opacity === '1'));
+  await shot(page, 'gateway-token-dialog');
+  await page.getByTestId('token-cancel').click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('reconnect')).toBeVisible();
+  // Reconnect without a token: the gateway asks again.
+  await page.getByTestId('reconnect').click();
+  await expect(dialog).toBeVisible();
+  await page.getByTestId('token-input').fill('wrong');
+  await page.getByTestId('token-submit').click();
+  await expect(dialog).toBeVisible();
+  await page.getByTestId('token-input').fill(BEARER);
+  await page.getByTestId('token-submit').click();
+  await connected(page, '2026-07-28', 'stateless');
+  // The protocol selector keeps the token for the same gateway.
+  await choose(page, 'protocol-select', '2025-11-25');
+  await connected(page, '2025-11-25', 'session-based');
+  await expect(dialog).toBeHidden();
+  await runTool(page, 'toystore_greet', 'Ada');
+  await expect(page.getByTestId('output-card').getByTestId('output-result')).toContainText('Hi Ada');
+  // Another gateway and back: the token is gone.
+  await choose(page, 'gateway-select', 'legacy');
+  await connected(page, '2025-11-25', 'session-based');
+  await expect(page.getByTestId('token-held')).toHaveCount(0);
+  await choose(page, 'gateway-select', 'locked');
+  await expect(dialog).toBeVisible();
+});
+
+test('a 401 during a run invalidates the client and reopens the bearer dialog', async ({ page }) => {
+  await open(page, 'rotating');
+  await page.getByTestId('token-input').fill(BEARER);
+  await page.getByTestId('token-submit').click();
+  await connected(page, '2026-07-28', 'stateless');
+  // The gateway's token is rotated under the page: the same port, another bearer.
+  const s = standins.rotating;
+  await stopChild(s.child);
+  standins.rotating = await standin('rotating', ['--era', 'modern', '--bearer', ROTATED, '--port', String(s.port)]);
+  await runTool(page, 'stateless_hello_world', 'Ada');
+  const out = page.getByTestId('output-card');
+  await expect(out).toHaveAttribute('data-outcome', 'error');
+  await expect(out.getByTestId('output-status')).toHaveText('HTTP 401');
+  await expect(page.getByTestId('token-dialog-body')).toBeVisible();
+  await expect(page.getByTestId('stats')).toHaveAttribute('data-errors', '1');
+  await page.getByTestId('token-input').fill(ROTATED);
+  await page.getByTestId('token-submit').click();
+  await connected(page, '2026-07-28', 'stateless');
+  await page.getByTestId('run-tool').click();
+  await expect(out).toHaveAttribute('data-outcome', 'ok');
+  await expect(out.getByTestId('output-result')).toContainText('Hello, Ada!');
+});
+
+test('a gateway without prompts says so', async ({ page }) => {
+  await open(page, 'noprompts');
+  await connected(page, '2026-07-28', 'stateless');
+  await page.getByTestId('tab-prompts').click();
+  await expect(page.getByTestId('no-prompts')).toHaveText('This gateway does not expose prompts.');
+});
+
+test('an expired session shows a warning and Reconnect starts a new one', async ({ page, request }) => {
+  await open(page, 'expiring', '2025-11-25');
+  await connected(page, '2025-11-25', 'session-based');
+  const expire = await request.post(new URL('/standin/expire', standins.expiring.url).href);
+  expect(expire.ok()).toBe(true);
+  await runTool(page, 'toystore_greet', 'Ada');
+  await expect(page.getByTestId('session-expired')).toBeVisible();
+  await expect(details(page)).toHaveAttribute('data-status', 'expired');
+  await expect(page.getByTestId('output-card').getByTestId('output-status')).toHaveText('HTTP 404');
+  await expect(page.getByTestId('output-card')).toHaveAttribute('data-outcome', 'session-expired');
+  await expect(page.getByTestId('stats')).toHaveAttribute('data-warnings', '1');
+  await shot(page, 'gateway-session-expired');
+  await page.getByTestId('reconnect').click();
+  await connected(page, '2025-11-25', 'session-based');
+  await expect(page.getByTestId('session-expired')).toBeHidden();
+  await page.getByTestId('run-tool').click();
+  await expect(page.getByTestId('output-card').getByTestId('output-result')).toContainText('Hi Ada');
+});
+
+test("a relay refusal is shown as the relay's rule, not the gateway's", async ({ page }) => {
+  await open(page, 'elsewhere');
+  const problem = page.getByTestId('problem');
+  await expect(problem).toHaveAttribute('data-kind', 'refused');
+  await expect(problem).toHaveAttribute('data-rule', 'allowed-origins');
+  await expect(problem).toContainText("Refused by mcpscope's relay");
+});
