@@ -2,16 +2,18 @@
 // the real relay: `mcpscope gateway --config <file>` in front of stand-in gateways built on
 // FastMCP and the Python SDK (testenv/peers/gateway-standin.py: 002's demo table, toystore_ and
 // stateless_ backends), for both protocols, a bearer-protected gateway, one without prompts and
-// one whose legacy sessions expire on demand. Waits on the page's data-testid / data-* contract
+// one whose legacy sessions expire on demand; the bearer-protected ones over HTTPS with a CA made
+// in the test (testenv/peers/make-test-ca.sh, trusted by the relay through MCP_PROXY_CA_FILE). Waits on the page's data-testid / data-* contract
 // (web/README.md, "Gateway page"), never on timers.
 import { expect, test, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BIN, REPO, SHOTS, stopChild, TOKEN } from '../fixtures';
 
 const STANDIN = path.join(REPO, 'testenv/peers/gateway-standin.sh');
+const MAKE_CA = path.join(REPO, 'testenv/peers/make-test-ca.sh');
 const SERVERS = { toystore_: 'toystore', stateless_: 'stateless' };
 const BEARER = 'e2e-gateway-bearer-1';
 const ROTATED = 'e2e-gateway-bearer-2';
@@ -47,7 +49,7 @@ interface Standin {
 }
 
 async function standin(what: string, args: string[]): Promise<Standin> {
-  const { child, match } = await startAndWait('bash', [STANDIN, ...args], { PYTHONWARNINGS: 'ignore' }, /listening on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)/, `standin ${what}`);
+  const { child, match } = await startAndWait('bash', [STANDIN, ...args], { PYTHONWARNINGS: 'ignore' }, /listening on (https?:\/\/127\.0\.0\.1:(\d+)\/mcp)/, `standin ${what}`);
   return { url: match[1], port: Number(match[2]), child };
 }
 
@@ -55,16 +57,21 @@ const standins: Record<string, Standin> = {};
 let backend: ChildProcess | undefined;
 let origin = '';
 let dir = '';
+let tls: string[] = [];
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   dir = mkdtempSync(path.join(tmpdir(), 'mcpscope-gateway-e2e-'));
+  // The bearer-protected gateways serve HTTPS with a CA made here: the relay sends a token only
+  // over HTTPS, and trusts this CA through MCP_PROXY_CA_FILE.
+  execFileSync('bash', [MAKE_CA, dir]);
+  tls = ['--tls-cert', path.join(dir, 'server.pem'), '--tls-key', path.join(dir, 'server-key.pem')];
   const started = await Promise.all([
     standin('legacy', ['--era', 'legacy']),
     standin('modern', ['--era', 'modern']),
     standin('both', ['--era', 'both']),
-    standin('locked', ['--era', 'both', '--bearer', BEARER]),
-    standin('rotating', ['--era', 'modern', '--bearer', BEARER]),
+    standin('locked', ['--era', 'both', '--bearer', BEARER, ...tls]),
+    standin('rotating', ['--era', 'modern', '--bearer', BEARER, ...tls]),
     standin('noprompts', ['--era', 'both', '--no-prompts']),
     standin('expiring', ['--era', 'legacy', '--session-ttl', '3600']),
   ]);
@@ -83,8 +90,7 @@ test.beforeAll(async () => {
     {
       MCP_INSPECTOR_API_TOKEN: TOKEN,
       HOST: '127.0.0.1',
-      // The stand-ins are plain http on loopback: a bearer over http is the development override.
-      MCP_PROXY_ALLOW_INSECURE_AUTH: 'true',
+      MCP_PROXY_CA_FILE: path.join(dir, 'ca.pem'),
       MCP_PROXY_ALLOWED_ORIGINS: allowed,
       RUST_LOG: process.env.RUST_LOG ?? 'warn',
     },
@@ -279,7 +285,7 @@ test('a 401 during a run invalidates the client and reopens the bearer dialog', 
   // The gateway's token is rotated under the page: the same port, another bearer.
   const s = standins.rotating;
   await stopChild(s.child);
-  standins.rotating = await standin('rotating', ['--era', 'modern', '--bearer', ROTATED, '--port', String(s.port)]);
+  standins.rotating = await standin('rotating', ['--era', 'modern', '--bearer', ROTATED, ...tls, '--port', String(s.port)]);
   await runTool(page, 'stateless_hello_world', 'Ada');
   const out = page.getByTestId('output-card');
   await expect(out).toHaveAttribute('data-outcome', 'error');
