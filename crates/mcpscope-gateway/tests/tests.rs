@@ -1,0 +1,8 @@
+//! The gateway mode's tests: the router over real TCP against fake MCP gateways that record
+#![allow(missing_docs)]
+//! what they received (`support.rs`).
+
+mod config_file;
+mod relay;
+mod support;
+mod team;
