@@ -605,6 +605,42 @@ mod tests {
     }
 
     #[test]
+    fn over_https_the_pages_origins_say_https_and_the_cookie_is_secure() {
+        let mut s = Security::for_port(6274, Some("t".into()), None);
+        assert!(!s.token_cookie("t").contains("Secure"));
+        s.serve_https();
+        s.allow_host("box.lan:6274");
+        let ours = [
+            ("host", "localhost:6274"),
+            ("origin", "https://localhost:6274"),
+        ];
+        assert!(s.refuse(&headers(&ours), false).is_none());
+        let lan = [("host", "box.lan:6274"), ("origin", "https://box.lan:6274")];
+        assert!(s.refuse(&headers(&lan), false).is_none());
+        let plain = [
+            ("host", "localhost:6274"),
+            ("origin", "http://localhost:6274"),
+        ];
+        assert!(s.refuse(&headers(&plain), false).is_some());
+        assert_eq!(
+            s.token_cookie("t"),
+            "mcpscope_token=t; HttpOnly; SameSite=Strict; Path=/; Secure"
+        );
+        // A Host without a port is the scheme's default: 443.
+        let mut on_443 = Security::for_port(443, None, None);
+        on_443.serve_https();
+        assert!(
+            on_443
+                .refuse(&headers(&[("host", "localhost")]), false)
+                .is_none()
+        );
+        // Origins the user listed in ALLOWED_ORIGINS keep the scheme they were given.
+        let mut given = Security::for_port(1, None, Some(vec!["http://dev.lan:8080".into()]));
+        given.serve_https();
+        assert_eq!(given.allowed_origins, ["http://dev.lan:8080"]);
+    }
+
+    #[test]
     fn a_stale_or_tossed_cookie_is_one_guess_however_often_it_is_sent() {
         let s = Security::for_port(1, Some("abc".into()), None);
         let stale = headers(&[("cookie", "mcpscope_token=x; mcpscope_token=old")]);
