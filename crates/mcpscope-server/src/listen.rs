@@ -25,7 +25,8 @@
 //!
 //! Handlers can extract [`axum::extract::ConnectInfo<SocketAddr>`]: the TCP peer (the gateway
 //! mode's trusted-proxy rule needs it). With [`ListenOptions::tls`] the listener speaks HTTPS
-//! only (`listen/tls.rs`: the key and certificate files, reloaded when they change).
+//! only (`listen/tls.rs`: the key and certificate files, reloaded when they change); plain HTTP
+//! sent to it gets a 400 saying to use https, not just a closed connection.
 //!
 //! Shutdown: when `shutdown` resolves the listener closes, idle connections close, requests in
 //! progress are answered, then after [`ListenOptions::shutdown_grace`] whatever is left (a
@@ -220,13 +221,14 @@ impl Server {
         let Some(tls) = &self.opts.tls else {
             return self.http(TokioIo::new(stream), peer, conn).await;
         };
-        let handshake = tls.acceptor().accept(stream);
         let mut phase = self.phase.clone();
         let stream = tokio::select! {
-            done = tokio::time::timeout(self.opts.header_read_timeout, handshake) => match done {
-                Ok(Ok(stream)) => stream,
-                // A failed or slow handshake: nothing was asked, so nothing to answer.
-                _ => return,
+            done = tokio::time::timeout(self.opts.header_read_timeout, handshake(tls, stream)) => {
+                match done {
+                    Ok(Some(stream)) => stream,
+                    // A failed or slow handshake: nothing was asked, so nothing to answer.
+                    _ => return,
+                }
             },
             () = conn.evict.notified() => return,
             _ = phase.wait_for(|p| *p != Phase::Serving) => return,
@@ -276,6 +278,39 @@ impl Server {
         phase.send_replace(Phase::Closing);
         let _ = tokio::time::timeout(CLOSE_WAIT, self.slots.acquire_many(self.cap)).await;
     }
+}
+
+/// The first byte of every TLS connection: a handshake record.
+const TLS_HANDSHAKE_RECORD: u8 = 0x16;
+
+/// The TLS handshake of a new connection; `None` when it fails. A client that speaks plain HTTP
+/// instead (someone typed `http://`) is told to use https, as it would otherwise see only a
+/// closed connection.
+async fn handshake(
+    tls: &TlsConfig,
+    mut stream: TcpStream,
+) -> Option<tokio_rustls::server::TlsStream<TcpStream>> {
+    let mut first = [0u8; 1];
+    if stream.peek(&mut first).await.ok()? == 0 {
+        return None;
+    }
+    if first[0] != TLS_HANDSHAKE_RECORD {
+        use tokio::io::AsyncWriteExt;
+        let _ = stream.write_all(plain_http_refusal().as_bytes()).await;
+        let _ = stream.shutdown().await;
+        return None;
+    }
+    tls.acceptor().accept(stream).await.ok()
+}
+
+/// What plain HTTP on a TLS port is told (a 400, then the connection closes).
+const PLAIN_HTTP_REFUSAL: &str = "this port speaks HTTPS only: open the https:// URL instead\n";
+
+fn plain_http_refusal() -> String {
+    format!(
+        "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{PLAIN_HTTP_REFUSAL}",
+        PLAIN_HTTP_REFUSAL.len()
+    )
 }
 
 /// True for EMFILE and ENFILE (24 and 23 on Linux and macOS alike): no descriptor for the

@@ -323,7 +323,7 @@ async fn https_sets_a_secure_cookie_accepts_its_origin_and_reloads_the_certifica
         Options {
             listen: ListenOptions {
                 tls: Some(tls),
-                ..ListenOptions::default()
+                ..short_timeouts()
             },
             ..Options::default()
         },
@@ -332,7 +332,7 @@ async fn https_sets_a_secure_cookie_accepts_its_origin_and_reloads_the_certifica
     assert!(b.base.starts_with("https://localhost:"), "{}", b.base);
     let http = pki.client();
 
-    // The launch URL's cookie is Secure; plain HTTP on the port gets no answer.
+    // The launch URL's cookie is Secure; plain HTTP on the port is told to use https.
     let launch = http
         .get(b.url(&format!("/?token={}", b.token)))
         .send()
@@ -345,8 +345,27 @@ async fn https_sets_a_secure_cookie_accepts_its_origin_and_reloads_the_certifica
     let plain = reqwest::Client::new()
         .get(format!("http://127.0.0.1:{}/api/about", b.port))
         .send()
-        .await;
-    assert!(plain.is_err() || plain.unwrap().status() == 400);
+        .await
+        .expect("plain HTTP gets an answer");
+    assert_eq!(plain.status(), 400);
+    assert!(plain.headers().get("set-cookie").is_none());
+    let said = plain.text().await.unwrap();
+    assert!(said.contains("HTTPS only"), "{said}");
+
+    // A handshake that never comes, or stops after its first byte, is bounded too.
+    let host = format!("127.0.0.1:{}", b.port);
+    let opened = Instant::now();
+    let mut silent = TcpStream::connect(&host).await.unwrap();
+    let mut stalled = TcpStream::connect(&host).await.unwrap();
+    stalled.write_all(&[0x16, 0x03]).await.unwrap();
+    for s in [&mut silent, &mut stalled] {
+        until_closed(s, HEAD * 4).await;
+        let after = opened.elapsed();
+        assert!(
+            after >= HEAD - Duration::from_millis(100),
+            "closed after {after:?}"
+        );
+    }
 
     // Our page's origin is https://…; the http one is not ours any more.
     let with_origin = |origin: String| {
