@@ -73,6 +73,9 @@ pub struct Options {
     pub groups_header: String,
     /// How often the file (and the CA file) is looked at.
     pub poll: Duration,
+    /// Serve HTTPS with this key and certificate (`INSPECTOR_TLS_KEY_PATH` /
+    /// `INSPECTOR_TLS_CERT_PATH`, reloaded when the files change); `None`: plain HTTP.
+    pub tls: Option<mcpscope_server::TlsConfig>,
 }
 
 impl Options {
@@ -88,6 +91,7 @@ impl Options {
             user_header: "X-Forwarded-User".into(),
             groups_header: "X-Forwarded-Groups".into(),
             poll: config::POLL,
+            tls: None,
         }
     }
 }
@@ -220,6 +224,11 @@ pub async fn start(options: Options, settings: Settings) -> Result<Started, Stri
         ca_readable: AtomicBool::new(true),
     });
     state.warn_unlisted_origins();
+    let listen = mcpscope_server::ListenOptions {
+        tls: options.tls.clone(),
+        ..Default::default()
+    };
+    let scheme = listen.scheme();
     let shown_host = if options.host == "0.0.0.0" || options.host == "::" {
         "127.0.0.1".to_string()
     } else if options.host.contains(':') && !options.host.starts_with('[') {
@@ -234,9 +243,16 @@ pub async fn start(options: Options, settings: Settings) -> Result<Started, Stri
             groups_header: header_name(&options.groups_header, "--groups-header")?,
             page_origins: settings.page_origins.clone(),
         };
-        let security = Security::for_port(addr.port(), None, None);
+        let mut security = Security::for_port(addr.port(), None, None);
+        if listen.tls.is_some() {
+            security.serve_https();
+        }
         let app = router(state.clone(), Guard::Proxy(Arc::new(proxy)), security);
-        (app, None, format!("http://{shown_host}:{}/", addr.port()))
+        (
+            app,
+            None,
+            format!("{scheme}://{shown_host}:{}/", addr.port()),
+        )
     } else {
         let token = settings
             .api_token
@@ -253,24 +269,25 @@ pub async fn start(options: Options, settings: Settings) -> Result<Started, Stri
         // A token the administrator fixed is not printed (it would end up in a pod's logs);
         // one made here is, as the web UI prints its own.
         let url = if explicit_token {
-            format!("http://{shown_host}:{}/", addr.port())
+            format!("{scheme}://{shown_host}:{}/", addr.port())
         } else {
-            format!("http://{shown_host}:{}/?token={token}", addr.port())
+            format!("{scheme}://{shown_host}:{}/?token={token}", addr.port())
         };
         let app = router(state.clone(), Guard::Token, security);
         (app, Some(token), url)
     };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let served = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
+    // The shared listener (mcpscope-server's `listen.rs`): a connection cap, a header-read
+    // timeout, TLS; it hands handlers the peer address (`ConnectInfo`) the trusted-proxy rule
+    // reads.
+    let served = tokio::spawn(mcpscope_server::serve_router(
+        listener,
+        app,
+        listen,
+        async move {
             let _ = stopped.await;
-        })
-        .await
-    });
+        },
+    ));
     let watcher = tokio::spawn({
         let state = state.clone();
         let every = options.poll;

@@ -286,6 +286,28 @@ impl GatewayState {
         }
     }
 
+    /// The refusal of a session id this user's exchanges with this gateway did not open: 403 for
+    /// another user's (or gateway's), 404 for one the relay does not know — an expired session
+    /// to any MCP client, which then starts a new one.
+    fn not_yours(&self, gateway: &str, user: &str, id: &str) -> Option<Refusal> {
+        match self.sessions.check(gateway, user, id) {
+            Ownership::Mine => None,
+            Ownership::NotMine => Some(Refusal::new(
+                Rule::SessionOwner,
+                "this Mcp-Session-Id was not opened by your exchanges with this gateway: reconnect to start a session of your own",
+            )),
+            Ownership::Unknown => {
+                let mut r = Refusal::new(
+                    Rule::SessionOwner,
+                    "this Mcp-Session-Id is not known to the relay (it ended, or was forgotten): reconnect to start a new session",
+                );
+                r.error.status = StatusCode::NOT_FOUND;
+                r.error.code = "not_found";
+                Some(r)
+            }
+        }
+    }
+
     /// The checks that need the gateway, then the exchange itself.
     async fn relay(
         &self,
@@ -345,15 +367,9 @@ impl GatewayState {
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
         if let Some(id) = &session
-            && self.sessions.check(x.gateway, &x.user.name, id) == Ownership::NotMine
+            && let Some(refusal) = self.not_yours(x.gateway, &x.user.name, id)
         {
-            return self.refuse(
-                &x,
-                Refusal::new(
-                    Rule::SessionOwner,
-                    "this Mcp-Session-Id was not opened by your exchanges with this gateway (or it was forgotten): reconnect to start a new session",
-                ),
-            );
+            return self.refuse(&x, refusal);
         }
         let (target, host) = self.upstream.target(url);
         let mut out = outgoing_headers(headers);

@@ -1,7 +1,8 @@
 //! Which user's exchanges opened which `Mcp-Session-Id` (rule `session-owner`): the only state
 //! the relay keeps per user, in memory only, and bounded — at most [`SESSIONS_PER_USER`] per
-//! user and [`USERS`] users, the oldest forgotten first. A forgotten session is refused like
-//! another user's (the page reconnects), never handed to whoever asks first.
+//! user and [`USERS`] users, the oldest forgotten first. A forgotten session is never handed to
+//! whoever asks first: the relay answers it as an expired session (404), so any MCP client
+//! starts a new one, as the spec says it must.
 //!
 //! Session ids are kept as a gateway sent them, here and nowhere else: never logged, never in a
 //! message.
@@ -36,8 +37,10 @@ struct Inner {
 pub enum Ownership {
     /// Opened by this user's exchanges with this gateway.
     Mine,
-    /// Opened by someone else, on another gateway, or not known (never seen, or forgotten).
+    /// Opened by someone else, or on another gateway.
     NotMine,
+    /// Not known: never seen, ended, or forgotten (the bounds, a restart).
+    Unknown,
 }
 
 impl Sessions {
@@ -52,18 +55,17 @@ impl Sessions {
         let mut inner = self.lock();
         inner.tick += 1;
         let tick = inner.tick;
-        let mine = inner
-            .owner
-            .get(id)
-            .is_some_and(|(g, u)| g == gateway && u == user);
-        if mine && let Some((_, active)) = inner.users.get_mut(user) {
+        let found = match inner.owner.get(id) {
+            None => Ownership::Unknown,
+            Some((g, u)) if g == gateway && u == user => Ownership::Mine,
+            Some(_) => Ownership::NotMine,
+        };
+        if found == Ownership::Mine
+            && let Some((_, active)) = inner.users.get_mut(user)
+        {
             *active = tick;
         }
-        if mine {
-            Ownership::Mine
-        } else {
-            Ownership::NotMine
-        }
+        found
     }
 
     /// A gateway gave `user` the session `id`: remember it. Returns false when the id already
@@ -149,7 +151,7 @@ mod tests {
         assert_eq!(s.check("g", "ada", "s1"), Ownership::Mine);
         assert_eq!(s.check("g", "bob", "s1"), Ownership::NotMine);
         assert_eq!(s.check("h", "ada", "s1"), Ownership::NotMine);
-        assert_eq!(s.check("g", "ada", "never-seen"), Ownership::NotMine);
+        assert_eq!(s.check("g", "ada", "never-seen"), Ownership::Unknown);
         assert!(!s.opened("g", "bob", "s1"), "not taken over");
         s.closed("bob", "s1");
         assert_eq!(
@@ -168,7 +170,7 @@ mod tests {
             s.opened("g", "ada", &format!("s{i}"));
         }
         assert_eq!(s.len(), SESSIONS_PER_USER);
-        assert_eq!(s.check("g", "ada", "s0"), Ownership::NotMine);
+        assert_eq!(s.check("g", "ada", "s0"), Ownership::Unknown);
         assert_eq!(
             s.check("g", "ada", &format!("s{}", SESSIONS_PER_USER + 2)),
             Ownership::Mine
