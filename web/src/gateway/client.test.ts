@@ -237,6 +237,20 @@ describe('2025-11-25 (legacy)', () => {
     expect(methods(r.sent)).toEqual(['initialize']);
   });
 
+  it("the relay's 404 for a session it no longer knows is an expired session too", async () => {
+    let forgotten = false;
+    const r = relay((m, h) =>
+      forgotten && m.method === 'tools/list'
+        ? { status: 404, body: { error: { code: 'not_found', message: 'unknown session', rule: 'session-owner' } }, headers: { 'X-Mcpscope-Refusal': 'session-owner' } }
+        : legacyGateway({ session: 's' })(m, h),
+    );
+    const c = client(r.fetchFn);
+    await c.connect(LEGACY_VERSION);
+    forgotten = true;
+    await expect(c.listTools()).rejects.toMatchObject({ kind: 'session-expired', rule: 'session-owner' });
+    expect(c.invalidated).toBeDefined();
+  });
+
   it('an expired session (404) invalidates the client', async () => {
     let expired = false;
     const r = relay((m, h) => (expired && m.method === 'tools/list' ? { status: 404, body: '' } : legacyGateway({ session: 's' })(m, h)));
