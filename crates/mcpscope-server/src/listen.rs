@@ -108,7 +108,12 @@ pub async fn serve_router(
     opts: ListenOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
-    let reloader = opts.tls.clone().map(|tls| tokio::spawn(tls.watch_files()));
+    // Stopped however this future ends, dropped included (as is every connection: their
+    // phase channel closes with `phase_tx`).
+    let _reloader = opts
+        .tls
+        .clone()
+        .map(|tls| AbortOnDrop(tokio::spawn(tls.watch_files())));
     let (phase_tx, phase) = watch::channel(Phase::Serving);
     let server = Arc::new(Server::new(router, opts, phase));
     tokio::pin!(shutdown);
@@ -124,11 +129,17 @@ pub async fn serve_router(
     }
     // New connections are refused from here on.
     drop(listener);
-    if let Some(task) = reloader {
-        task.abort();
-    }
     server.drain(&phase_tx).await;
     Ok(())
+}
+
+/// A task that ends with its owner.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// Where the listener is in its life; every connection watches it.

@@ -3,6 +3,7 @@
 //! timeout, idle sockets past the connection cap make room for the UI's request while a busy
 //! event stream is never the one closed. And HTTPS: the cookie is `Secure`, the https origin is
 //! ours, a replaced certificate reaches new connections, a bad replacement keeps the old one.
+//! Handlers see the peer (`ConnectInfo`), and a dropped listener closes its connections.
 
 use crate::support::{Backend, Options, TempDir, start};
 use mcpscope_server::{ListenOptions, TLS_RELOAD_EVERY, TlsConfig};
@@ -444,4 +445,43 @@ fn a_missing_or_unusable_file_is_an_error_naming_it() {
         "{mismatch}"
     );
     assert!(TlsConfig::from_files(p("one.key"), p("one.pem")).is_ok());
+}
+
+/// The gateway mode's trusted-proxy rule reads the TCP peer: handlers get it as axum's
+/// `ConnectInfo`. And a listener whose task is dropped closes its connections.
+#[tokio::test]
+async fn handlers_see_the_peer_address_and_a_dropped_listener_closes_its_connections() {
+    use axum::extract::ConnectInfo;
+    use std::net::SocketAddr;
+    let router = axum::Router::new().route(
+        "/peer",
+        axum::routing::get(
+            |ConnectInfo(peer): ConnectInfo<SocketAddr>| async move { peer.to_string() },
+        ),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let task = tokio::spawn(mcpscope_server::serve_router(
+        listener,
+        router,
+        ListenOptions::default(),
+        std::future::pending(),
+    ));
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let me = s.local_addr().unwrap();
+    s.write_all(format!("GET /peer HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+    let mut got = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(5), s.read(&mut got))
+        .await
+        .expect("an answer")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&got[..n]).to_string();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.ends_with(&me.to_string()), "{answer} vs {me}");
+
+    task.abort();
+    let (after, _) = until_closed(&mut s, Duration::from_secs(2)).await;
+    assert!(after < Duration::from_secs(1), "{after:?}");
 }
