@@ -3,8 +3,9 @@
 // FastMCP and the Python SDK (testenv/peers/gateway-standin.py: 002's demo table, toystore_ and
 // stateless_ backends), for both protocols, a bearer-protected gateway, one without prompts and
 // one whose legacy sessions expire on demand; the bearer-protected ones over HTTPS with a CA made
-// in the test (testenv/peers/make-test-ca.sh, trusted by the relay through MCP_PROXY_CA_FILE). Waits on the page's data-testid / data-* contract
-// (web/README.md, "Gateway page"), never on timers.
+// in the test (testenv/peers/make-test-ca.sh, trusted by the relay through MCP_PROXY_CA_FILE).
+// Waits on the page's data-testid / data-* contract (web/README.md, "Gateway page"), never on
+// timers.
 import { expect, test, type Page } from '@playwright/test';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
