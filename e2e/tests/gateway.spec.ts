@@ -187,6 +187,18 @@ test('2025-11-25: tools with their server, Validate only, Run tool, the Output c
   await out.getByTestId('output-tab-response').click();
   await expect(out.getByTestId('output-response')).toContainText('Hi Ada');
 
+  // Refresh tools: tools/list again, without reconnecting (the output and counters stay).
+  const sent: string[] = [];
+  page.on('request', (r) => sent.push(String((JSON.parse(r.postData() ?? '{}') as { method?: string }).method)));
+  const relisted = page.waitForResponse((r) => r.url().endsWith('/api/gateways/legacy/mcp') && (r.request().postData() ?? '').includes('"tools/list"'));
+  await page.getByTestId('refresh-tools').click();
+  await relisted;
+  await expect(page.getByTestId('refresh-tools')).not.toHaveAttribute('data-loading', 'true');
+  expect(sent).toEqual(['tools/list']);
+  await expect(page.getByTestId('tools-count')).toHaveAttribute('data-count', '2');
+  await expect(out).toHaveAttribute('data-outcome', 'ok');
+  await expect(details(page)).toHaveAttribute('data-kind', 'session-based');
+
   await page.getByTestId('tab-prompts').click();
   await choose(page, 'prompt-select', 'toystore_greet');
   await page.getByTestId('generate-prompt').click();
