@@ -1,9 +1,11 @@
 //! The `mcpscope` binary's library: the web UI (the default), the one-shot CLI (`--cli`), the
-//! built-in demo server (`demo-server`), and the terminal UI (`--tui`).
+//! built-in demo server (`demo-server`), the terminal UI (`--tui`) and the team gateway mode
+//! (`gateway`).
 //! Kept as a library so integration tests and benchmarks can reach the pieces.
 
 pub mod args;
 pub mod cli;
+pub mod gateway;
 pub mod oauth;
 pub mod observer;
 pub mod resolve;
@@ -20,6 +22,8 @@ use clap::Parser;
 enum Command {
     /// `mcpscope demo-server [--http PORT]`.
     Demo(args::DemoArgs),
+    /// `mcpscope gateway --config FILE`: the team gateway mode.
+    Gateway(gateway::GatewayArgs),
     /// The web UI (the default), the one-shot CLI (`--cli`) or the terminal UI (`--tui`).
     Main(Box<args::Args>),
 }
@@ -66,6 +70,7 @@ pub fn run(argv: Vec<String>) -> i32 {
                     }
                 }
             }
+            Command::Gateway(g) => gateway::run(g).await,
             Command::Main(args) if args.cli => cli::run(*args).await,
             Command::Main(args) if args.tui => tui::run(*args).await,
             Command::Main(args) => web::run(*args).await,
@@ -98,6 +103,11 @@ fn parse(argv: Vec<String>) -> Result<Command, i32> {
     if argv.get(1).map(String::as_str) == Some("demo-server") {
         return Ok(Command::Demo(args::DemoArgs::parse_from(
             std::iter::once("mcpscope demo-server".to_string()).chain(argv.into_iter().skip(2)),
+        )));
+    }
+    if argv.get(1).map(String::as_str) == Some("gateway") {
+        return Ok(Command::Gateway(gateway::GatewayArgs::parse_from(
+            std::iter::once("mcpscope gateway".to_string()).chain(argv.into_iter().skip(2)),
         )));
     }
     match args::Args::try_parse_from(&argv) {
