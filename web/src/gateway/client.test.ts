@@ -304,3 +304,14 @@ describe('classifyDiscover', () => {
     expect(classifyDiscover(MODERN_VERSION, { status: 200, response: { jsonrpc: '2.0', id: 1, result: { supportedVersions: [LEGACY_VERSION] } } })).toMatchObject({ verdict: 'fail' });
   });
 });
+
+describe('hostile answers', () => {
+  it("a gateway's error message is quoted at most 500 characters", async () => {
+    const r = relay((m) => (m.method === 'tools/call' ? error(m, -32602, 'x'.repeat(100_000)) : modernGateway()(m)));
+    const c = client(r.fetchFn);
+    await c.connect('auto');
+    const got = (await c.callTool('t', {}).catch((e: unknown) => e)) as GatewayFailure;
+    expect(got.message.length).toBeLessThan(600);
+    expect(JSON.stringify(got.exchange?.response).length).toBeGreaterThan(100_000);
+  });
+});

@@ -16,7 +16,7 @@
 
 import type { Json, JsonObject } from '../utils/types';
 import { paramHeaders, paramHeaderValues, standardHeaders, type ParamHeader } from './headers';
-import { checkInitialize, classifyDiscover, LEGACY_VERSION, MODERN_VERSION, type ProtocolMode } from './negotiate';
+import { checkInitialize, classifyDiscover, clip, LEGACY_VERSION, MODERN_VERSION, type ProtocolMode } from './negotiate';
 import { readSse } from './sse';
 
 /** Who the page says it is (`clientInfo`, `io.modelcontextprotocol/clientInfo`). */
@@ -255,7 +255,7 @@ export class GatewayClient {
     const err = ex.response?.error;
     if (isObject(err)) {
       const code = typeof err.code === 'number' ? err.code : '?';
-      throw new GatewayFailure('rpc', `JSON-RPC error ${code}: ${typeof err.message === 'string' ? err.message : ''}`, ex);
+      throw new GatewayFailure('rpc', `JSON-RPC error ${code}: ${typeof err.message === 'string' ? clip(err.message) : ''}`, ex);
     }
     if (status < 200 || status >= 300 || !ex.response || !('result' in ex.response)) {
       throw new GatewayFailure('http', ex.body !== undefined || status ? `the gateway answered HTTP ${status} without a JSON-RPC result` : 'no response', ex);
@@ -449,7 +449,7 @@ export class GatewayClient {
     if (refusal !== null) {
       ex.body = text;
       const err = isObject(parsed) && isObject(parsed.error) ? parsed.error : {};
-      const why = typeof err.message === 'string' ? err.message : `HTTP ${res.status}`;
+      const why = typeof err.message === 'string' ? clip(err.message) : `HTTP ${res.status}`;
       throw new GatewayFailure('refused', `mcpscope's relay refused this (rule ${refusal}): ${why}`, ex, refusal);
     }
     if (isObject(parsed) && parsed.jsonrpc === '2.0' && ('result' in parsed || 'error' in parsed)) ex.response = parsed;

@@ -41,6 +41,10 @@ export type DiscoverVerdict =
   | { verdict: 'legacy'; reason: string }
   | { verdict: 'fail'; reason: string; auth?: boolean };
 
+/** A gateway's error message as the page quotes it: at most 500 characters (the whole answer
+ *  stays in the Output card). */
+export const clip = (s: string): string => (s.length > 500 ? `${s.slice(0, 500)}…` : s);
+
 const strings = (v: Json | undefined): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** The verdict of a `server/discover` exchange for `mode` (Auto or 2026-07-28). */
@@ -65,7 +69,7 @@ export function classifyDiscover(mode: 'auto' | typeof MODERN_VERSION, o: Discov
   }
   const e = r?.error;
   if (e && typeof e === 'object' && !Array.isArray(e) && typeof e.code === 'number') {
-    const message = typeof e.message === 'string' ? e.message : '';
+    const message = typeof e.message === 'string' ? clip(e.message) : '';
     switch (e.code) {
       case UNSUPPORTED_PROTOCOL_VERSION: {
         const data = e.data && typeof e.data === 'object' && !Array.isArray(e.data) ? e.data : {};
@@ -94,5 +98,5 @@ export function classifyDiscover(mode: 'auto' | typeof MODERN_VERSION, o: Discov
 export function checkInitialize(result: Json | undefined): { ok: true } | { ok: false; reason: string } {
   const v = result && typeof result === 'object' && !Array.isArray(result) ? result.protocolVersion : undefined;
   if (v === LEGACY_VERSION) return { ok: true };
-  return { ok: false, reason: `the gateway negotiated ${typeof v === 'string' ? v : JSON.stringify(v ?? null)}, not ${LEGACY_VERSION}` };
+  return { ok: false, reason: `the gateway negotiated ${clip(typeof v === 'string' ? v : JSON.stringify(v ?? null))}, not ${LEGACY_VERSION}` };
 }
