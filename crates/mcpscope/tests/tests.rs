@@ -58,6 +58,9 @@ mod peers_python;
 // The web UI as `mcpscope` starts it: token URL, seeded demo catalog, a call over stdio, pins
 // across a process restart, the refused wildcard bind, a read-only --config.
 mod web_ui;
+// `mcpscope gateway` as started: the printed token URL, a relay to the demo server over HTTP,
+// a method refused, no single-user route, a bad gateways file naming its line.
+mod gateway_mode;
 // --trace: redaction of credentials and secret-store values, --trace-secrets, and a trace that
 // survives SIGTERM and SIGKILL.
 mod trace;
