@@ -137,16 +137,16 @@ async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
         ),
         None => url.clone(),
     };
-    let state = AppState::new(
-        security,
-        catalog,
-        store,
-        ServerOptions {
-            secrets: crate::secret_store::secret_config().ok(),
-            ..ServerOptions::for_port(port)
-        },
-    )
-    .with_sandbox_url(sandbox_url);
+    let mut options = ServerOptions {
+        secrets: crate::secret_store::secret_config().ok(),
+        ..ServerOptions::for_port(port)
+    };
+    if listen.tls.is_some() {
+        // The port speaks only TLS, so the OAuth redirect comes back over https, to the host
+        // the certificate names (the printed URL's).
+        options.callback_url = format!("https://{shown_host}:{port}/oauth/callback");
+    }
+    let state = AppState::new(security, catalog, store, options).with_sandbox_url(sandbox_url);
     // Ctrl-C is caught from before the URL is printed: one pressed the moment it appears must
     // shut down cleanly (history written, lock released), not kill us by the default action.
     let shutdown = interrupted();

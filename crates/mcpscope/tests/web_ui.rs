@@ -3,7 +3,8 @@
 //! the demo server (launched over stdio as our own executable), a tool call with progress, a pin
 //! that survives a restart of the process, the refusals of a non-loopback bind, the read-only
 //! `--config` catalog, one web UI per data directory (a second start exits 4 naming the holder and
-//! leaves its history alone), the warning for a short fixed token, and owner-only files.
+//! leaves its history alone), the warning for a short fixed token, owner-only files, and HTTPS
+//! from `INSPECTOR_TLS_KEY_PATH` / `INSPECTOR_TLS_CERT_PATH` (one alone refused).
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -595,5 +596,148 @@ async fn the_browser_gets_a_single_use_launch_code_not_the_token() {
     assert_eq!(again.status().as_u16(), 401, "a launch code works once");
     assert!(again.headers().get("set-cookie").is_none());
     assert!(again.text().await.unwrap().contains("works once"));
+    assert_eq!(ui.stop().await, 0);
+}
+
+/// A private CA and a certificate for 127.0.0.1 and localhost signed by it (openssl), in `dir`:
+/// `ca.pem`, `server.key`, `server.pem`.
+fn make_pki(dir: &Path) {
+    let openssl = |args: &[&str]| {
+        let out = std::process::Command::new("openssl")
+            .current_dir(dir)
+            .args(args)
+            .output()
+            .expect("openssl");
+        assert!(
+            out.status.success(),
+            "openssl {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=test CA",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+    ]);
+    openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        "/CN=localhost",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+    ]);
+    std::fs::write(
+        dir.join("san.ext"),
+        "subjectAltName=DNS:localhost,IP:127.0.0.1\n",
+    )
+    .unwrap();
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-days",
+        "2",
+        "-extfile",
+        "san.ext",
+        "-out",
+        "server.pem",
+    ]);
+}
+
+/// Issue 25 (HTTPS): `INSPECTOR_TLS_KEY_PATH` and `INSPECTOR_TLS_CERT_PATH` serve the UI and
+/// the sandbox over TLS: the printed URL and the sandbox's say https, a client trusting the CA
+/// gets the API, the launch URL's cookie is Secure. One variable alone, or a file that is not
+/// there, stops the start with the name of what is wrong.
+#[tokio::test]
+async fn inspector_tls_variables_serve_https_and_a_half_set_pair_is_refused() {
+    let pki = TempDir::new("tls-pki");
+    make_pki(&pki.0);
+    let key = pki.0.join("server.key");
+    let cert = pki.0.join("server.pem");
+    let (key, cert) = (key.to_str().unwrap(), cert.to_str().unwrap());
+
+    let dir = TempDir::new("tls-half");
+    let out = command(&dir.0, &[("INSPECTOR_TLS_KEY_PATH", key)], &["--no-open"])
+        .env_remove("INSPECTOR_TLS_CERT_PATH")
+        .output()
+        .await
+        .expect("run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(out.stdout.is_empty(), "no URL printed");
+    assert!(err.contains("INSPECTOR_TLS_CERT_PATH is not"), "{err}");
+    assert!(!dir.0.join("history.sqlite").exists(), "nothing started");
+    let missing = pki.0.join("nope.pem");
+    let env = [
+        ("INSPECTOR_TLS_KEY_PATH", key),
+        ("INSPECTOR_TLS_CERT_PATH", missing.to_str().unwrap()),
+    ];
+    let out = command(&dir.0, &env, &["--no-open"])
+        .output()
+        .await
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("nope.pem"), "{err}");
+
+    let env = [
+        ("INSPECTOR_TLS_KEY_PATH", key),
+        ("INSPECTOR_TLS_CERT_PATH", cert),
+    ];
+    let ui = launch(&dir.0, &env, &["--no-open"]).await;
+    assert!(ui.base.starts_with("https://127.0.0.1:"), "{}", ui.base);
+    let ca = std::fs::read(pki.0.join("ca.pem")).unwrap();
+    let https = reqwest::Client::builder()
+        .tls_certs_only(vec![reqwest::Certificate::from_pem(&ca).unwrap()])
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let about = https
+        .get(format!("{}/api/about", ui.base))
+        .header("x-mcp-remote-auth", format!("Bearer {}", ui.token))
+        .send()
+        .await
+        .expect("the UI answers over HTTPS")
+        .text()
+        .await
+        .unwrap();
+    let about: Value = serde_json::from_str(&about).unwrap_or(Value::String(about));
+    let sandbox = about["sandbox"]["url"].as_str().unwrap_or_default();
+    assert!(sandbox.starts_with("https://127.0.0.1:"), "{about}");
+    let page = https
+        .get(sandbox)
+        .send()
+        .await
+        .expect("the sandbox over HTTPS");
+    assert_eq!(page.status(), 200);
+    let launch = https
+        .get(format!("{}/?token={}", ui.base, ui.token))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(launch.status(), 303);
+    let cookie = launch.headers()["set-cookie"].to_str().unwrap();
+    assert!(cookie.contains("; Secure"), "{cookie}");
     assert_eq!(ui.stop().await, 0);
 }
