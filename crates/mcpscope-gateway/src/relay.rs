@@ -74,7 +74,7 @@ pub(crate) async fn post(
     let (parts, body) = req.into_parts();
     let config = g.watched.current();
     let limit = config.limits.request_bytes;
-    let message = match read_message(&parts.headers, body, limit).await {
+    let (message, body) = match read_message(&parts.headers, body, limit).await {
         Ok(m) => m,
         Err(refusal) => return g.refused(&user, &name, "", None, refusal),
     };
@@ -113,9 +113,6 @@ pub(crate) async fn post(
         );
         return g.refused(&user, &name, &method, tool.as_deref(), refusal);
     }
-    let body = serde_json::to_vec(&message)
-        .map(Bytes::from)
-        .unwrap_or_default();
     let exchange = Exchange {
         user: &user,
         gateway: &name,
@@ -155,8 +152,13 @@ pub(crate) async fn get_stream() -> Response {
     .into_response()
 }
 
-/// The body, read up to `limit`, as one JSON-RPC request or notification.
-async fn read_message(headers: &HeaderMap, body: Body, limit: u64) -> Result<Value, Refusal> {
+/// The body, read up to `limit`, as one JSON-RPC request or notification: its parse, and its
+/// bytes, which are what the gateway gets (as the browser sent them, not re-serialised).
+async fn read_message(
+    headers: &HeaderMap,
+    body: Body,
+    limit: u64,
+) -> Result<(Value, Bytes), Refusal> {
     let too_big = || {
         Refusal::new(
             Rule::RequestSize,
@@ -177,7 +179,7 @@ async fn read_message(headers: &HeaderMap, body: Body, limit: u64) -> Result<Val
     let value: Value = serde_json::from_slice(&bytes)
         .map_err(|e| Refusal::new(Rule::JsonRpc, format!("the request body is not JSON: {e}")))?;
     jsonrpc_message(&value).map_err(|why| Refusal::new(Rule::JsonRpc, why))?;
-    Ok(value)
+    Ok((value, bytes))
 }
 
 /// Why `v` is not one JSON-RPC 2.0 request or notification (a batch, a response, a malformed
@@ -568,10 +570,10 @@ fn send_failed(gateway: &str, e: &reqwest::Error, timeout: Option<std::time::Dur
         }
         source = s.source();
     }
-    let why = why.replace(
-        e.url().map(|u| u.as_str()).unwrap_or("\u{0}"),
-        "the gateway",
-    );
+    let why = match e.url() {
+        Some(u) => why.replace(&format!(" for url ({u})"), ""),
+        None => why,
+    };
     Refusal::new(
         Rule::Unreachable,
         format!("gateway {gateway:?} could not be reached: {why}"),

@@ -72,8 +72,24 @@ async fn the_happy_path_relays_mcp_and_only_the_listed_headers() {
     );
     assert_eq!(seen[0].header("host"), Some(addr.to_string().as_str()));
     assert_eq!(seen[0].header("mcp-param-region"), Some("eu"));
-    let sent: Value = serde_json::from_str(&seen[0].body).unwrap();
-    assert_eq!(sent["method"], "initialize");
+    assert_eq!(seen[0].body, initialize().to_string());
+    // The body goes as the browser wrote it, not re-serialised.
+    let odd = "{ \"jsonrpc\" : \"2.0\", \"id\": 1.50, \"method\": \"tools/list\" }";
+    let resp = gw
+        .client
+        .post(format!("{}/api/gateways/g/mcp", gw.base()))
+        .header(
+            "x-mcp-remote-auth",
+            format!("Bearer {}", gw.started.token.clone().unwrap()),
+        )
+        .header("content-type", "application/json")
+        .body(odd)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(fake.seen_on("/mcp").pop().unwrap().body, odd);
+    fake.seen.lock().unwrap().pop();
     // The session the gateway opened is usable by its user.
     let resp = gw
         .post(
