@@ -78,8 +78,14 @@ test.beforeAll(async () => {
   ]);
   const names = ['legacy', 'modern', 'both', 'locked', 'rotating', 'noprompts', 'expiring'];
   names.forEach((n, i) => (standins[n] = started[i]));
+  // mcpscope's own demo server over HTTP: a tool with x-mcp-header annotations (route-query) and
+  // one that answers input_required at 2026-07-28 (onboard).
+  const demo = await startAndWait(BIN, ['demo-server', '--http', '0'], {}, /listening on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)/, 'demo-server');
+  standins.demo = { url: demo.match[1], port: Number(demo.match[2]), child: demo.child };
+  names.push('demo');
   const gateways: Record<string, unknown> = {};
   for (const n of names) gateways[n] = { url: standins[n].url, description: `stand-in gateway (${n})`, servers: SERVERS };
+  gateways.demo = { url: standins.demo.url, description: "mcpscope's demo server" };
   // A gateway outside MCP_PROXY_ALLOWED_ORIGINS: the relay refuses it with its rule.
   gateways.elsewhere = { url: 'http://127.0.0.1:9/mcp', description: 'not an allowed origin' };
   const config = path.join(dir, 'gateways.json');
@@ -345,4 +351,45 @@ test("a relay refusal is shown as the relay's rule, not the gateway's", async ({
   await expect(problem).toHaveAttribute('data-kind', 'refused');
   await expect(problem).toHaveAttribute('data-rule', 'allowed-origins');
   await expect(problem).toContainText("Refused by mcpscope's relay");
+});
+
+test('2026-07-28 through the relay: Mcp-Param-* headers from x-mcp-header, and input_required shown as Input required', async ({ page }) => {
+  await open(page, 'demo', '2026-07-28');
+  await connected(page, '2026-07-28', 'stateless');
+  await selectTool(page, 'route-query');
+  await page.locator('[data-testid=form-field][data-field="/region"] input').fill('Zürich');
+  await page.locator('[data-testid=form-field][data-field="/priority"] input').fill('3');
+  await page.locator('[data-testid=form-field][data-field="/dryRun"] input').check();
+  await page.locator('[data-testid=form-field][data-field="/query"] input').fill('SELECT 1');
+  // A _meta pair of the user's, and one that tries to replace the inspector's own field.
+  await page.getByTestId('meta-add').click();
+  await page.getByTestId('meta-key').nth(0).fill('example.com/trace');
+  await page.getByTestId('meta-value').nth(0).fill('abc');
+  await page.getByTestId('meta-add').click();
+  await page.getByTestId('meta-key').nth(1).fill('io.modelcontextprotocol/protocolVersion');
+  await page.getByTestId('meta-value').nth(1).fill('1999-01-01');
+  await page.getByTestId('run-tool').click();
+  const out = page.getByTestId('output-card');
+  // The server checked the headers against the body (a mismatch would be -32020).
+  await expect(out).toHaveAttribute('data-outcome', 'ok');
+  await expect(out.getByTestId('output-result')).toContainText('Zürich');
+  await out.getByTestId('output-tab-request').click();
+  const req = out.getByTestId('output-request');
+  await expect(req).toContainText('Mcp-Param-Region: =?base64?WsO8cmljaA==?=');
+  await expect(req).toContainText('Mcp-Param-Priority: 3');
+  await expect(req).toContainText('Mcp-Param-Dry-Run: true');
+  // (The JSON tree draws keys without quotes.)
+  await expect(req).toContainText('example.com/trace:"abc"');
+  await expect(req).toContainText('io.modelcontextprotocol/protocolVersion:"2026-07-28"');
+  await expect(req).not.toContainText('1999-01-01');
+  await shot(page, 'gateway-param-headers');
+
+  await selectTool(page, 'onboard');
+  await page.getByTestId('run-tool').click();
+  await expect(out).toHaveAttribute('data-outcome', 'input-required');
+  await expect(out.getByTestId('output-outcome')).toHaveText('Input required');
+  await expect(out.getByTestId('input-required')).toContainText('no continuation');
+  await expect(out.getByTestId('output-result')).toContainText('inputRequests');
+  await expect(page.getByTestId('stats')).toHaveAttribute('data-warnings', '1');
+  await expect(page.getByTestId('stats')).toHaveAttribute('data-calls', '2');
 });

@@ -39,6 +39,8 @@ export interface Problem {
 
 /** One run's Output card. */
 export interface Output {
+  /** Which run this is (a new run shows its result first). */
+  id?: number;
   what: 'tool' | 'prompt';
   name: string;
   outcome: Outcome;
@@ -107,6 +109,7 @@ export function useGateway() {
   const [running, setRunning] = useState(false);
   const client = useRef<GatewayClient | undefined>(undefined);
   const generation = useRef(0);
+  const runs = useRef(0);
 
   /** A failure that ends the client's usefulness: the dialog, the warning, or the error. */
   const fail = useCallback((p: Problem, connecting: boolean) => {
@@ -249,13 +252,13 @@ export function useGateway() {
       const ex = await send(c);
       if (gen !== generation.current) return;
       const outcome = resultOutcome(ex.response?.result as Json | undefined);
-      set({ what, name, outcome, exchange: ex });
+      set({ id: ++runs.current, what, name, outcome, exchange: ex });
       setStats((s) => count(s, outcome));
     } catch (e) {
       if (gen !== generation.current) return;
       const p = problemOf(e);
       const outcome: Outcome = p.kind === 'session-expired' ? 'session-expired' : 'error';
-      set({ what, name, outcome, exchange: e instanceof GatewayFailure ? e.exchange : undefined, problem: p });
+      set({ id: ++runs.current, what, name, outcome, exchange: e instanceof GatewayFailure ? e.exchange : undefined, problem: p });
       setStats((s) => count(s, outcome));
       if (['unauthorized', 'session-expired', 'invalidated'].includes(p.kind)) fail(p, false);
     } finally {

@@ -66,7 +66,7 @@ export function OutputCard({ output, onClear }: { output?: Output; onClear: () =
             is sent. The raw response is below.
           </Alert>
         )}
-        <Tabs defaultValue="result" keepMounted={false}>
+        <Tabs key={output.id} defaultValue="result" keepMounted={false}>
           <Tabs.List>
             <Tabs.Tab value="result" data-testid="output-tab-result">
               {output.what === 'prompt' ? 'Messages' : 'Result'}
