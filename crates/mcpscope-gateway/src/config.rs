@@ -1,5 +1,5 @@
 //! The administrator's file (`--config FILE`, `docs/gateway.md` "The file"): the only place a
-//! destination comes from. JSON, or YAML when the name ends `.yaml`/`.yml`.
+//! destination comes from. JSON, or YAML when the name ends `.yaml`/`.yml` (`serde_norway`).
 //!
 //! Every check is made while the file is read, so an error carries the line and column of the
 //! value at fault (serde attaches the position to errors raised inside `Deserialize`), and a key
@@ -229,11 +229,19 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
         message,
     };
     if is_yaml(path) {
-        return Err(err(
-            0,
-            0,
-            "YAML is not read by this build; write the file as JSON (the same keys)".into(),
-        ));
+        return serde_norway::from_str::<Config>(text).map_err(|e| {
+            let (line, column) = e
+                .location()
+                .map(|l| (l.line(), l.column()))
+                .unwrap_or((0, 0));
+            // The message ends "at line L column C"; the position goes in front instead.
+            let message = e.to_string();
+            let message = match message.rfind(" at line ") {
+                Some(i) => message[..i].to_string(),
+                None => message,
+            };
+            err(line, column, message)
+        });
     }
     serde_json::from_str::<Config>(text).map_err(|e| {
         // serde_json's message ends "at line L column C"; the position goes in front instead.
@@ -390,6 +398,26 @@ mod tests {
                 .message
                 .contains("path segment")
         );
+    }
+
+    #[test]
+    fn yaml_is_the_same_model_with_the_same_positions() {
+        let yaml = Path::new("gateways.yaml");
+        let c = parse(
+            yaml,
+            "gateways:\n  toystore:\n    url: https://mcp.example.com/mcp\n    groups: [platform]\n",
+        )
+        .unwrap();
+        assert!(c.gateways[&GatewayName("toystore".into())].visible_to("x", &["platform".into()]));
+        let e = parse(
+            yaml,
+            "gateways:\n  a:\n    url: https://x/mcp\n    user: [ada]\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 4, "{e}");
+        assert!(e.message.contains("unknown field `user`"), "{e}");
+        let e = parse(yaml, "gateways:\n  a:\n    url: ftp://x/mcp\n").unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
     }
 
     #[test]
