@@ -296,15 +296,29 @@ test('a 401 on connect opens the bearer dialog; Reconnect stays after dismissing
   await expect(dialog).toBeVisible();
 });
 
-test('a 401 during a run invalidates the client and reopens the bearer dialog', async ({ page }) => {
+/** Rotate the `rotating` stand-in's bearer under the page: the same port, another token. */
+async function rotate(token: string) {
+  const s = standins.rotating;
+  await stopChild(s.child);
+  standins.rotating = await standin('rotating', ['--era', 'modern', '--bearer', token, ...tls, '--port', String(s.port)]);
+}
+
+async function giveToken(page: Page, token: string) {
+  await expect(page.getByTestId('token-dialog-body')).toBeVisible();
+  await page.getByTestId('token-input').fill(token);
+  await page.getByTestId('token-submit').click();
+  await expect(details(page)).toHaveAttribute('data-status', 'connected');
+  await expect(details(page)).toHaveAttribute('data-version', '2026-07-28');
+}
+
+test('a 401 during a run, a refresh or a prompt invalidates the client and reopens the bearer dialog', async ({ page }) => {
+  test.setTimeout(150_000);
   await open(page, 'rotating');
   await page.getByTestId('token-input').fill(BEARER);
   await page.getByTestId('token-submit').click();
   await connected(page, '2026-07-28', 'stateless');
-  // The gateway's token is rotated under the page: the same port, another bearer.
-  const s = standins.rotating;
-  await stopChild(s.child);
-  standins.rotating = await standin('rotating', ['--era', 'modern', '--bearer', ROTATED, ...tls, '--port', String(s.port)]);
+  // The gateway's token is rotated under the page.
+  await rotate(ROTATED);
   await runTool(page, 'stateless_hello_world', 'Ada');
   const out = page.getByTestId('output-card');
   await expect(out).toHaveAttribute('data-outcome', 'error');
@@ -317,6 +331,23 @@ test('a 401 during a run invalidates the client and reopens the bearer dialog', 
   await page.getByTestId('run-tool').click();
   await expect(out).toHaveAttribute('data-outcome', 'ok');
   await expect(out.getByTestId('output-result')).toContainText('Hello, Ada!');
+
+  // Refresh tools.
+  await rotate(BEARER);
+  await page.getByTestId('refresh-tools').click();
+  await expect(details(page)).toHaveAttribute('data-status', 'needs-token');
+  await giveToken(page, BEARER);
+
+  // Generate prompt.
+  await rotate(ROTATED);
+  await page.getByTestId('tab-prompts').click();
+  await choose(page, 'prompt-select', 'stateless_greeting');
+  await nameField(page).fill('Ada');
+  await page.getByTestId('generate-prompt').click();
+  await expect(page.getByTestId('output-card')).toHaveAttribute('data-outcome', 'error');
+  await giveToken(page, ROTATED);
+  await page.getByTestId('generate-prompt').click();
+  await expect(page.getByTestId('output-card').getByTestId('prompt-message')).toContainText('Please greet Ada warmly');
 });
 
 test('a gateway without prompts says so', async ({ page }) => {

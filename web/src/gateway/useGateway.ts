@@ -124,8 +124,9 @@ export function useGateway() {
     }
   }, []);
 
+  // The list shown stays until the new one is in (a reconnect keeps a prompt being filled in);
+  // a change of gateway or protocol empties it first (clearAll).
   const loadPrompts = useCallback(async (c: GatewayClient, gen: number) => {
-    setPrompts({ state: 'loading' });
     if (c.connection?.capabilities && !('prompts' in c.connection.capabilities)) {
       setPrompts({ state: 'none' });
       return;
