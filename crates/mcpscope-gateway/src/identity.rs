@@ -14,7 +14,7 @@
 //!
 //! The user reaches the handlers as a request extension ([`User`]).
 
-use crate::refusal::{Refusal, Rule};
+use crate::refusal::{REFUSAL_HEADER, Refusal, Rule};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, HeaderName, header};
 use axum::middleware::Next;
@@ -223,7 +223,31 @@ pub(crate) async fn local_user(mut req: Request, next: Next) -> Response {
         name: "local".into(),
         groups: Vec::new(),
     });
-    next.run(req).await
+    let mut resp = next.run(req).await;
+    resp.extensions_mut().insert(PassedGuard);
+    resp
+}
+
+/// Marks a response that came from behind the token guard (see [`mark_token_refusals`]).
+#[derive(Clone, Copy)]
+struct PassedGuard;
+
+/// Names the token guard's own refusals (`mcpscope_server::guard`: no or a wrong token, a
+/// cross-site page, a write that is not JSON) with `X-Mcpscope-Refusal: token`, so the page never
+/// mistakes our 401 for the gateway asking for a bearer token and opens the wrong dialog. A
+/// response from behind the guard (the gateway's own 401 included) is left as it is.
+pub(crate) async fn mark_token_refusals(req: Request, next: Next) -> Response {
+    let mut resp = next.run(req).await;
+    if resp.extensions().get::<PassedGuard>().is_none()
+        && resp.status().is_client_error()
+        && !resp.headers().contains_key(REFUSAL_HEADER)
+    {
+        resp.headers_mut().insert(
+            REFUSAL_HEADER,
+            axum::http::HeaderValue::from_static("token"),
+        );
+    }
+    resp
 }
 
 /// A write whose body is not JSON (a cross-origin form's `text/plain`, say).

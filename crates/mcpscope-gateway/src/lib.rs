@@ -341,7 +341,8 @@ fn router(state: Arc<GatewayState>, guard: Guard, security: Security) -> Router 
             .layer(axum::middleware::from_fn_with_state(
                 security,
                 mcpscope_server::guard,
-            )),
+            ))
+            .layer(axum::middleware::from_fn(identity::mark_token_refusals)),
         Guard::Proxy(proxy) => guarded.layer(axum::middleware::from_fn_with_state(
             proxy,
             identity::proxy_guard,

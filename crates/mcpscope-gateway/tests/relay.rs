@@ -169,6 +169,8 @@ async fn the_token_model_refuses_a_request_without_the_token() {
         .await
         .unwrap();
     assert_eq!(resp.status(), 401);
+    // Our refusal, named as ours: the page must not take it for the gateway asking for a bearer.
+    assert_eq!(resp.headers()["x-mcpscope-refusal"], "token");
     let list = gw
         .client
         .get(format!("{}/api/gateways", gw.base()))
