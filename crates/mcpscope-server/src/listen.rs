@@ -12,6 +12,8 @@
 //!   on a kept-alive connection, so the same bound closes idle keep-alive connections. hyper's
 //!   clock runs only while no request is in progress; a response being streamed is never timed.
 //! - **The TLS handshake**: the same bound, from accept.
+//! - **A request body**: the same bound between two of its chunks; a stalled body fails (the
+//!   route answers its error) rather than holding the connection busy.
 //! - **Open connections**: at most [`ListenOptions::max_connections`] (a semaphore). At the cap
 //!   a new connection is still accepted, and the oldest connection with no request in progress
 //!   — one that never sent a head, or a kept-alive one between requests — is closed to make
@@ -65,8 +67,8 @@ pub struct ListenOptions {
     /// the history database, stdio servers' pipes and outgoing connections share.
     pub max_connections: usize,
     /// How long a client may take to send a whole request head, counted from when the
-    /// connection waits for one; also the TLS handshake's bound and how long a kept-alive
-    /// connection may sit idle. Default 10 s.
+    /// connection waits for one; also the TLS handshake's bound, how long a kept-alive
+    /// connection may sit idle, and how long a request body may pause. Default 10 s.
     pub header_read_timeout: Duration,
     /// After `shutdown`, how long requests in progress may take to finish. Default 5 s.
     pub shutdown_grace: Duration,
@@ -252,7 +254,8 @@ impl Server {
     where
         I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
     {
-        let service = service(self.router.clone(), peer, conn.busy.clone());
+        let stall = self.opts.header_read_timeout;
+        let service = service(self.router.clone(), peer, conn.busy.clone(), stall);
         let served = self.http.serve_connection(io, service);
         tokio::pin!(served);
         let mut phase = self.phase.clone();
@@ -337,6 +340,7 @@ fn service(
     router: Router,
     peer: SocketAddr,
     busy: Arc<AtomicUsize>,
+    stall: Duration,
 ) -> impl hyper::service::Service<
     Request<Incoming>,
     Response = Response<Tracked>,
@@ -344,8 +348,9 @@ fn service(
     Future = impl Future<Output = Result<Response<Tracked>, Infallible>> + Send,
 > + Clone {
     let router = TowerToHyperService::new(router);
-    hyper::service::service_fn(move |mut req: Request<Incoming>| {
+    hyper::service::service_fn(move |req: Request<Incoming>| {
         let working = Working::start(&busy);
+        let mut req = req.map(|body| Paced::new(body, stall));
         req.extensions_mut().insert(ConnectInfo(peer));
         let answer = hyper::service::Service::call(&router, req);
         async move {
@@ -356,6 +361,65 @@ fn service(
             }))
         }
     })
+}
+
+/// A request body that fails once the client has sent nothing of it for `stall` while the route
+/// waits for it: a whole head followed by a trickle would otherwise keep its connection busy —
+/// out of reach of the header timeout and of eviction — for as long as the client likes. Only
+/// time spent waiting on the client counts, not a route that reads slowly.
+struct Paced {
+    body: Incoming,
+    stall: Duration,
+    deadline: Pin<Box<tokio::time::Sleep>>,
+    /// A wait for the client began (and `deadline` is its end).
+    waiting: bool,
+}
+
+impl Paced {
+    fn new(body: Incoming, stall: Duration) -> Paced {
+        Paced {
+            body,
+            stall,
+            deadline: Box::pin(tokio::time::sleep(stall)),
+            waiting: false,
+        }
+    }
+}
+
+impl hyper::body::Body for Paced {
+    type Data = Bytes;
+    type Error = Box<dyn std::error::Error + Send + Sync>;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        if let Poll::Ready(frame) = Pin::new(&mut self.body).poll_frame(cx) {
+            self.waiting = false;
+            return Poll::Ready(frame.map(|f| f.map_err(Into::into)));
+        }
+        if !self.waiting {
+            self.waiting = true;
+            let end = tokio::time::Instant::now() + self.stall;
+            self.deadline.as_mut().reset(end);
+        }
+        if self.deadline.as_mut().poll(cx).is_ready() {
+            let stall = self.stall;
+            return Poll::Ready(Some(Err(format!(
+                "the request body stalled: nothing of it arrived for {stall:?}"
+            )
+            .into())));
+        }
+        Poll::Pending
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
 }
 
 /// A request in progress on a connection: counted while it lives.

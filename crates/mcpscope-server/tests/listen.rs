@@ -1,5 +1,5 @@
-//! The listener's bounds, against the real backend over real TCP: a slowloris head and an idle
-//! kept-alive connection are closed after the header timeout, the event stream outlives every
+//! The listener's bounds, against the real backend over real TCP: a slowloris head, an idle
+//! kept-alive connection and a stalled request body are closed after the header timeout, the event stream outlives every
 //! timeout, idle sockets past the connection cap make room for the UI's request while a busy
 //! event stream is never the one closed. And HTTPS: the cookie is `Secure`, the https origin is
 //! ours, a replaced certificate reaches new connections, a bad replacement keeps the old one.
@@ -38,7 +38,7 @@ async fn until_closed(stream: &mut TcpStream, at_most: Duration) -> (Duration, S
 }
 
 #[tokio::test]
-async fn a_slowloris_head_and_an_idle_kept_alive_connection_are_closed_after_the_header_timeout() {
+async fn slowloris_heads_idle_keep_alive_and_stalled_bodies_are_closed_after_the_header_timeout() {
     let dir = TempDir::new("slowloris");
     let b = start(
         dir.path(),
@@ -71,6 +71,21 @@ async fn a_slowloris_head_and_an_idle_kept_alive_connection_are_closed_after_the
     kept.write_all(request.as_bytes()).await.unwrap();
     let (after, sent) = until_closed(&mut kept, HEAD * 4).await;
     assert!(sent.starts_with("HTTP/1.1 200"), "{sent}");
+    assert!(
+        after >= HEAD - Duration::from_millis(100),
+        "closed after {after:?}"
+    );
+
+    // A whole head, then a body that stops after a few bytes: the body read fails, the route
+    // answers its error and the connection closes, instead of staying busy forever.
+    let mut trickle = TcpStream::connect(&host).await.unwrap();
+    let request = format!(
+        "POST /api/servers HTTP/1.1\r\nHost: {host}\r\nx-mcp-remote-auth: Bearer {}\r\ncontent-type: application/json\r\ncontent-length: 200\r\n\r\n{{\"name\": ",
+        b.token
+    );
+    trickle.write_all(request.as_bytes()).await.unwrap();
+    let (after, sent) = until_closed(&mut trickle, HEAD * 4).await;
+    assert!(sent.starts_with("HTTP/1.1 4"), "{sent}");
     assert!(
         after >= HEAD - Duration::from_millis(100),
         "closed after {after:?}"
