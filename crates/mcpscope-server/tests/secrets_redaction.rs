@@ -210,3 +210,48 @@ async fn secret_header_and_env_values_are_redacted_everywhere_and_deleted_with_t
 
     b.stop().await;
 }
+
+/// Issue 24: the web UI kept only credential-named headers (`Authorization`, `Cookie`) secret
+/// when given as plain values — `X-Api-Key: sk-…` in a hand-written mcp.json or typed in the
+/// form's plain headers went to `/frames`, the history and SQLite in clear — while the CLI's
+/// `--trace` redacts every secret-named header. One rule now (`redact::is_secret_header`): the
+/// plain `X-Api-Key`'s value is a secret of the connection everywhere, even echoed back, and a
+/// header that names no secret (`X-Request-Id`) is shown as sent.
+#[tokio::test]
+async fn a_plain_secret_named_header_is_redacted_as_the_cli_does() {
+    const PLAIN_KEY: &str = "sk-plain-header-4c1d";
+    const VISIBLE: &str = "req-visible-77";
+    let dir = TempDir::new("secret-named-header");
+    let d = demo().await;
+    let b = start(dir.path(), vec![], Options::default()).await;
+    b.ok(
+        "/api/servers",
+        json!({"name": "http", "entry": {"type": "http", "url": d.url, "protocolEra": "legacy",
+               "headers": {"X-Api-Key": PLAIN_KEY, "X-Request-Id": VISIBLE}}}),
+    )
+    .await;
+    b.ok("/api/servers/http/connect", json!({})).await;
+    let echoed = b
+        .ok(
+            "/api/servers/http/request",
+            json!({"method": "tools/call",
+                   "params": {"name": "echo", "arguments": {"message": format!("canary {PLAIN_KEY}")}}}),
+        )
+        .await
+        .to_string();
+    assert!(!echoed.contains(PLAIN_KEY), "{echoed}");
+    assert!(echoed.contains("«secret X-Api-Key»"), "{echoed}");
+    let frames = every_frame_text(&b, "http").await;
+    assert!(
+        !frames.contains(PLAIN_KEY),
+        "a frame shows the key: {frames}"
+    );
+    assert!(frames.contains("«secret X-Api-Key»"), "{frames}");
+    assert!(
+        frames.contains(VISIBLE),
+        "X-Request-Id is no secret: {frames}"
+    );
+    let history = b.get("/api/history/export").await.text;
+    assert!(history.contains("canary") && !history.contains(PLAIN_KEY));
+    b.stop().await;
+}

@@ -86,8 +86,9 @@ pub(crate) async fn seal(app: &Inspector, mut entry: CatalogEntry) -> Result<Cat
 
 /// `entry` with its secret values (`{"secretRef": …}` from the store, `{"secret": …}` as given)
 /// replaced by the values, for connecting, and the values the connection must never show or
-/// store: every secret one, by the name it was given as, and the value of a credential header
-/// (`Authorization`, …) however it was given, in case a server echoes it. `open` is called once,
+/// store: every secret one, by the name it was given as, and the value of a header whose name
+/// says it is secret (`Authorization`, `X-Api-Key`, …: `redact::is_secret_header`, the rule the
+/// CLI's `--trace` keeps too) however it was given, in case a server echoes it. `open` is called once,
 /// and only when the entry refers to the store; it says why the store cannot be opened.
 pub fn resolve(
     entry: &CatalogEntry,
@@ -96,7 +97,7 @@ pub fn resolve(
     let mut entry = entry.clone();
     let mut secrets = Secrets::default();
     for (name, v) in &entry.headers {
-        if let Some(value) = v.as_str().filter(|_| redact::is_credential_header(name)) {
+        if let Some(value) = v.as_str().filter(|_| redact::is_secret_header(name)) {
             secrets.add(name, value);
         }
     }
