@@ -91,6 +91,17 @@ pub enum ClientError {
         /// The id, as JSON text.
         id: String,
     },
+    /// A failure with advice on what to try, which the engine knows and the error alone does not
+    /// say (a 2026-07-28 connect refused by a server that speaks only 2025-11-25: the era is the
+    /// likely cause). The message ends with the advice, so every view that shows the message
+    /// shows it; `error_fields` also carries it as `hint`, for a view that shows it apart.
+    #[error("{error}; {hint}")]
+    Hinted {
+        /// The failure itself, whose code and fields this keeps.
+        error: Box<ClientError>,
+        /// What to try, in the command line's words (`--protocol-era …`).
+        hint: String,
+    },
     /// `input_required` rounds exceeded `--max-input-rounds`.
     #[error(
         "{method}: the server asked for input {rounds} times without completing (limit --max-input-rounds {rounds})"
@@ -118,6 +129,7 @@ impl ClientError {
     /// handshake as `handshake_refused`, because its exit codes (the official Inspector's) say so.
     pub fn code(&self) -> ErrorCode {
         match self {
+            ClientError::Hinted { error, .. } => error.code(),
             e if e.is_auth_required() => ErrorCode::AuthRequired,
             ClientError::Timeout { .. } | ClientError::ConnectTimeout { .. } => ErrorCode::Timeout,
             e if e.is_connection_failure() => ErrorCode::Unreachable,
@@ -138,6 +150,10 @@ impl ClientError {
     pub fn error_fields(&self) -> Map<String, Value> {
         let mut m = Map::new();
         match self {
+            ClientError::Hinted { error, hint } => {
+                m = error.error_fields();
+                m.insert("hint".into(), json!(hint));
+            }
             ClientError::Rpc { error, .. } => {
                 m.insert("rpcCode".into(), json!(error.code));
                 if let Some(d) = &error.data {
@@ -158,8 +174,35 @@ impl ClientError {
         m
     }
 
+    /// `error` with `hint` (see [`ClientError::Hinted`]).
+    pub fn hinted(error: ClientError, hint: impl Into<String>) -> ClientError {
+        ClientError::Hinted {
+            error: Box::new(error),
+            hint: hint.into(),
+        }
+    }
+
+    /// The failure under any advice: what to match a kind of failure on.
+    pub fn unhinted(&self) -> &ClientError {
+        match self {
+            ClientError::Hinted { error, .. } => error.unhinted(),
+            e => e,
+        }
+    }
+
+    /// The advice on what to try, when the engine gave one.
+    pub fn hint(&self) -> Option<&str> {
+        match self {
+            ClientError::Hinted { hint, .. } => Some(hint),
+            _ => None,
+        }
+    }
+
     /// True when the failure is about reaching or keeping the server (exit code 4 in the CLI).
     pub fn is_connection_failure(&self) -> bool {
+        if let ClientError::Hinted { error, .. } = self {
+            return error.is_connection_failure();
+        }
         matches!(
             self,
             ClientError::Transport(
@@ -177,6 +220,9 @@ impl ClientError {
 
     /// True when the server wants authorization (exit code 3 in the CLI).
     pub fn is_auth_required(&self) -> bool {
+        if let ClientError::Hinted { error, .. } = self {
+            return error.is_auth_required();
+        }
         matches!(
             self,
             ClientError::Transport(

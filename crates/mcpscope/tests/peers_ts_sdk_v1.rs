@@ -655,9 +655,13 @@ async fn auto_lands_on_legacy(target: &Target) {
     // "answered HTTP 400: … No valid session ID provided").
     let error = modern.error();
     let message = error["message"].as_str().unwrap_or_default();
+    // The engine says it (every view: the web UI's card and the TUI show the same error), as
+    // the message's end and as `hint`.
     assert!(
         message.contains("try --protocol-era legacy or auto")
-            || message.contains("try --protocol-era auto (or legacy)"),
+            && error["hint"]
+                .as_str()
+                .is_some_and(|h| message.ends_with(h) && h.contains("--protocol-era")),
         "{}",
         modern.dump()
     );

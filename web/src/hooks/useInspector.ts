@@ -14,6 +14,7 @@ import { lintOf } from '../components/elements/QualityBadge/quality';
 import { newer, subscriptionsApi, withUri } from '../components/groups/SubscriptionsPanel/subscriptions';
 import { ErrorToastBody } from '../components/elements/TroubleshootingLink/TroubleshootingLink';
 import { excludedMap, type ToolDef } from '../utils/tools';
+import { eraAdviceForWeb } from '../utils/format';
 import {
   FRAME_WINDOW,
   applyEvent,
@@ -123,7 +124,8 @@ async function outcome(p: Promise<RequestAnswer>): Promise<CallOutcome> {
 
 function toastError(title: string, e: unknown) {
   // An error with a code links its troubleshooting guide (003's "View Documentation →").
-  const message = e instanceof ApiError && e.code ? createElement(ErrorToastBody, { message: errorMessage(e), code: e.code }) : errorMessage(e);
+  const text = eraAdviceForWeb(errorMessage(e));
+  const message = e instanceof ApiError && e.code ? createElement(ErrorToastBody, { message: text, code: e.code }) : text;
   notifications.show({ color: 'red', title, message, autoClose: 8000 });
 }
 

@@ -30,6 +30,23 @@ export function truncate(text: string, max: number): { text: string; cut: boolea
   return { text: text.slice(0, max), cut: true };
 }
 
+/** The engine's advice names the command line's flag (`--protocol-era`); in the web UI the
+ *  Protocol selector (top bar, or the server's Edit form) does that, so an error says to choose
+ *  there instead — as the terminal UI says "press e" (`era_advice_for_tui`). */
+export function eraAdviceForWeb(text: string): string {
+  return text
+    .replaceAll('try --protocol-era legacy or auto', 'choose Protocol 2025-11-25 or Auto (top bar, or Edit on the card)')
+    .replaceAll('rerun with --protocol-era modern or a larger --probe-timeout', 'choose Protocol 2026-07-28 (top bar, or Edit on the card)');
+}
+
+/** An error's message and the engine's advice (`hint`) apart: the message ends with the advice,
+ *  which must not hide behind "Show more", so a view shows the advice on a line of its own. */
+export function splitHint(message: string, hint: unknown): { message: string; hint: string | null } {
+  if (typeof hint !== 'string' || hint === '') return { message: eraAdviceForWeb(message), hint: null };
+  const own = message.endsWith(`; ${hint}`) ? message.slice(0, -(hint.length + 2)) : message;
+  return { message: eraAdviceForWeb(own), hint: eraAdviceForWeb(hint) };
+}
+
 /** The first line of an error, cut to about 100 characters ("show more" shows the rest). When
  *  that line introduces lines below it (it ends with ':', as a failed server's "last stderr
  *  lines:"), the line among them that names the cause comes with it: the reason a server died

@@ -10,6 +10,11 @@ use mcpscope_transport::{Connection, Target, TransportError};
 use serde_json::{Value, json};
 use std::time::Duration;
 
+/// The advice when a pinned 2026-07-28 handshake meets a server of the 2025-11-25 era, in the
+/// command line's words; the terminal UI says "press e" instead (`era_advice_for_tui`), the web
+/// UI names its Protocol selector (`web/src/utils/format.ts`, `hintForView`).
+pub(crate) const TRY_OTHER_ERA: &str = "try --protocol-era legacy or auto";
+
 /// What differs between the eras' handshakes in the [`ServerInfo`] they establish.
 struct Connected {
     era: Era,
@@ -198,22 +203,44 @@ impl Session {
         {
             Ok(r) => r,
             Err(ClientError::Rpc { error, .. }) if error.code == era::METHOD_NOT_FOUND => {
-                return Err(ClientError::Protocol(format!(
-                    "the server does not implement server/discover ({error}): it is probably a legacy server; try --protocol-era legacy or auto"
-                )));
+                let e = ClientError::Protocol(format!(
+                    "the server does not implement server/discover ({error}): it is probably a legacy server"
+                ));
+                return Err(ClientError::hinted(e, TRY_OTHER_ERA));
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(self.explain_refused_discover(e)),
         };
         let version = self
             .protocol_version()
             .unwrap_or_else(|| era::MODERN_VERSION.to_string());
         if let ProbeVerdict::Legacy { reason } = era::classify_probe(Ok(&result), &version) {
-            return Err(ClientError::Protocol(format!(
-                "{reason}; try --protocol-era legacy or auto"
-            )));
+            return Err(ClientError::hinted(
+                ClientError::Protocol(reason),
+                TRY_OTHER_ERA,
+            ));
         }
         self.finish_modern(result, notes);
         Ok(())
+    }
+
+    /// A `server/discover` the user pinned (`--protocol-era modern`, the Protocol selector)
+    /// refused with HTTP 400 is what a Streamable HTTP server that speaks only 2025-11-25 answers
+    /// a request without a session (the TypeScript SDK v1's "No valid session ID"): the era is
+    /// the likely cause, not the network, so the error says so in every view. Auto never gets
+    /// here with such an answer: its probe falls back to `initialize`.
+    fn explain_refused_discover(&self, e: ClientError) -> ClientError {
+        let pinned = self.shared.opts.era == EraPreference::Modern;
+        match &e {
+            ClientError::Transport(TransportError::Status { status: 400, .. }) if pinned => {
+                ClientError::hinted(
+                    e,
+                    format!(
+                        "a server that speaks only 2025-11-25 answers a 2026-07-28 request so: {TRY_OTHER_ERA}"
+                    ),
+                )
+            }
+            _ => e,
+        }
     }
 
     fn finish_modern(&self, result: Value, notes: &[String]) {

@@ -3,7 +3,7 @@
 
 use crate::resolve::UsageError;
 use mcpscope_client::{ClientError, Session};
-use mcpscope_proto::era::{Era, EraPreference};
+use mcpscope_proto::era::Era;
 use mcpscope_proto::error_code::ErrorCode;
 use mcpscope_proto::method::{Kind, Method, Sender};
 use serde_json::{Map, Value, json};
@@ -74,18 +74,6 @@ pub(super) fn connect_failure(e: &ClientError, label: &str) -> Failure {
     f.message = format!("cannot connect to {label}: {}", f.message);
     if let Some(hint) = not_an_mcp_path(&f, label) {
         f.message.push_str(&hint);
-    }
-    f
-}
-
-/// `--protocol-era modern` against a Streamable HTTP server that answers its `server/discover`
-/// with HTTP 400 (no session: the TypeScript SDK v1's, or any 2025-11-25-only server): the era
-/// is the likely cause, not the network, so say what `--protocol-era auto` would have found.
-pub(super) fn explain_legacy_only(mut f: Failure, asked: EraPreference) -> Failure {
-    if asked == EraPreference::Modern && f.extra.get("status") == Some(&json!(400)) {
-        f.message.push_str(
-            "; a server that speaks only 2025-11-25 answers a 2026-07-28 request so: try --protocol-era auto (or legacy)",
-        );
     }
     f
 }

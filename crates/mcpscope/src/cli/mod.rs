@@ -21,9 +21,7 @@ use crate::resolve::{Resolved, UsageError, resolve};
 use crate::responder::{CliResponder, root_of_flag};
 use crate::say;
 use execute::{Outcome, collects_notifications, execute, may_log};
-use failure::{
-    connect_failure, explain_legacy_only, explain_unknown_method, explain_unserved, unknown_tool,
-};
+use failure::{connect_failure, explain_unknown_method, explain_unserved, unknown_tool};
 use mcpscope_client::{ClientError, Session};
 use mcpscope_proto::era::Era;
 use mcpscope_proto::error_code::ErrorCode;
@@ -83,11 +81,8 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     options.log_level = log_level.clone();
     options.transport.auth = oauth.auth_provider();
     options.transport.standalone_stream = needs_standalone_stream(&method);
-    let asked = options.era;
     let connecting = Session::connect(resolved.target, options, responder, observer.clone());
-    let session = connect(connecting, &observer, &resolved.label)
-        .await
-        .map_err(|f| explain_legacy_only(f, asked))?;
+    let session = connect(connecting, &observer, &resolved.label).await?;
     set_legacy_log_level(&session, log_level.as_deref(), &observer).await;
 
     let tool_name = params

@@ -73,7 +73,7 @@ export function ServerCard({ server, version, onToggle, onOpen, onInfo, onEdit, 
       </Group>
       {server.status === 'failed' && server.error && (
         <Card.Section inheritPadding pb="xs" mt="xs">
-          <InlineError message={server.error.message} code={server.error.code} retries={server.error.retries} onRetry={() => onToggle(true)} />
+          <InlineError message={server.error.message} code={server.error.code} hint={server.error.hint} retries={server.error.retries} onRetry={() => onToggle(true)} />
         </Card.Section>
       )}
     </Card>

@@ -2,6 +2,7 @@ import { Alert, AppShell, Button, Group, Modal, Text } from '@mantine/core';
 import { memo, useMemo, useState } from 'react';
 import type { Interaction } from '../../../generated/events';
 import { pendingLogins } from '../../../utils/auth';
+import { eraAdviceForWeb } from '../../../utils/format';
 import { requestOf, type InteractionAnswer, type UrlWait } from '../../../utils/interactions';
 import type { ListCounts, ServerData } from '../../../utils/state';
 import type { AppsList } from '../../../utils/apps';
@@ -379,7 +380,7 @@ export function InspectorView(p: InspectorViewProps) {
               <Alert color={server.status === 'failed' ? 'red' : 'yellow'} p="xs" radius={0} data-testid="connection-banner" data-status={server.status}>
                 <Group justify="space-between">
                   <Text size="sm">
-                    {server.status === 'connecting' ? 'Connecting…' : server.status === 'failed' ? `Connection failed: ${server.error?.message ?? ''}` : 'Disconnected.'}{' '}
+                    {server.status === 'connecting' ? 'Connecting…' : server.status === 'failed' ? `Connection failed: ${eraAdviceForWeb(server.error?.message ?? '')}` : 'Disconnected.'}{' '}
                     History and Traffic stay available.
                   </Text>
                   <Group gap="xs">
