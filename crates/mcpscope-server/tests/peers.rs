@@ -115,3 +115,49 @@ async fn a_modern_connect_to_a_legacy_only_server_says_to_choose_the_other_era()
     assert_eq!(info["era"], "legacy", "{info}");
     b.stop().await;
 }
+
+/// Issue 24: the resource viewer's Subscribe (and the Subscriptions panel's) sent
+/// `resources/subscribe` to a server that does not declare `resources.subscribe` — FastMCP
+/// declares resources without it — and History filled with its refusal. The core now refuses
+/// first, naming the capability, and nothing goes on the wire.
+#[tokio::test]
+async fn subscribe_is_refused_for_a_server_without_resources_subscribe() {
+    let test = "subscribe_is_refused_for_a_server_without_resources_subscribe";
+    let Some(fastmcp) = peer(test, "fastmcp-server.sh", "http").await else {
+        return;
+    };
+    let dir = TempDir::new("no-subscribe");
+    let b = start(
+        dir.path(),
+        vec![("f".to_string(), http_entry(&fastmcp.url, "legacy"))],
+        Options::default(),
+    )
+    .await;
+    let info = b.ok("/api/servers/f/connect", json!({})).await;
+    assert_eq!(info["era"], "legacy", "{info}");
+    assert_ne!(
+        info["capabilities"]["resources"]["subscribe"],
+        json!(true),
+        "FastMCP was expected not to declare resources.subscribe: {info}"
+    );
+    let r = b
+        .post(
+            "/api/servers/f/subscriptions/subscribe",
+            json!({"uri": "testenv://readme"}),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert_eq!(r.body["error"]["code"], "conflict", "{}", r.text);
+    assert_eq!(r.body["error"]["capability"], "resources.subscribe");
+    let message = r.body["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("does not declare the resources.subscribe capability"),
+        "{message}"
+    );
+    let history = b.get("/api/history").await.text;
+    assert!(
+        !history.contains("resources/subscribe"),
+        "nothing was sent: {history}"
+    );
+    b.stop().await;
+}

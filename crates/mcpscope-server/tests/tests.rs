@@ -42,7 +42,8 @@ mod subscriptions;
 // MCP Apps: advertised and switched off, app tools, a checked UI resource, visibility refused both
 // ways, app frames recorded and bounded, the sandbox listener's page and 404s.
 mod apps;
-// Real peers (testenv/peers): the TypeScript SDK v1 refusing a 2026-07-28 connect names the era.
+// Real peers (testenv/peers): the TypeScript SDK v1 refusing a 2026-07-28 connect names the era;
+// FastMCP (no resources.subscribe) is not sent resources/subscribe.
 mod peers;
 // The listener: slowloris and idle keep-alive closed, the event stream outlives the timeouts, the
 // connection cap makes room for the UI, HTTPS (Secure cookie, https origin, certificate reload).

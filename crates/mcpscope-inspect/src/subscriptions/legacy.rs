@@ -6,9 +6,30 @@ use super::{TransitionKind, change};
 use crate::error::{Error, Result};
 use crate::request::Call;
 use crate::state::Inspector;
+use mcpscope_client::Session;
 use mcpscope_proto::era::Era;
 use serde_json::{Value, json};
 use std::sync::Arc;
+
+/// A server that does not declare `resources.subscribe` would refuse `resources/subscribe`
+/// (-32601, or worse: accept it and never notify). Say so before asking, naming the capability.
+fn declares_subscribe(session: &Session, name: &str) -> Result<()> {
+    let capabilities = session
+        .server_info()
+        .map(|i| i.capabilities)
+        .unwrap_or(Value::Null);
+    if capabilities["resources"]["subscribe"] == json!(true) {
+        return Ok(());
+    }
+    let declared = match capabilities.get("resources") {
+        Some(r) => format!("it declares resources {r}"),
+        None => "it declares no resources capability".to_string(),
+    };
+    Err(Error::conflict(format!(
+        "{name:?} does not declare the resources.subscribe capability ({declared}), so it does not offer resources/subscribe: read the resource again to see changes"
+    ))
+    .with("capability", "resources.subscribe"))
+}
 
 /// Subscribe to (`on`) or unsubscribe from `uri` on `name`: `{historyId, result, subscriptions}`,
 /// or the server's error (with its `historyId`).
@@ -29,6 +50,9 @@ pub(super) async fn subscribe(
         return Err(Error::usage(
             "uri is required (the resource to subscribe to)",
         ));
+    }
+    if on {
+        declares_subscribe(&session, name)?;
     }
     let method = if on {
         "resources/subscribe"

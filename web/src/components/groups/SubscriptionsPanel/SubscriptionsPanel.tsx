@@ -33,6 +33,9 @@ export interface SubscriptionsPanelProps {
   resources: JsonObject[] | null;
   /** Read a resource on the screen (the re-read of an updated one). */
   onRead: (uri: string) => Promise<CallOutcome>;
+  /** The server declares `resources.subscribe` (`declaresSubscribe`): else nothing offers
+   *  `resources/subscribe`, which it would refuse. */
+  canSubscribe: boolean;
 }
 
 export function SubscriptionsPanel(p: SubscriptionsPanelProps) {
@@ -90,7 +93,8 @@ export function SubscriptionsPanel(p: SubscriptionsPanelProps) {
       {era === 'modern' && view && (
         <Modern view={view} rows={rows} busy={busy} onFilter={(f) => act(() => subscriptionsApi.setFilter(p.server, f))} onCancel={() => act(() => subscriptionsApi.cancel(p.server))} onListen={() => act(() => subscriptionsApi.listen(p.server))} />
       )}
-      {era === 'legacy' && <Legacy rows={rows} busy={busy} onSubscribe={(uri, on) => act(() => subscriptionsApi.subscribe(p.server, uri, on))} />}
+      {era === 'legacy' && !p.canSubscribe && <NoSubscribe />}
+      {era === 'legacy' && p.canSubscribe && <Legacy rows={rows} busy={busy} onSubscribe={(uri, on) => act(() => subscriptionsApi.subscribe(p.server, uri, on))} />}
       {view && <Updated rows={rows} onReread={doReread} />}
       {reread && <Reread uri={reread.uri} outcome={reread.outcome} />}
       {view && <History view={view} />}
@@ -223,6 +227,17 @@ function StreamDetails({ stream: s, relistens }: { stream: StreamView | null; re
         </Row>
       </Table.Tbody>
     </Table>
+  );
+}
+
+/** Why a legacy server's panel offers no Subscribe (the TUI says the same). */
+export const NO_SUBSCRIBE = 'The server does not declare resources.subscribe: it offers no subscriptions. Read a resource again to see changes.';
+
+function NoSubscribe() {
+  return (
+    <Text size="sm" c="dimmed" data-testid="no-subscribe">
+      {NO_SUBSCRIBE}
+    </Text>
   );
 }
 

@@ -109,6 +109,14 @@ export function uriRows(resources: JsonObject[] | null, view: SubscriptionsView 
   return rows;
 }
 
+/** Whether a server's capabilities declare `resources.subscribe`: only then is Subscribe
+ *  offered (a server without it refuses `resources/subscribe`, and the core refuses first).
+ *  Unknown capabilities (not connected) offer nothing either. */
+export function declaresSubscribe(capabilities: JsonObject | null | undefined): boolean {
+  const resources = capabilities?.resources;
+  return typeof resources === 'object' && resources !== null && !Array.isArray(resources) && (resources as JsonObject).subscribe === true;
+}
+
 /** The URIs a resource viewer shows as subscribed: legacy, those the server said yes to;
  *  modern, those the desired filter watches (the stream is replaced to match). */
 export function subscribedUris(view: SubscriptionsView | null): string[] {

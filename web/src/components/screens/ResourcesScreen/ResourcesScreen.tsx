@@ -32,6 +32,9 @@ export interface ResourcesScreenProps {
   /** Subscribe or unsubscribe: `resources/subscribe` on 2025-11-25, the watch filter of
    *  `subscriptions/listen` on 2026-07-28. */
   onSubscribe: (uri: string, on: boolean) => Promise<CallOutcome>;
+  /** The server declares `resources.subscribe`: else no Subscribe is offered (it would be
+   *  refused); a URI already subscribed can still be unsubscribed. */
+  canSubscribe: boolean;
   onFormModel: (schema: Json) => Promise<FormField>;
   onComplete: (ref: JsonObject, argument: string, value: string, context: Record<string, string>) => Promise<string[]>;
 }
@@ -278,18 +281,24 @@ export function ResourcesScreen(p: ResourcesScreenProps) {
             )}
             <Group gap="xs">
               {read.outcome.ok && <CopyValue value={JSON.stringify(read.outcome.result, null, 2)} label="Copy" />}
-              <Button
-                size="compact-xs"
-                variant="default"
-                onClick={() => {
-                  setSubError(null);
-                  void p.onSubscribe(read.uri, !subs[read.uri]).then((o) => !o.ok && setSubError(o.error.message));
-                }}
-                data-testid="subscribe"
-                data-subscribed={subs[read.uri] ? 'true' : 'false'}
-              >
-                {subs[read.uri] ? 'Unsubscribe' : 'Subscribe'}
-              </Button>
+              {p.canSubscribe || subs[read.uri] ? (
+                <Button
+                  size="compact-xs"
+                  variant="default"
+                  onClick={() => {
+                    setSubError(null);
+                    void p.onSubscribe(read.uri, !subs[read.uri]).then((o) => !o.ok && setSubError(o.error.message));
+                  }}
+                  data-testid="subscribe"
+                  data-subscribed={subs[read.uri] ? 'true' : 'false'}
+                >
+                  {subs[read.uri] ? 'Unsubscribe' : 'Subscribe'}
+                </Button>
+              ) : (
+                <Text size="xs" c="dimmed" data-testid="no-subscribe">
+                  no Subscribe: the server does not declare resources.subscribe
+                </Text>
+              )}
               {subError && (
                 <Text size="xs" c="red" data-testid="subscribe-error">
                   {subError}

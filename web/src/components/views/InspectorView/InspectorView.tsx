@@ -38,7 +38,7 @@ import { LogsScreen } from '../../screens/LogsScreen/LogsScreen';
 import { PromptsScreen } from '../../screens/PromptsScreen/PromptsScreen';
 import { ResourcesScreen } from '../../screens/ResourcesScreen/ResourcesScreen';
 import { SubscriptionsPanel } from '../../groups/SubscriptionsPanel/SubscriptionsPanel';
-import { subscribedUris } from '../../groups/SubscriptionsPanel/subscriptions';
+import { declaresSubscribe, subscribedUris } from '../../groups/SubscriptionsPanel/subscriptions';
 import { ServerListScreen } from '../../screens/ServerListScreen/ServerListScreen';
 import { TasksScreen } from '../../screens/TasksScreen/TasksScreen';
 import { ToolsScreen } from '../../screens/ToolsScreen/ToolsScreen';
@@ -183,9 +183,10 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
   }, [pendingOf, serverInfos, cb]);
   // Memoised so the Resources screen does not re-render with every frame.
   const subscribed = useMemo(() => subscribedUris(d.subscriptions), [d.subscriptions]);
+  const canSubscribe = declaresSubscribe(caps);
   const subscriptions = useMemo(
-    () => <SubscriptionsPanel server={server.name} view={d.subscriptions} resources={d.resources} onRead={cb.read} />,
-    [server.name, d.subscriptions, d.resources, cb.read],
+    () => <SubscriptionsPanel server={server.name} view={d.subscriptions} resources={d.resources} onRead={cb.read} canSubscribe={canSubscribe} />,
+    [server.name, d.subscriptions, d.resources, cb.read, canSubscribe],
   );
   const h = useMemo(
     () => ({
@@ -252,6 +253,7 @@ function Screens({ p, server, pendingOf, serverInfos }: { p: InspectorViewProps;
           onMore={cb.moreResources}
           onRead={cb.read}
           subscribed={subscribed}
+          canSubscribe={canSubscribe}
           onSubscribe={cb.subscribe}
           onFormModel={cb.formModel}
           onComplete={cb.complete}
