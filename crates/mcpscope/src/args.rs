@@ -49,6 +49,10 @@ pub struct Args {
     /// All tool arguments as one JSON object (instead of --tool-arg).
     #[arg(long, value_name = "JSON", conflicts_with = "tool_args")]
     pub tool_args_json: Option<String>,
+    /// Send the tool arguments without checking them against the tool's inputSchema first (by
+    /// default a tools/call lists the tools and refuses arguments that break the schema, exit 1).
+    #[arg(long)]
+    pub no_validate: bool,
     /// Resource URI (resources/read, resources/subscribe) or resource template (completion/complete).
     #[arg(long)]
     pub uri: Option<String>,

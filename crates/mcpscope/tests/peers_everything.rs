@@ -377,6 +377,45 @@ async fn newcomer_mistakes(target: &Target) {
     );
 }
 
+/// `--tool-arg`s that break the tool's inputSchema are named, with the rule, before anything is
+/// sent (issue 24: the CLI sent them and printed whatever the server made of them, while the
+/// web UI's Validate names them); exit 1, as any usage error. `--no-validate` sends them.
+async fn tool_arguments_are_checked_before_sending(target: &Target) {
+    let call = [
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "get-sum",
+        "--tool-arg",
+        "a=x",
+    ];
+    let checked_args = [&call[..], &["--format", "json"]].concat();
+    let sent_args = [&call[..], &["--no-validate", "--format", "json"]].concat();
+    let (checked, sent) = tokio::join!(target.run(&checked_args), target.run(&sent_args));
+    checked.expect_exit(1);
+    let error = checked.error();
+    assert_eq!(error["code"], "usage", "{}", checked.dump());
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains(r#"inputSchema of tool "get-sum""#)
+            && message.contains(r#"argument "a": "x" is not of type "number""#)
+            && message.contains(r#""b" is a required property"#)
+            && message.contains("--no-validate"),
+        "{}",
+        checked.dump()
+    );
+    assert!(
+        checked.sent_method("tools/call").is_empty(),
+        "nothing is sent\n{}",
+        checked.dump()
+    );
+    assert_eq!(checked.json()["error"], error, "{}", checked.dump());
+
+    // Sent anyway: the server's own answer decides.
+    assert_eq!(sent.sent_method("tools/call").len(), 1, "{}", sent.dump());
+    assert_ne!(sent.code, 0, "{}", sent.dump());
+}
+
 /// A URL typed without its scheme, or with a wrong one, is a URL problem, not a command that is
 /// "not on PATH" (issue 24 item 11).
 #[tokio::test]
@@ -536,6 +575,7 @@ async fn everything_over_stdio() {
         auto_settles_on_legacy(&target),
         roots_asked_after_the_answer_do_not_delay_the_exit(&target),
         newcomer_mistakes(&target),
+        tool_arguments_are_checked_before_sending(&target),
     );
 }
 

@@ -22,7 +22,7 @@ use serde_json::{Map, Value, json};
 use std::io::Write;
 
 /// Every tool of the server (every page).
-async fn list_tools(session: &Session) -> Result<Vec<Value>, Failure> {
+pub(super) async fn list_tools(session: &Session) -> Result<Vec<Value>, Failure> {
     let list = Method::ToolsList.name();
     let listing = session
         .list_all(list, "tools", None)

@@ -5,13 +5,15 @@
 //! it on the session, [`output`] prints what came back, [`failure`] turns anything that went wrong
 //! into the stderr line and exit code of the error-code table (`mcpscope_proto::error_code`).
 //! [`apps`] is `--app-info` (a tool's MCP App probed without calling it) and the visibility rule
-//! of `--advertise-apps`.
+//! of `--advertise-apps`; [`validate`] checks a `tools/call`'s arguments against the tool's
+//! `inputSchema` before they are sent.
 
 mod apps;
 mod execute;
 mod failure;
 mod output;
 mod params;
+mod validate;
 
 pub use failure::{Failure, exit};
 
@@ -98,6 +100,16 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     }
     if args.advertise_apps && method == Method::ToolsCall {
         apps::check_visible(&session, &tool_name).await?;
+    }
+    // Arguments that break the tool's inputSchema are named here, not sent (`--no-validate`
+    // sends them anyway).
+    if method == Method::ToolsCall
+        && !args.no_validate
+        && let Err(f) = validate::check_arguments(&session, &params).await
+    {
+        session.close().await;
+        observer.finish();
+        return Err(f);
     }
     let outcome = run_method(&session, &args, &method, params, &observer).await?;
     let outcome = outcome
