@@ -4,8 +4,9 @@
 # checks the SPA (typecheck, unit tests, reproducible build), formatting and lints, runs the Rust
 # tests (unit, integration against the demo server, the misbehaving-server testkit, the real peers,
 # the web backend, the terminal UI in tmux), the spec's conformance suite against our CLI (core and
-# auth scenarios), and the web UI's Playwright journeys in Debian's chromium. Exits non-zero on the
-# first failure.
+# auth scenarios), the web UI's Playwright journeys in Debian's chromium, the released binary and
+# its OCI image (run under chroot), and validates the Kubernetes manifests in deploy/. Exits
+# non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n=== %s (%s)\n' "$1" "$(date +%H:%M:%S)"; }
@@ -55,6 +56,8 @@ step "web UI end to end: Playwright with Debian chromium (e2e/run.sh)"
 bash e2e/run.sh
 step "the released binary (cargo ship): statically linked, a one-shot over stdio and over HTTP"
 bash scripts/ship-check.sh
+step "the OCI image (deploy/Containerfile) of that binary: its config and files, its root filesystem run under chroot as 65532 (scripts/image-check.sh)"
+bash scripts/image-check.sh
 
 echo
 echo "all tests passed in ${SECONDS}s"
