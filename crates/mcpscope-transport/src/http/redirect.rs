@@ -72,8 +72,11 @@ impl From<Undelivered> for crate::TransportError {
 }
 
 /// Send `req` as exchange `ex`, following redirects; each hop's request and redirect response
-/// are recorded. A POST's `Mcp-Session-Id` is taken from every answer, a redirect's included
-/// (a server issues it with the answer to `initialize`, whatever hop gives that answer).
+/// are recorded. A POST's `Mcp-Session-Id` is taken from every answer that is not an error, a
+/// redirect's included (a server issues it with the answer to `initialize`, whatever hop gives
+/// that answer). Not from a 4xx/5xx: the Python SDK's session transport stamps the id of a
+/// session it is about to discard on the 400 it answers a `server/discover` probe with, and
+/// keeping that id made Auto's fallback `initialize` meet 404 (the gateway stand-in showed it).
 pub(crate) async fn send(inner: &Inner, ex: u64, req: Request) -> Result<Delivered, Undelivered> {
     let Request {
         method,
@@ -102,6 +105,7 @@ pub(crate) async fn send(inner: &Inner, ex: u64, req: Request) -> Result<Deliver
         inner.frame(f);
         let resp = send_one(inner, &method, &url, &headers, &body).await?;
         if method == reqwest::Method::POST
+            && resp.status().as_u16() < 400
             && let Some(sid) = resp
                 .headers()
                 .get("mcp-session-id")
