@@ -61,6 +61,10 @@ mod web_ui;
 // `mcpscope gateway` as started: the printed token URL, a relay to the demo server over HTTP,
 // a method refused, no single-user route, a bad gateways file naming its line.
 mod gateway_mode;
+// The stand-in gateway (testenv/peers/gateway-standin.py: FastMCP mounting 002's two demo
+// backends on the Python SDK) through the CLI — both eras, Auto, HTTPS with a private CA, a bearer
+// — and through `mcpscope gateway`'s relay.
+mod gateway_standin;
 // --trace: redaction of credentials and secret-store values, --trace-secrets, and a trace that
 // survives SIGTERM and SIGKILL.
 mod trace;
