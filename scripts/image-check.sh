@@ -248,6 +248,17 @@ else
   { [ "$code" = 401 ] && grep -qi '^x-mcpscope-refusal: identity-missing' "$work/refused.h"; } ||
     fail "a relay request without X-Forwarded-User got $code: $(head -c 500 "$work/refused.json")"
   echo "without the proxy's identity: 401, rule identity-missing"
+  kill "${pids[-1]}"
+  # The example files of deploy/kubernetes are ones the gateway accepts as they are.
+  for f in deploy/kubernetes/gateways*.json; do
+    "$bin" gateway --config "$f" --port 0 >"$work/example.log" 2>&1 &
+    pids+=($!)
+    wait_line "$work/example.log" 'mcpscope gateway: http://'
+    url=$(sed -n 's|^mcpscope gateway: \(http://[^ ]*/\).*|\1|p' "$work/example.log" | head -n1)
+    [ "$(curl -fsS "${url}readyz")" = ready ] || { cat "$work/example.log"; fail "$f: /readyz is not ready"; }
+    kill "${pids[-1]}"
+  done
+  echo "deploy/kubernetes/gateways*.json: loaded, /readyz ready"
 fi
 
 echo "--- 4. size"

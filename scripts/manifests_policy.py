@@ -146,7 +146,7 @@ def proxy_rules(deps, mcpscope_env):
 
 
 def main():
-    documented = set(re.findall(r"`((?:MCP|MCPSCOPE|INSPECTOR)_[A-Z_]+|HOST)`", open(sys.argv[1]).read()))
+    documented = set(re.findall(r"`((?:MCP|MCPSCOPE|INSPECTOR)_[A-Z_]+|ALLOWED_ORIGINS|HOST)`", open(sys.argv[1]).read()))
     with_ca = "--ca" in sys.argv[2:]
     objects = [o for o in yaml.safe_load_all(sys.stdin) if o]
     deps = by_kind(objects, "Deployment")
