@@ -529,3 +529,244 @@ async fn https_with_a_private_ca_and_a_bearer_token() {
         assert!(statuses.contains(&401), "{statuses:?}\n{}", refused.dump());
     }
 }
+
+// --- through the relay (`mcpscope gateway`, docs/gateway.md) --------------------------------
+
+/// The token the relay's user presents (`MCP_INSPECTOR_API_TOKEN`).
+const RELAY_TOKEN: &str = "relay-user-token";
+
+/// `mcpscope gateway --config FILE --port 0` with `env`; killed when dropped.
+struct Relay {
+    /// `http://127.0.0.1:PORT`.
+    base: String,
+    _child: tokio::process::Child,
+}
+
+impl Relay {
+    async fn start(dir: &Scratch, gateways: Value, env: &[(&str, &str)]) -> Relay {
+        let file = dir.path("gateways.json");
+        std::fs::write(&file, gateways.to_string()).expect("write the gateways file");
+        let mut child = tokio::process::Command::new(MCPSCOPE)
+            .args(["gateway", "--port", "0", "--config"])
+            .arg(&file)
+            .env("MCP_INSPECTOR_API_TOKEN", RELAY_TOKEN)
+            .env_remove("HOST")
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start mcpscope gateway");
+        let mut lines = tokio::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let base = loop {
+            let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+                .await
+                .expect("mcpscope gateway prints its URL")
+                .expect("its stdout")
+                .expect("mcpscope gateway is still running");
+            if let Some(url) = line.strip_prefix("mcpscope gateway: ") {
+                let url = url::Url::parse(url).expect("a URL");
+                let port = url.port().expect("a port");
+                break format!("http://127.0.0.1:{port}");
+            }
+        };
+        Relay {
+            base,
+            _child: child,
+        }
+    }
+
+    /// The relay's MCP endpoint for gateway `name`.
+    fn mcp(&self, name: &str) -> String {
+        format!("{}/api/gateways/{name}/mcp", self.base)
+    }
+}
+
+/// The only headers docs/gateway.md lets the relay send a gateway, plus what HTTP itself adds.
+fn relayed_header_allowed(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    matches!(
+        name.as_str(),
+        "host"
+            | "content-length"
+            | "accept-encoding"
+            | "content-type"
+            | "accept"
+            | "mcp-protocol-version"
+            | "mcp-session-id"
+            | "mcp-method"
+            | "mcp-name"
+            | "last-event-id"
+            | "authorization"
+    ) || name.starts_with("mcp-param-")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_demo_table_through_the_relay_over_https_in_both_eras() {
+    let test = "the_demo_table_through_the_relay_over_https_in_both_eras";
+    let Some(peers) = python_peers(test) else {
+        return;
+    };
+    let dir = Scratch::new("gw-relay");
+    make_test_ca(&dir.path("")).await;
+    let (cert, key, ca) = (
+        dir.path("server.pem"),
+        dir.path("server-key.pem"),
+        dir.path("ca.pem"),
+    );
+    let (cert, key, ca) = (
+        cert.to_str().expect("utf-8"),
+        key.to_str().expect("utf-8"),
+        ca.to_str().expect("utf-8"),
+    );
+    let tls = ["--tls-cert", cert, "--tls-key", key];
+    let legacy_flags = [&["--era", "legacy"][..], &tls].concat();
+    let modern_flags = [&["--era", "modern", "--bearer", "t0ken-for-ada"][..], &tls].concat();
+    let (toystore, stateless) = tokio::join!(
+        Standin::start(&peers, &dir, "relay-legacy", &legacy_flags),
+        Standin::start(&peers, &dir, "relay-modern", &modern_flags),
+    );
+    let gateways = serde_json::json!({"gateways": {
+        "toystore": {"url": toystore.url, "servers": {"toystore_": "toystore", "stateless_": "stateless"}},
+        "stateless": {"url": stateless.url},
+    }});
+    let relay = Relay::start(&dir, gateways, &[("MCP_PROXY_CA_FILE", ca)]).await;
+    let (via_toystore, via_stateless) = (relay.mcp("toystore"), relay.mcp("stateless"));
+    let user = format!("x-mcp-remote-auth: Bearer {RELAY_TOKEN}");
+    // What a browser or a proxy in front would add: none of it may reach a gateway.
+    let noise = [
+        "--header",
+        "Cookie: mcpscope_token=leak; session=leak",
+        "--header",
+        "X-Forwarded-For: 203.0.113.7",
+        "--header",
+        "X-Forwarded-User: ada",
+        "--header",
+        "Referer: http://127.0.0.1/gateway.html",
+        "--header",
+        "Sec-Fetch-Mode: cors",
+    ];
+    let legacy_extra = [&["--header", user.as_str()][..], &noise].concat();
+    let modern_extra = [
+        &[
+            "--header",
+            user.as_str(),
+            "--header",
+            "X-MCP-Gateway-Token: t0ken-for-ada",
+        ][..],
+        &noise,
+    ]
+    .concat();
+    let (legacy, modern) = tokio::join!(
+        demo_table(&dir, &via_toystore, "legacy", &legacy_extra, &[]),
+        demo_table(&dir, &via_stateless, "modern", &modern_extra, &[]),
+    );
+    for run in &legacy {
+        assert_eq!(opened_with(run), "initialize", "{}", run.dump());
+        assert!(
+            !session_ids(run).is_empty(),
+            "the session id is relayed\n{}",
+            run.dump()
+        );
+    }
+    // The request-scoped SSE answers came through as SSE, in both eras.
+    assert_eq!(
+        last_answer_type(&legacy[1]),
+        "text/event-stream",
+        "{}",
+        legacy[1].dump()
+    );
+    assert_eq!(
+        last_answer_type(&modern[2]),
+        "text/event-stream",
+        "{}",
+        modern[2].dump()
+    );
+
+    // Auto through the relay: 2026-07-28 where the gateway speaks it, 2025-11-25 otherwise.
+    let auto_legacy = [
+        &["--protocol-era", "auto", "--method", "tools/list"][..],
+        &legacy_extra,
+    ]
+    .concat();
+    let auto_modern = [
+        &["--protocol-era", "auto", "--method", "tools/list"][..],
+        &modern_extra,
+    ]
+    .concat();
+    let (auto_l, auto_m) = tokio::join!(
+        cli_at(&dir, &via_toystore, &auto_legacy, &[]),
+        cli_at(&dir, &via_stateless, &auto_modern, &[]),
+    );
+    auto_l.expect_exit(0);
+    assert_eq!(
+        auto_l.sent_method("initialize").len(),
+        1,
+        "{}",
+        auto_l.dump()
+    );
+    auto_m.expect_exit(0);
+    assert!(
+        auto_m.sent_method("initialize").is_empty(),
+        "{}",
+        auto_m.dump()
+    );
+
+    // The bearer gateway without X-MCP-Gateway-Token: the gateway's own 401, relayed as it is
+    // (with its WWW-Authenticate, without the relay's refusal mark).
+    let anonymous = [
+        "--protocol-era",
+        "modern",
+        "--method",
+        "tools/list",
+        "--header",
+        user.as_str(),
+    ];
+    let refused = cli_at(&dir, &via_stateless, &anonymous, &[]).await;
+    assert_ne!(refused.code, 0, "{}", refused.dump());
+    let unauthorized: Vec<&Value> = refused
+        .frames("http-response")
+        .into_iter()
+        .filter(|f| f["meta"]["status"] == 401)
+        .collect();
+    assert!(!unauthorized.is_empty(), "{}", refused.dump());
+    for answer in &unauthorized {
+        assert!(
+            header(answer, "www-authenticate").is_some_and(|v| v.starts_with("Bearer")),
+            "{answer}"
+        );
+        assert!(header(answer, "x-mcpscope-refusal").is_none(), "{answer}");
+    }
+
+    // What the gateways received: only the relayed headers; the gateway token only as the
+    // bearer gateway's Authorization, never to the other gateway.
+    for (gateway, bearer) in [
+        (&toystore, None),
+        (&stateless, Some("Bearer t0ken-for-ada")),
+    ] {
+        let got = gateway.received();
+        assert!(!got.is_empty());
+        for request in &got {
+            for pair in request["headers"].as_array().into_iter().flatten() {
+                let name = pair[0].as_str().unwrap_or_default();
+                assert!(
+                    relayed_header_allowed(name),
+                    "{name} reached {}: {request}",
+                    gateway.url
+                );
+            }
+            let body = request["body"].as_str().unwrap_or_default();
+            assert!(
+                !body.contains("leak") && !body.contains(RELAY_TOKEN),
+                "{request}"
+            );
+            let auth = recorded_header(request, "authorization");
+            if bearer.is_none() {
+                assert_eq!(auth, None, "{request}");
+            } else if auth.is_some() {
+                assert_eq!(auth, bearer, "{request}");
+            }
+        }
+    }
+}
