@@ -88,6 +88,8 @@ where
             start(&inspector, effects, &tx, host, &mut state);
         }
     }
+    let first = update::started(&state);
+    start(&inspector, first, &tx, host, &mut state);
     terminal.draw(|f| render::render(&state, f))?;
     loop {
         let mut msgs = Vec::new();

@@ -7,6 +7,9 @@ use crate::tabs::{TabId, Tabs};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// Characters kept of a server's error (the pager shows it whole up to this).
+const MAX_ERROR_CHARS: usize = 16_384;
+
 /// A server of the list, as its `status` events describe it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ServerRow {
@@ -30,6 +33,10 @@ pub struct ServerRow {
     pub protocol_version: Option<String>,
     /// The catalog entry's `roots` (`[{uri, name?}]`, or null): what a roots dialog offers.
     pub roots: Value,
+    /// The capabilities the server declared on this connection, once read (`None`: not
+    /// connected, or not read yet). What the tabs offer follows them: no `completion/complete`
+    /// without `completions`, no subscribe without `resources.subscribe`.
+    pub capabilities: Option<Value>,
 }
 
 impl ServerRow {
@@ -45,7 +52,13 @@ impl ServerRow {
                 e.get("message")
                     .or(Some(e))
                     .and_then(Value::as_str)
-                    .map(crate::strings::era_advice_for_tui)
+                    // A server's stderr may be in it: the terminal rule, bounded.
+                    .map(|m| {
+                        mcpscope_proto::terminal::clean(
+                            &crate::strings::era_advice_for_tui(m),
+                            MAX_ERROR_CHARS,
+                        )
+                    })
             }),
             latency_ms: v.get("latencyMs").and_then(Value::as_u64),
             era: s("era"),
@@ -57,7 +70,17 @@ impl ServerRow {
             .to_string(),
             protocol_version: s("protocolVersion"),
             roots: v.pointer("/entry/roots").cloned().unwrap_or(Value::Null),
+            capabilities: None,
         }
+    }
+
+    /// True when the server declared the capability at `pointer` (`/completions`,
+    /// `/resources/subscribe`): present, and neither null nor false.
+    pub fn declares(&self, pointer: &str) -> bool {
+        self.capabilities
+            .as_ref()
+            .and_then(|c| c.pointer(pointer))
+            .is_some_and(|v| !v.is_null() && *v != Value::Bool(false))
     }
 
     /// True while connected.
@@ -139,7 +162,15 @@ impl AppState {
     /// Replace the server list (a `catalog` event), keeping the cursor on the same name.
     pub fn set_servers(&mut self, servers: &[Value]) {
         let current = self.current().map(|r| r.name.clone());
+        let old = std::mem::take(&mut self.servers);
         self.servers = servers.iter().map(ServerRow::from_view).collect();
+        // A connection's capabilities stay while it does (a catalog event is not a reconnect).
+        for row in self.servers.iter_mut().filter(|r| r.connected()) {
+            row.capabilities = old
+                .iter()
+                .find(|o| o.name == row.name && o.connected())
+                .and_then(|o| o.capabilities.clone());
+        }
         for row in &self.servers {
             self.tabs.entry(row.name.clone()).or_default();
         }

@@ -13,6 +13,18 @@ use serde_json::Value;
 /// The eras the era key cycles through, in order.
 pub const ERAS: [&str; 3] = ["auto", "2026-07-28", "2025-11-25"];
 
+/// What a state made over servers already connected asks first: each one's capabilities
+/// (later connections read theirs when their status turns `connected`).
+pub fn started(s: &AppState) -> Vec<Effect> {
+    s.servers
+        .iter()
+        .filter(|r| r.connected() && r.capabilities.is_none())
+        .map(|r| Effect::ServerInfo {
+            route: Route::app(&r.name, "capabilities"),
+        })
+        .collect()
+}
+
 /// Apply `msg` at time `now_us`; returns what to do.
 pub fn update(s: &mut AppState, msg: Msg, now_us: u64) -> Vec<Effect> {
     s.now_us = now_us;
@@ -138,6 +150,19 @@ fn global(s: &mut AppState, g: Global) -> Vec<Effect> {
                 s.focus = Focus::Tab;
             }
             connect_toggle(&row.name, &row.status)
+        }
+        Global::Tab(TabId::Info) if s.focus == Focus::Servers => {
+            // The list shortens a long error ("… i: whole error"): Info opens with the whole
+            // of it in the pager on top (Esc leaves Info).
+            let e = open_tab(s, TabId::Info);
+            if crate::render::error_cut(&row, crate::render::list_inner_width(s)) {
+                let text = row.error.clone().unwrap_or_default();
+                let title = format!("{}: why the connection failed", row.name);
+                s.modal = Some(Modal::Pager(crate::widgets::pager::Pager::new(
+                    title, &text,
+                )));
+            }
+            e
         }
         Global::Tab(t) => open_tab(s, t),
         Global::NextTab | Global::PrevTab => {
@@ -285,7 +310,7 @@ fn mouse(s: &mut AppState, m: MouseEvent) -> Vec<Effect> {
     match m.kind {
         MouseEventKind::Down(MouseButton::Left) if s.modal.is_none() => {
             if inside(a.tabs) {
-                for (t, x, w) in tab_spans(a.tabs.width, &crate::render::tab_counts(s)) {
+                for (t, x, w) in tab_spans(a.tabs.width, &crate::render::tab_counts(s), s.tab) {
                     if m.column >= x && m.column < x + w {
                         return open_tab(s, t);
                     }
@@ -411,9 +436,17 @@ fn status(s: &mut AppState, v: &Value) -> Vec<Effect> {
     let Some(row) = s.row_mut(&name) else {
         return Vec::new();
     };
-    let was = std::mem::replace(row, fresh.clone()).status;
+    let old = std::mem::replace(row, fresh.clone());
+    let was = old.status;
     let mut effects = Vec::new();
+    if was == "connected" && fresh.connected() {
+        row.capabilities = old.capabilities;
+    }
     if was != "connected" && fresh.connected() {
+        // What the server declared decides what the tabs offer (completion, subscribe).
+        effects.push(Effect::ServerInfo {
+            route: Route::app(&name, "capabilities"),
+        });
         if let Some(tabs) = s.tabs.get_mut(&name) {
             for t in TabId::ALL {
                 tabs.get_mut(t).reset();
@@ -488,6 +521,10 @@ fn done(s: &mut AppState, d: Done) -> Vec<Effect> {
             copied_to_file(s, &d);
             return Vec::new();
         }
+        if d.route.tag == "capabilities" {
+            capabilities_read(s, &d);
+            return Vec::new();
+        }
         // The open question's own asks (its Testing Profile's answer) go back to its dialog.
         if let Some(Modal::Interaction(dlg)) = s.modal.as_mut()
             && dlg.answers(&d.route)
@@ -515,6 +552,18 @@ fn done(s: &mut AppState, d: Done) -> Vec<Effect> {
     match s.tabs.get_mut(&row.name) {
         Some(tabs) => tabs.get_mut(tab).done(&ctx, d),
         None => Vec::new(),
+    }
+}
+
+/// The server info read at connect: keep what the server declared on its row (a connection
+/// gone meanwhile keeps none; one that cannot be read leaves the tabs offering nothing the
+/// capabilities gate).
+fn capabilities_read(s: &mut AppState, d: &Done) {
+    let Ok(v) = &d.result else {
+        return;
+    };
+    if let Some(row) = s.row_mut(&d.route.server).filter(|r| r.connected()) {
+        row.capabilities = Some(v.get("capabilities").cloned().unwrap_or(Value::Null));
     }
 }
 

@@ -123,8 +123,33 @@ fn forget_needs_a_second_d_and_reauthorize_asks_the_core() {
 fn oauth_does_not_apply_to_stdio() {
     let mut v = base("none");
     v["applies"] = json!(false);
-    let (s, _) = opened((80, 24), v);
-    insta::assert_snapshot!("auth_not_applies_80x24", draw(&s));
+    let (mut s, _) = opened((80, 24), v);
+    let screen = draw(&s);
+    insta::assert_snapshot!("auth_not_applies_80x24", screen);
+    // At 80 columns the tab is 56 wide: the sentence wraps, read whole.
+    let body: String = screen
+        .lines()
+        .filter_map(|l| l.split('│').nth(3))
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        body.contains("sets its own Authorization header)."),
+        "{screen}"
+    );
+    // No login is offered where OAuth does not apply; a login key says why.
+    let footer = screen.lines().last().unwrap_or_default();
+    assert!(!footer.contains("re-authorize"), "{footer}");
+    assert!(!footer.contains("login URL"), "{footer}");
+    let e = press(&mut s, KeyCode::Char('u'));
+    assert!(
+        matches!(&e[..], [])
+            && s.toast
+                .as_ref()
+                .is_some_and(|t| t.text.contains("only to HTTP")),
+        "{e:?} {:?}",
+        s.toast
+    );
 }
 
 #[test]

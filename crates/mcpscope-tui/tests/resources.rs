@@ -282,8 +282,12 @@ pub(crate) async fn demo(era: &str, size: (u16, u16)) -> (TempDir, Arc<Inspector
     i.connect("demo", Some(era.to_string()))
         .await
         .expect("connect");
-    let s = AppState::new(&i.servers().await, size, false);
+    let mut s = AppState::new(&i.servers().await, size, false);
     assert!(s.servers[0].connected(), "{:?}", s.servers[0]);
+    // As the loop does first: what the server declared.
+    let first = mcpscope_tui::update::started(&s);
+    pump(&mut s, &i, first).await;
+    assert!(s.servers[0].declares("/completions"), "{:?}", s.servers[0]);
     (dir, i, s)
 }
 

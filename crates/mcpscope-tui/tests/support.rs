@@ -31,11 +31,33 @@ pub(crate) fn card(name: &str, status: &str, era: Option<&str>) -> Value {
     })
 }
 
-/// A state over `cards` at `size`, colours off (snapshots are text).
+/// What the demo server declares (both eras), as a connected row's capabilities.
+pub(crate) fn demo_capabilities() -> Value {
+    json!({"tools": {"listChanged": true}, "resources": {"subscribe": true, "listChanged": true},
+        "prompts": {}, "completions": {}, "logging": {}})
+}
+
+/// A state over `cards` at `size`, colours off (snapshots are text); a connected server has
+/// declared what the demo server declares (as read at connect).
 pub(crate) fn state(cards: &[Value], size: (u16, u16)) -> AppState {
     let mut s = AppState::new(cards, size, false);
     s.now_us = NOW_US;
+    for row in s.servers.iter_mut().filter(|r| r.connected()) {
+        row.capabilities = Some(demo_capabilities());
+    }
     s
+}
+
+/// The server `name` declared `capabilities` (its info read at connect, through the reducer).
+pub(crate) fn declare(s: &mut AppState, name: &str, capabilities: Value) -> Vec<Effect> {
+    send(
+        s,
+        Msg::Done(mcpscope_tui::msg::Done {
+            route: mcpscope_tui::msg::Route::app(name, "capabilities"),
+            result: Ok(json!({"capabilities": capabilities})),
+            was_call: false,
+        }),
+    )
 }
 
 /// Apply `msg` through the real reducer.

@@ -221,9 +221,11 @@ async fn ctrl_k_runs_a_tool_as_a_task_and_the_tasks_tab_lists_it() {
         crate::real_core::pump(&mut s, &i, e).await;
         let toast = s.toast.clone().map(|t| t.text).unwrap_or_default();
         assert!(
-            toast.starts_with("task ") && toast.ends_with("started: k shows it"),
+            toast.starts_with("task ") && toast.ends_with("started: Esc, then k shows it"),
             "{era}: {toast}"
         );
+        // The form's text field takes letters: Esc leaves it, then `k` is the Tasks tab.
+        press(&mut s, KeyCode::Esc);
         let e = press(&mut s, KeyCode::Char('k'));
         crate::real_core::pump(&mut s, &i, e).await;
         let rows = s.tabs["demo"].tasks.rows();

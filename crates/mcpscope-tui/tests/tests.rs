@@ -48,3 +48,7 @@ mod subscriptions;
 
 /// Auth: the OAuth state, a login's URL opened, copied and shown, re-authorize, forget.
 mod auth;
+
+/// Issue 24's leftovers: the long error in the pager, Protocol's filter words, label counts,
+/// completion and subscribe as declared, a tool form typed into at once, results per tool.
+mod leftovers;

@@ -603,10 +603,16 @@ fn audio_and_embedded_blobs_are_saved_too() {
 }
 
 #[test]
-fn slash_in_the_open_tool_searches_the_list_again() {
+fn slash_searches_the_list_again_once_off_the_text_field() {
     let mut s = listed((80, 24));
     open(&mut s, "echo");
+    // On echo's text field `/` is typed (fields take typing at once); Esc leaves the form.
     press(&mut s, KeyCode::Char('/'));
+    assert!(draw(&s).contains("message *: /"), "{}", draw(&s));
+    press(&mut s, KeyCode::Esc);
+    press(&mut s, KeyCode::Esc);
+    press(&mut s, KeyCode::Char('/'));
+    ctrl(&mut s, 'u');
     type_text(&mut s, "slow");
     press(&mut s, KeyCode::Enter);
     press(&mut s, KeyCode::Enter);

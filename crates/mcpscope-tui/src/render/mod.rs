@@ -6,7 +6,7 @@
 mod help;
 mod servers;
 
-pub(crate) use servers::error_rows;
+pub(crate) use servers::{error_cut, error_rows};
 
 use crate::modals::Modal;
 use crate::state::{AppState, Focus};
@@ -75,54 +75,91 @@ pub fn layout_zoomed(size: (u16, u16), zoomed: bool) -> Areas {
     }
 }
 
-/// What each tab lists (its label's count), in tab-bar order: the selected server's.
-pub type Counts = [Option<usize>; TabId::ALL.len()];
+/// The server list's inner width (its rows wrap to it).
+pub(crate) fn list_inner_width(s: &AppState) -> usize {
+    areas(s).servers.width.saturating_sub(2) as usize
+}
+
+/// What each tab lists (its label's count: `13`, or `100+` when more exist), in tab-bar
+/// order: the selected server's.
+pub type Counts = [Option<String>; TabId::ALL.len()];
 
 /// The counts of the selected server's tabs.
 pub fn tab_counts(s: &AppState) -> Counts {
     let tabs = s.current().and_then(|r| s.tabs.get(&r.name));
-    TabId::ALL.map(|t| tabs.and_then(|tabs| tabs.get(t).count()))
+    TabId::ALL.map(|t| {
+        let tab = tabs?.get(t);
+        let n = tab.count()?;
+        Some(if tab.count_partial() {
+            format!("{n}+")
+        } else {
+            n.to_string()
+        })
+    })
 }
 
 /// The tab bar's titles for a screen `width` wide, each with its count (`Tools 13`): whole
-/// words when they fit, else short ones.
-pub fn tab_titles(width: u16, counts: &Counts) -> Vec<(TabId, String)> {
-    let with_count = |i: usize, title: &str| match counts[i] {
+/// words when they fit, else short ones; when even those do not fit (80 columns, long lists),
+/// only the open tab keeps its count.
+pub fn tab_titles(width: u16, counts: &Counts, open: TabId) -> Vec<(TabId, String)> {
+    let with_count = |i: usize, title: &str| match &counts[i] {
         Some(n) => format!("{title} {n}"),
         None => title.to_string(),
+    };
+    let need = |titles: &[(TabId, String)]| -> usize {
+        titles
+            .iter()
+            .map(|(_, t)| t.chars().count() + 2)
+            .sum::<usize>()
+            + 1
     };
     let long: Vec<(TabId, String)> = TabId::ALL
         .iter()
         .enumerate()
         .map(|(i, t)| (*t, with_count(i, t.title())))
         .collect();
-    let need: usize = long.iter().map(|(_, t)| t.chars().count() + 2).sum();
-    if need < width as usize {
+    if need(&long) <= width as usize {
         return long;
+    }
+    let short = |i: usize, t: TabId, counted: bool| {
+        let title = match t {
+            TabId::Resources => "Res",
+            TabId::Subscriptions => "Subs",
+            TabId::Protocol => "Proto",
+            TabId::Network => "Net",
+            TabId::Console => "Cons",
+            TabId::History => "Hist",
+            TabId::Prompts => "Prom",
+            other => other.title(),
+        };
+        (
+            t,
+            if counted {
+                with_count(i, title)
+            } else {
+                title.to_string()
+            },
+        )
+    };
+    let counted: Vec<(TabId, String)> = TabId::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, t)| short(i, *t, true))
+        .collect();
+    if need(&counted) <= width as usize {
+        return counted;
     }
     TabId::ALL
         .iter()
         .enumerate()
-        .map(|(i, t)| {
-            let short = match t {
-                TabId::Resources => "Res",
-                TabId::Subscriptions => "Subs",
-                TabId::Protocol => "Proto",
-                TabId::Network => "Net",
-                TabId::Console => "Cons",
-                TabId::History => "Hist",
-                TabId::Prompts => "Prom",
-                other => other.title(),
-            };
-            (*t, with_count(i, short))
-        })
+        .map(|(i, t)| short(i, *t, *t == open))
         .collect()
 }
 
 /// Where each tab's title sits on the tab bar (start column, width), for clicks.
-pub fn tab_spans(width: u16, counts: &Counts) -> Vec<(TabId, u16, u16)> {
+pub fn tab_spans(width: u16, counts: &Counts, open: TabId) -> Vec<(TabId, u16, u16)> {
     let mut x = 1u16;
-    tab_titles(width, counts)
+    tab_titles(width, counts, open)
         .into_iter()
         .map(|(t, title)| {
             let w = title.chars().count() as u16 + 2;
@@ -190,7 +227,7 @@ fn header(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
 
 fn tab_bar(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
     let mut spans = vec![Span::raw(" ")];
-    for (t, title) in tab_titles(area.width, &tab_counts(s)) {
+    for (t, title) in tab_titles(area.width, &tab_counts(s), s.tab) {
         let style = if t == s.tab {
             theme.selected()
         } else {
@@ -272,6 +309,12 @@ fn footer(s: &AppState, f: &mut Frame, area: Rect, theme: Theme) {
     if s.focus == Focus::Servers {
         spans.push(Span::styled("↑↓ Enter", theme.key()));
         spans.push(Span::raw(" open  "));
+        if s.current()
+            .is_some_and(|r| error_cut(r, list_inner_width(s)))
+        {
+            spans.push(Span::styled("i", theme.key()));
+            spans.push(Span::raw(" the whole error  "));
+        }
     }
     let connected = s
         .current()

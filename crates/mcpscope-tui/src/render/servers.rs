@@ -19,7 +19,7 @@ pub(super) fn status_span(row: &ServerRow, theme: Theme) -> Span<'static> {
 }
 
 /// Rows of the selected server's error shown under it (a list `width` wide): a few, the last
-/// saying where the rest is when it is longer (Info shows it whole).
+/// saying where the rest is when it is longer (`i` from the list opens it whole in the pager).
 const ERROR_ROWS: usize = 4;
 
 /// The selected server's error as the list shows it: wrapped, at most [`ERROR_ROWS`] rows.
@@ -37,8 +37,19 @@ pub(crate) fn error_rows(row: &ServerRow, width: usize) -> Vec<String> {
         return all;
     }
     let mut shown = all[..ERROR_ROWS - 1].to_vec();
-    shown.push("  … i: the whole error".chars().take(width).collect());
+    // 18 characters: whole in the narrowest list (80 columns).
+    shown.push("  … i: whole error".chars().take(width).collect());
     shown
+}
+
+/// True when the server list shows `row`'s error shortened (in a list `width` wide): `i` from
+/// the list then opens the whole error in the pager.
+pub(crate) fn error_cut(row: &ServerRow, width: usize) -> bool {
+    let Some(e) = &row.error else {
+        return false;
+    };
+    let parts = [(format!("  {e}"), ratatui::style::Style::default())];
+    crate::widgets::wrap::row_count(&parts, width) > ERROR_ROWS
 }
 
 /// Draw the list into `area` (its border included).

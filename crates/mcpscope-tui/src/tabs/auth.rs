@@ -41,6 +41,16 @@ pub struct Auth {
     top: usize,
 }
 
+/// The keys while OAuth does not apply (a stdio server, or one that brings its own
+/// Authorization header): nothing to log in to, so no login is offered.
+const KEYS_NOT_APPLYING: &[Binding] = &[Binding {
+    keys: "↑↓",
+    what: "scroll",
+}];
+
+/// What a login key says where OAuth does not apply.
+const NOT_APPLYING: &str = "OAuth applies only to HTTP servers without their own Authorization header: nothing to log in to";
+
 const KEYS: &[Binding] = &[
     Binding {
         keys: "u",
@@ -143,7 +153,21 @@ impl Auth {
         }
     }
 
+    /// False once the core said OAuth does not apply to the server (stdio, or its own
+    /// Authorization header); true until then.
+    fn applies(&self) -> bool {
+        self.view.as_ref().is_none_or(|v| v["applies"] == true)
+    }
+
     fn action(&mut self, ctx: &Ctx, code: KeyCode) -> Option<Vec<Effect>> {
+        if !self.applies() {
+            return matches!(code, KeyCode::Char('u' | 'b' | 'y' | 'x' | 'D')).then(|| {
+                vec![Effect::Toast {
+                    text: NOT_APPLYING.into(),
+                    error: false,
+                }]
+            });
+        }
         let forget_armed = std::mem::take(&mut self.confirm_forget);
         let e = match code {
             KeyCode::Char('u') => {
@@ -437,7 +461,9 @@ impl Tab for Auth {
             KeyCode::Home => self.top = 0,
             _ => return Handled::No,
         }
-        let n = self.lines(ctx, 80, Theme::new(false)).len();
+        let width = ctx.area.width as usize;
+        let n = crate::widgets::wrap::wrap_lines(&self.lines(ctx, width, Theme::new(false)), width)
+            .len();
         self.top = self.top.min(n.saturating_sub(1));
         Handled::done()
     }
@@ -502,12 +528,18 @@ impl Tab for Auth {
     }
 
     fn bindings(&self) -> &'static [Binding] {
-        KEYS
+        if self.applies() {
+            KEYS
+        } else {
+            KEYS_NOT_APPLYING
+        }
     }
 
     fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect) {
         let theme = Theme::new(ctx.color);
-        let lines = self.lines(ctx, area.width as usize, theme);
+        // Every line wraps: a sentence cut at the edge (80 columns leave the tab 56) is lost.
+        let width = area.width as usize;
+        let lines = crate::widgets::wrap::wrap_lines(&self.lines(ctx, width, theme), width);
         let top = self.top.min(lines.len().saturating_sub(1));
         let shown: Vec<Line> = lines
             .into_iter()

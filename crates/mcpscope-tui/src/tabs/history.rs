@@ -827,6 +827,15 @@ impl Tab for History {
         }
     }
 
+    /// The entries listed; `N+` while older pages are left to read.
+    fn count(&self) -> Option<usize> {
+        Some(self.rows.len()).filter(|n| *n > 0)
+    }
+
+    fn count_partial(&self) -> bool {
+        self.next_before.is_some()
+    }
+
     fn bindings(&self) -> &'static [Binding] {
         KEYS
     }

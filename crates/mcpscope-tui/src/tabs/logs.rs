@@ -339,6 +339,15 @@ impl Tab for Logs {
         }
     }
 
+    /// The log lines kept (as the Tools label counts its tools).
+    fn count(&self) -> Option<usize> {
+        Some(self.feed.len()).filter(|n| *n > 0)
+    }
+
+    fn count_partial(&self) -> bool {
+        self.feed.dropped > 0
+    }
+
     fn bindings(&self) -> &'static [Binding] {
         crate::tabs::or_search_keys(self.editing, KEYS)
     }

@@ -229,6 +229,11 @@ pub trait Tab {
     fn count(&self) -> Option<usize> {
         None
     }
+    /// True when more exist than [`Tab::count`] counts (History's older pages, frames
+    /// dropped past a bound): the label says `N+`.
+    fn count_partial(&self) -> bool {
+        false
+    }
     /// Draw it into `area`.
     fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect);
 }

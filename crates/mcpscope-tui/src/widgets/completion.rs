@@ -4,6 +4,7 @@
 //! (`completion/complete`) as the user types, the `/` search box of their lists, and the
 //! cleaning of text a server sent before it is kept or drawn.
 //!
+//! Only a server that declares the `completions` capability is asked ([`Form::completing`]).
 //! Completion is debounced without a timer: a question is asked only when the field's text
 //! differs from the one last answered and no answer is pending; when the answer comes and the
 //! text moved on meanwhile, the form asks again for the text as it is now.
@@ -22,18 +23,12 @@ pub const MAX_FIELDS: usize = 64;
 /// Characters kept of a name, a URI, a description.
 pub const MAX_TEXT: usize = 512;
 
-/// `s` made safe to draw: control characters (escape sequences) become spaces, and it is cut
-/// to `max` characters with a mark.
+/// `s` made safe to draw on one line, by the one rule for server text on a terminal
+/// (`mcpscope_proto::terminal`): control characters shown as their pictures (`␛`), bidi
+/// overrides as `�`, a line break as a space (a name, a URI, a description is one line here),
+/// cut to `max` characters with a mark.
 pub fn clean(s: &str, max: usize) -> String {
-    let mut out: String = s
-        .chars()
-        .take(max)
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if s.chars().nth(max).is_some() {
-        out.push('…');
-    }
-    out
+    mcpscope_proto::terminal::clean(s, max).replace('\n', " ")
 }
 
 /// `s` broken into lines of at most `width` characters at spaces (a longer word is cut), at
@@ -129,6 +124,16 @@ impl Form {
             generation,
             ..Form::default()
         }
+    }
+
+    /// A form for a server that declared `completions` (`declared`) or not: without it the
+    /// server is never asked (each question would be a -32601 in History and Protocol), and the
+    /// form says why no suggestions come.
+    pub fn completing(mut self, declared: bool) -> Form {
+        if !declared {
+            self.no_completion = Some("the server does not declare completions".into());
+        }
+        self
     }
 
     /// The field's value by name ("" when empty or unknown).
@@ -477,7 +482,8 @@ mod tests {
         assert_eq!(f.at, 0);
         assert_eq!(f.error.as_deref(), Some("pr is required"));
         assert!(matches!(f.key(k(KeyCode::Esc)), FormOut::Close));
-        assert_eq!(clean("a\x1b[2Jb", 3), "a […");
+        assert_eq!(clean("a\x1b[2Jb", 3), "a␛[…");
+        assert_eq!(clean("a\u{202e}b\nc", 9), "a\u{fffd}b c");
         assert_eq!(clock(3_723_000_000), "01:02:03");
         assert_eq!(
             wrap("one two three four", 9, 5),

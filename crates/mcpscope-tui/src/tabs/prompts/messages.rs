@@ -116,18 +116,17 @@ fn block(b: &Value, out: &mut String) {
     }
 }
 
-/// `t` appended to `out` (control characters but newlines made spaces), cut to the room left.
+/// `t` appended to `out`, cut to the room left, made safe to draw with its lines kept (the one
+/// rule for server text on a terminal, `mcpscope_proto::terminal`).
 fn push_text(out: &mut String, t: &str) {
-    for c in t.chars() {
-        if out.len() >= MAX_TEXT_BYTES {
-            out.push('…');
-            break;
-        }
-        out.push(if c.is_control() && c != '\n' && c != '\t' {
-            ' '
-        } else {
-            c
-        });
+    let room = MAX_TEXT_BYTES.saturating_sub(out.len());
+    let mut end = room.min(t.len());
+    while !t.is_char_boundary(end) {
+        end -= 1;
+    }
+    out.push_str(&mcpscope_proto::terminal::clean(&t[..end], usize::MAX));
+    if end < t.len() {
+        out.push('…');
     }
     out.push('\n');
 }
@@ -140,7 +139,7 @@ mod tests {
     #[test]
     fn messages_show_roles_text_and_described_media() {
         let call = json!({"historyId": 1, "result": {"description": "d", "messages": [
-            {"role": "user", "content": {"type": "text", "text": "Hi\nthere"}},
+            {"role": "user", "content": {"type": "text", "text": "Hi\nthere\u{1b}]0;owned\u{7}"}},
             {"role": "assistant", "content": [
                 {"type": "image", "mimeType": "image/png", "data": "AAAA"},
                 {"type": "resource", "resource": {"uri": "demo://readme", "mimeType": "text/markdown", "text": "# R"}},
@@ -154,5 +153,7 @@ mod tests {
         assert!(lines.contains(&"[image image/png, 3 bytes]".to_string()));
         assert!(lines.contains(&"[resource demo://readme text/markdown]".to_string()));
         assert!(lines.contains(&"# R".to_string()));
+        // Server text by the terminal rule: the title change shown, not obeyed.
+        assert!(lines.contains(&"there␛]0;owned␇".to_string()), "{lines:?}");
     }
 }

@@ -177,7 +177,8 @@ impl Prompts {
             })
             .collect();
         let reference = json!({"type": "ref/prompt", "name": p.name});
-        let mut form = Form::new(reference, fields, self.generation);
+        let mut form = Form::new(reference, fields, self.generation)
+            .completing(ctx.server.declares("/completions"));
         let ask = form.ask();
         let empty = form.fields.is_empty();
         self.form = Some((p.name.clone(), form));

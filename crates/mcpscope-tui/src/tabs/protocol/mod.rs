@@ -15,6 +15,7 @@ pub mod fmt;
 pub mod row;
 mod view;
 
+use super::history::Filter;
 use super::{Binding, Ctx, Handled, TabId};
 use crate::msg::{Effect, Route};
 use crate::widgets::input::{Edit, Input};
@@ -49,8 +50,10 @@ pub struct Protocol {
     source: Option<usize>,
     /// The text filter, as typed.
     search: Input,
-    /// The text filter, lower-cased (what rows are matched against).
+    /// The text filter, lower-cased.
     query: String,
+    /// The query read as History's filter words (what rows are matched against).
+    filter: Filter,
     /// The text filter has the keyboard.
     editing: bool,
     /// An older page is on its way.
@@ -70,6 +73,7 @@ impl Default for Protocol {
             source: None,
             search: Input::default(),
             query: String::new(),
+            filter: Filter::default(),
             editing: false,
             loading: false,
             no_older: false,
@@ -88,7 +92,7 @@ const KEYS: &[Binding] = &[
     },
     Binding {
         keys: "/",
-        what: "filter",
+        what: "filter (method: status:)",
     },
     Binding {
         keys: "j",
@@ -183,18 +187,29 @@ impl Protocol {
             .collect()
     }
 
-    fn keeps(source: Option<usize>, query: &str, r: &Row) -> bool {
+    /// True when `r` is shown by the source and the filter (History's words: `method:M`, a
+    /// method or a prefix ending in `/`; `status:S`, see [`status_is`]; the rest searched in
+    /// the row's text and id).
+    fn keeps(source: Option<usize>, filter: &Filter, r: &Row) -> bool {
         source.is_none_or(|s| r.is(s))
-            && (query.is_empty()
-                || r.summary.to_lowercase().contains(query)
-                || r.id
-                    .as_deref()
-                    .is_some_and(|id| id.to_lowercase().contains(query)))
+            && filter.method.as_deref().is_none_or(|m| {
+                r.has_method
+                    && (r.summary.eq_ignore_ascii_case(m)
+                        || m.ends_with('/') && r.summary.to_lowercase().starts_with(m))
+            })
+            && filter.status.as_deref().is_none_or(|st| status_is(r, st))
+            && filter.text.as_deref().is_none_or(|q| {
+                r.summary.to_lowercase().contains(q)
+                    || r.id
+                        .as_deref()
+                        .is_some_and(|id| id.to_lowercase().contains(q))
+            })
     }
 
     fn rebuild(&mut self) {
-        let (source, query) = (self.source, self.query.clone());
-        self.feed.rebuild(|r| Protocol::keeps(source, &query, r));
+        self.filter = Filter::of(&self.query);
+        let (source, filter) = (self.source, self.filter.clone());
+        self.feed.rebuild(|r| Protocol::keeps(source, &filter, r));
     }
 
     /// Take one `FrameView`: a new row at the end, a row replaced (same seq: the verdicts
@@ -214,13 +229,13 @@ impl Protocol {
                 return;
             }
             self.pair(&mut row);
-            let (source, query) = (self.source, self.query.clone());
+            let (source, filter) = (self.source, self.filter.clone());
             self.feed
-                .insert(i, row, |r| Protocol::keeps(source, &query, r));
+                .insert(i, row, |r| Protocol::keeps(source, &filter, r));
             return;
         }
         self.pair(&mut row);
-        let keep = Protocol::keeps(self.source, &self.query, &row);
+        let keep = Protocol::keeps(self.source, &self.filter, &row);
         self.feed.push(row, keep);
     }
 
@@ -281,9 +296,9 @@ impl Protocol {
             self.no_older = true;
             return;
         }
-        let (source, query) = (self.source, self.query.clone());
+        let (source, filter) = (self.source, self.filter.clone());
         self.feed
-            .prepend(rows, |r| Protocol::keeps(source, &query, r));
+            .prepend(rows, |r| Protocol::keeps(source, &filter, r));
     }
 
     fn ask_older(&mut self, ctx: &Ctx) -> Vec<Effect> {
@@ -364,6 +379,27 @@ impl Protocol {
         out.push_str(&format!("\nBody ({}):\n", fmt::bytes(size)));
         out.push_str(&fmt::pretty(super::text(v, "text")));
         out
+    }
+}
+
+/// True when `r` has the status `status:` asks for, in History's words: `error` (drawn red, a
+/// JSON-RPC error, an invalid message), `ok` (an answer that is not an error), `pending` (a
+/// request not answered yet), `cancelled` (`notifications/cancelled`); or an HTTP status or
+/// its class (`404`, `4xx`).
+fn status_is(r: &Row, status: &str) -> bool {
+    let bad = r.red || matches!(r.message, Message::Error | Message::Invalid);
+    match status {
+        "error" | "err" => bad,
+        "ok" | "success" => r.message == Message::Response && !bad,
+        "pending" => r.message == Message::Request && r.partner.is_none(),
+        "cancelled" => r.has_method && &*r.summary == "notifications/cancelled",
+        code if code.starts_with(|c: char| c.is_ascii_digit()) => {
+            let digits = code.trim_end_matches('x');
+            r.summary
+                .strip_prefix("HTTP ")
+                .is_some_and(|s| s.starts_with(digits))
+        }
+        _ => false,
     }
 }
 

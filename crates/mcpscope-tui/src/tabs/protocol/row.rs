@@ -147,6 +147,9 @@ pub struct Row {
     pub history_id: Option<i64>,
     /// The frame it pairs with (request ↔ response), by seq.
     pub partner: Option<u64>,
+    /// The summary is the JSON-RPC method the frame carries (or answers): what `method:`
+    /// filters on.
+    pub has_method: bool,
 }
 
 /// The lines a frame's detail area shows beyond its row, each with how it reads.
@@ -213,6 +216,7 @@ impl Row {
             size: v.get("size").and_then(Value::as_u64).unwrap_or(0),
             history_id: v.get("historyId").and_then(Value::as_i64),
             partner: None,
+            has_method: !kind.starts_with("oauth-") && !text(v, "method").is_empty(),
         })
     }
 

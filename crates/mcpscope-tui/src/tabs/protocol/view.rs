@@ -120,6 +120,15 @@ impl Tab for Protocol {
         self.pending.clear();
     }
 
+    /// The frames kept; `N+` once the oldest were dropped past the bound.
+    fn count(&self) -> Option<usize> {
+        Some(self.feed.len()).filter(|n| *n > 0)
+    }
+
+    fn count_partial(&self) -> bool {
+        self.feed.dropped > 0
+    }
+
     fn bindings(&self) -> &'static [Binding] {
         crate::tabs::or_search_keys(self.editing, KEYS)
     }

@@ -126,7 +126,18 @@ pub struct Resources {
     pub save: Option<Input>,
     /// Forms made, so a late completion answer finds its own.
     generation: u64,
+    /// The server declared `resources.subscribe` (as last seen): `b` and `u` are offered.
+    pub subscribable: bool,
 }
+
+/// What `b` / `u` say on a server without `resources.subscribe`.
+pub const NO_SUBSCRIBE: &str =
+    "the server does not declare resources.subscribe: it offers no subscriptions";
+
+/// The keys without subscribe (the server does not declare it).
+const KEYS_NO_SUBSCRIBE: &[Binding] = &[
+    KEYS[0], KEYS[1], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7],
+];
 
 const KEYS: &[Binding] = &[
     Binding {
@@ -261,7 +272,8 @@ impl Resources {
             })
             .collect();
         let reference = json!({"type": "ref/resource", "uri": t.template});
-        let mut f = Form::new(reference, fields, self.generation);
+        let mut f = Form::new(reference, fields, self.generation)
+            .completing(ctx.server.declares("/completions"));
         let ask = f.ask();
         self.form = Some((t.template.clone(), f));
         self.editing = true;
@@ -297,6 +309,12 @@ impl Resources {
     }
 
     fn subscribe(&mut self, ctx: &Ctx, on: bool) -> Vec<Effect> {
+        if !self.subscribable {
+            return vec![Effect::Toast {
+                text: NO_SUBSCRIBE.into(),
+                error: false,
+            }];
+        }
         let Some(uri) = self.target() else {
             return Vec::new();
         };
@@ -624,6 +642,7 @@ impl Tab for Resources {
 
     fn key(&mut self, ctx: &Ctx, key: KeyEvent) -> Handled {
         self.click_top = None;
+        self.subscribable = ctx.server.declares("/resources/subscribe");
         if self.save.is_some() {
             return self.save_key(ctx, key);
         }
@@ -677,6 +696,7 @@ impl Tab for Resources {
     }
 
     fn entered(&mut self, ctx: &Ctx) -> Vec<Effect> {
+        self.subscribable = ctx.server.declares("/resources/subscribe");
         if !ctx.server.connected() || self.resources.is_some() {
             return Vec::new();
         }
@@ -705,6 +725,7 @@ impl Tab for Resources {
     }
 
     fn done(&mut self, ctx: &Ctx, done: Done) -> Vec<Effect> {
+        self.subscribable = ctx.server.declares("/resources/subscribe");
         let (tag, key) = (done.route.tag, done.route.key.clone());
         let result = answer(done);
         match tag {
@@ -779,7 +800,12 @@ impl Tab for Resources {
     }
 
     fn bindings(&self) -> &'static [Binding] {
-        crate::tabs::or_search_keys(self.search.typing, KEYS)
+        let keys = if self.subscribable {
+            KEYS
+        } else {
+            KEYS_NO_SUBSCRIBE
+        };
+        crate::tabs::or_search_keys(self.search.typing, keys)
     }
 
     fn render(&self, ctx: &Ctx, f: &mut Frame, area: Rect) {

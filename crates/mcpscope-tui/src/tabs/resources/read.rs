@@ -168,17 +168,10 @@ fn cut_bytes(s: &str, n: usize) -> &str {
     &s[..end]
 }
 
-/// Control characters but newlines and tabs made spaces (no escape sequence reaches the screen).
+/// A resource's text made safe to draw, lines kept: the one rule for server text on a
+/// terminal (`mcpscope_proto::terminal`; the text is already bounded by [`MAX_TEXT_BYTES`]).
 fn clean_lines(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() && c != '\n' && c != '\t' {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect()
+    mcpscope_proto::terminal::clean(s, usize::MAX)
 }
 
 #[cfg(test)]
@@ -190,14 +183,20 @@ mod tests {
     fn text_and_blobs_are_described_and_kept_to_save() {
         let call = json!({"historyId": 4, "result": {"contents": [
             {"uri": "demo://logo.png", "mimeType": "image/png", "blob": "iVBORw0KGgo="},
-            {"uri": "demo://readme", "mimeType": "text/markdown", "text": "# Hi\x1b[31m\nthere"},
+            {"uri": "demo://readme", "mimeType": "text/markdown", "text": "# Hi\x1b[31m\nthere \u{202e}gnp.exe"},
         ]}});
         let v = ReadView::of("demo://logo.png", &call);
         assert_eq!(v.heads[0], "image/png · blob, 8 bytes · demo://logo.png");
         let (name, bytes) = v.save.clone().unwrap();
         assert_eq!(name, "logo.png");
         assert_eq!(bytes.unwrap().len(), 8);
-        assert!(v.pager.lines.iter().any(|l| l == "# Hi [31m"));
+        // Server text by the terminal rule: escapes shown as pictures, a bidi override as `�`.
+        assert!(
+            v.pager.lines.iter().any(|l| l == "# Hi␛[31m"),
+            "{:?}",
+            v.pager.lines
+        );
+        assert!(v.pager.lines.iter().any(|l| l == "there \u{fffd}gnp.exe"));
         assert_eq!(v.history_id, Some(4));
         let e = ReadView::of(
             "x",

@@ -327,7 +327,11 @@ fn about_selected(t: &Resources, width: usize, theme: Theme) -> Vec<Line<'static
             out.extend(wrap(&r.description, width, 6).into_iter().map(Line::raw));
             out.extend(sub_line(t, &r.uri, theme));
             out.push(Line::styled(
-                "Enter read · b subscribe · u unsubscribe",
+                if t.subscribable {
+                    "Enter read · b subscribe · u unsubscribe"
+                } else {
+                    "Enter read (no subscribe: the server does not declare resources.subscribe)"
+                },
                 theme.dim(),
             ));
         }

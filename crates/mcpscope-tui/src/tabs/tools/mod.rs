@@ -30,6 +30,8 @@ use std::collections::BTreeMap;
 
 /// Tools whose arguments are remembered when their form closes.
 const MAX_SAVED: usize = 100;
+/// Tools whose last result is kept while another tool is open.
+const MAX_RESULTS: usize = 20;
 /// The body is wide enough for the list beside the tool at this many columns.
 const WIDE: u16 = 100;
 /// The list's width beside the tool, at least: a tool's name with its badges.
@@ -115,8 +117,14 @@ pub struct Tools {
     open: Option<Open>,
     /// Arguments typed into forms that were closed, by tool.
     saved: BTreeMap<String, Value>,
+    /// The era (`ServerRow::era`) the saved arguments were typed in: a list from another era
+    /// is another catalog, and its forms start afresh.
+    saved_era: Option<String>,
     run: Option<Running>,
+    /// The open tool's last result (it names its tool: [`ResultView::tool`]).
     result: Option<ResultView>,
+    /// The last result of each other tool, shown again when its form opens.
+    results: BTreeMap<String, ResultView>,
     /// Request ids made so far (each call's id is new).
     seq: u64,
     /// A tool another tab asked for before the list came: its name and arguments.
@@ -156,12 +164,12 @@ const FORM_KEYS: &[Binding] = &[
         what: "fields",
     },
     Binding {
-        keys: "Enter",
-        what: "edit / choose",
+        keys: "type",
+        what: "edit the field (Ctrl-U clears)",
     },
     Binding {
-        keys: "Space ←→",
-        what: "toggle / step",
+        keys: "Enter Space ←→",
+        what: "choose / toggle / step",
     },
     Binding {
         keys: "+ -",
@@ -177,19 +185,15 @@ const FORM_KEYS: &[Binding] = &[
     },
     Binding {
         keys: "x",
-        what: "cancel the run",
+        what: "cancel the run (no field being edited)",
     },
     Binding {
-        keys: "v",
-        what: "to the result",
-    },
-    Binding {
-        keys: "/",
-        what: "search the list",
+        keys: "v /",
+        what: "to the result, search the list (off a text field)",
     },
     Binding {
         keys: "Esc",
-        what: "back to the list",
+        what: "end the edit; again: back to the list",
     },
     Binding {
         keys: "Ctrl-K",
@@ -274,10 +278,32 @@ impl Tools {
         let form = match args {
             Some(v) => Form::with_value(&schema, v),
             None => Form::new(&schema),
-        };
+        }
+        .direct_typing();
+        // The result under the form is this tool's last one, or none: another tool's stays
+        // with its own tool.
+        if let Some(r) = self.result.take() {
+            self.keep_result(r);
+        }
+        self.result = self.results.remove(name(&tool));
         self.open = Some(Open { tool, form });
         self.pane = Pane::Tool;
         self.part = Part::Form;
+    }
+
+    /// Keep `r` as its tool's last result (while another tool is open).
+    fn keep_result(&mut self, r: ResultView) {
+        if !self.results.contains_key(&r.tool) && self.results.len() >= MAX_RESULTS {
+            self.results.pop_first();
+        }
+        self.results.insert(r.tool.clone(), r);
+    }
+
+    /// The run of the open tool, if it is the one running (another's gauge is not drawn
+    /// under this form; `x` still cancels it).
+    fn run_here(&self) -> Option<&Running> {
+        let open = self.open.as_ref().map(|o| name(&o.tool));
+        self.run.as_ref().filter(|r| Some(r.tool.as_str()) == open)
     }
 
     /// Close the form, keeping what was typed for next time.
@@ -365,6 +391,15 @@ impl Tools {
             self.pane = Pane::List;
             return Handled::No;
         };
+        // Typing edits the field at once; while a call runs and no edit is open (Ctrl-R closed
+        // it), `x` is still the cancel the footer offers.
+        if key.code == KeyCode::Char('x')
+            && key.modifiers.is_empty()
+            && self.run.is_some()
+            && !o.form.is_editing()
+        {
+            return Handled::Yes(self.cancel());
+        }
         match o.form.key(key) {
             FormEvent::Consumed | FormEvent::Changed => return Handled::done(),
             FormEvent::Ignored => {}
@@ -474,9 +509,10 @@ impl Tools {
         match done.result {
             Ok(v) => match (text_of(&v, "taskId"), text_of(&v, "error")) {
                 (_, Some(e)) => toast(cut(&format!("the task call failed: {e}"), 300), true),
-                (Some(id), None) => {
-                    toast(format!("task {} started: k shows it", cut(id, 60)), false)
-                }
+                (Some(id), None) => toast(
+                    format!("task {} started: Esc, then k shows it", cut(id, 60)),
+                    false,
+                ),
                 (None, None) => toast(
                     "the server answered at once, without a task (see History)",
                     false,
@@ -541,7 +577,7 @@ impl Tools {
         }
     }
 
-    fn listed(&mut self, done: Done) {
+    fn listed(&mut self, ctx: &Ctx, done: Done) {
         self.loading = false;
         match done.result {
             Ok(v) if v.get("error").is_some() => {
@@ -551,6 +587,10 @@ impl Tools {
             Ok(v) => {
                 self.list.load(&v);
                 self.error = None;
+                if self.saved_era.as_deref() != ctx.server.era.as_deref() {
+                    self.saved.clear();
+                    self.saved_era = ctx.server.era.clone();
+                }
                 self.list_changed = false;
                 if let Some((tool, args)) = self.pending.take()
                     && self.list.select_name(&tool)
@@ -567,6 +607,11 @@ impl Tools {
             return;
         };
         let view = run.finish(done.result, ctx.now_us);
+        // Another tool opened meanwhile: the result waits with its own tool.
+        if self.open.as_ref().map(|o| name(&o.tool)) != Some(view.tool.as_str()) {
+            self.keep_result(view);
+            return;
+        }
         self.result = Some(view);
         if self.pane == Pane::Tool {
             self.part = Part::Result;
@@ -588,7 +633,7 @@ impl Tools {
             r
         };
         let head = take(1);
-        let run = take(if self.run.is_some() { 2 } else { 0 });
+        let run = take(if self.run_here().is_some() { 2 } else { 0 });
         let rest = area.height - head.height - run.height;
         let result_h = match (&self.result, self.part) {
             (None, _) => 0,
@@ -660,13 +705,13 @@ impl Tools {
         let focused = ctx.focused && self.pane == Pane::Tool;
         let [head, run, form, result] = self.tool_areas(area);
         f.render_widget(Paragraph::new(run::header(&o.tool, &o.form, theme)), head);
-        if let Some(r) = &self.run {
+        if let Some(r) = self.run_here() {
             r.render(f, run, theme, ctx.now_us);
         }
         o.form
             .render(f, form, theme, focused && self.part == Part::Form);
         if let Some(r) = &self.result {
-            let block = result_block().title(Line::styled(" Result (v) ", theme.title()));
+            let block = result_block().title(Line::styled(result_title(r), theme.title()));
             let inner = block.inner(result);
             f.render_widget(block.border_style(theme.dim()), result);
             let pictures = self.pictures(ctx);
@@ -721,6 +766,18 @@ fn save_file(ctx: &Ctx, path: String, bytes: Vec<u8>) -> Effect {
         path,
         bytes,
     }
+}
+
+/// The result's title: which tool's call it is, and its History entry.
+fn result_title(r: &ResultView) -> String {
+    let entry = match &r.outcome {
+        result::Outcome::Result {
+            history_id: Some(h),
+            ..
+        } => format!(" · History #{h}"),
+        _ => String::new(),
+    };
+    format!(" Result of {}{entry} (v) ", cut(&r.tool, 40))
 }
 
 /// The result's frame: a line over it.
@@ -837,7 +894,7 @@ impl Tab for Tools {
 
     fn done(&mut self, ctx: &Ctx, done: Done) -> Vec<Effect> {
         match done.route.tag {
-            "list" => self.listed(done),
+            "list" => self.listed(ctx, done),
             "call" => {
                 self.called(ctx, done);
                 return self.ask_image(ctx);
@@ -884,9 +941,11 @@ impl Tab for Tools {
     }
 
     fn reset(&mut self) {
-        let saved = std::mem::take(&mut self.saved);
+        // What was typed survives a reconnect in the same era (the next list says which).
+        let (saved, saved_era) = (std::mem::take(&mut self.saved), self.saved_era.take());
         *self = Tools {
             saved,
+            saved_era,
             ..Tools::default()
         };
     }

@@ -14,11 +14,11 @@
 //! and `-` removes array items; Delete unsets an optional field; Ctrl-N sets a nullable field to
 //! null. Esc on a form that is not editing is the owner's (to close it).
 //!
-//! Three options serve the question dialogs (set by their owner, off for the tool form):
-//! [`Form::direct_typing`] (a focused text or number field takes characters at once and keeps
-//! the value as it is typed; Enter is then the owner's), [`Form::errors_on_submit`] (errors stay
+//! Three options serve their owners: [`Form::direct_typing`] (a focused text or number field
+//! takes characters at once and keeps the value as it is typed; Enter is then the owner's: the
+//! dialogs and the tool form set it), [`Form::errors_on_submit`] (errors stay
 //! hidden until [`Form::submit`] is first called, then follow each change, as the web's
-//! ElicitationForm shows them) and [`Form::checked_by`] (a [`Checker`] that turns `validate`'s
+//! ElicitationForm shows them; the dialogs) and [`Form::checked_by`] (a [`Checker`] that turns `validate`'s
 //! errors into the owner's rules).
 
 mod draw;
@@ -221,10 +221,23 @@ impl Form {
         }
     }
 
-    /// True while typing goes into the form (a field is edited, or JSON mode): the app's
-    /// letter keys are typed then.
+    /// True while typing goes into the form (a field is edited, JSON mode, or with direct
+    /// typing the cursor is on a text or number field): the app's letter keys are typed then.
     pub fn captures(&self) -> bool {
-        self.editing.is_some() || self.json.is_some()
+        self.editing.is_some() || self.json.is_some() || self.direct && self.on_text()
+    }
+
+    /// True while a field's edit is open (its text being typed).
+    pub fn is_editing(&self) -> bool {
+        self.editing.is_some()
+    }
+
+    /// True when the cursor's field takes typed text (a text, number or JSON field).
+    fn on_text(&self) -> bool {
+        matches!(
+            self.field().map(|f| &f.kind),
+            Some(FieldKind::String { .. } | FieldKind::Number { .. } | FieldKind::Json { .. })
+        )
     }
 
     /// Keep what is being typed and give the value to send, or why it cannot be sent yet (an
@@ -322,11 +335,7 @@ impl Form {
             KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Left | KeyCode::Right => plain,
             _ => false,
         };
-        let text = matches!(
-            self.field().map(|f| &f.kind),
-            Some(FieldKind::String { .. } | FieldKind::Number { .. } | FieldKind::Json { .. })
-        );
-        if !typed || !text {
+        if !typed || !self.on_text() {
             return None;
         }
         self.activate();
