@@ -770,3 +770,65 @@ async fn the_demo_table_through_the_relay_over_https_in_both_eras() {
         }
     }
 }
+
+/// One JSON-RPC POST to the stand-in at 2025-11-25, in `session` when given: (status, session
+/// id answered, body).
+async fn legacy_post(
+    url: &str,
+    session: Option<&str>,
+    body: Value,
+) -> (u16, Option<String>, String) {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(body.to_string());
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    let response = request.send().await.expect("the stand-in answers");
+    let status = response.status().as_u16();
+    let sid = response
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    (status, sid, response.text().await.unwrap_or_default())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legacy_session_expires_by_ttl_or_on_demand_with_404() {
+    let test = "a_legacy_session_expires_by_ttl_or_on_demand_with_404";
+    let Some(peers) = python_peers(test) else {
+        return;
+    };
+    let dir = Scratch::new("gw-expiry");
+    let flags = ["--era", "legacy", "--json-response", "--session-ttl", "2"];
+    let gateway = Standin::start(&peers, &dir, "expiry", &flags).await;
+    let initialize = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let list = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let open = || async {
+        let (status, sid, body) = legacy_post(&gateway.url, None, initialize.clone()).await;
+        assert_eq!(status, 200, "{body}");
+        sid.expect("a session id with the answer to initialize")
+    };
+
+    // On demand: POST /standin/expire, and the session's id is unknown from then on.
+    let sid = open().await;
+    let (status, _, body) = legacy_post(&gateway.url, Some(&sid), list.clone()).await;
+    assert_eq!(status, 200, "{body}");
+    let expire = gateway.url.replace("/mcp", "/standin/expire");
+    let expired = reqwest::Client::new().post(&expire).send().await.unwrap();
+    assert_eq!(expired.status(), 200);
+    let (status, _, body) = legacy_post(&gateway.url, Some(&sid), list.clone()).await;
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("Session not found"), "{body}");
+
+    // By time: idle past --session-ttl, the SDK closes it (its own 404).
+    let sid = open().await;
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let (status, _, body) = legacy_post(&gateway.url, Some(&sid), list).await;
+    assert_eq!(status, 404, "{body}");
+}
