@@ -161,3 +161,64 @@ async fn subscribe_is_refused_for_a_server_without_resources_subscribe() {
     );
     b.stop().await;
 }
+
+/// Issue 24: after a cancel, server-everything keeps sending the progress it had under way, and
+/// each became a "progress for unknown token" warning (Traffic's banner). Progress for a request
+/// we just cancelled is expected: no warning for it (a token we never sent, or of a request
+/// answered long ago, still warns: `inbound.rs`).
+#[tokio::test]
+async fn progress_after_a_cancel_is_no_warning() {
+    let test = "progress_after_a_cancel_is_no_warning";
+    let Some(everything) = peer(test, "everything.sh", "http").await else {
+        return;
+    };
+    let dir = TempDir::new("cancel-progress");
+    let b = start(
+        dir.path(),
+        vec![(
+            "e".to_string(),
+            http_entry(&format!("{}/mcp", everything.url), "legacy"),
+        )],
+        Options::default(),
+    )
+    .await;
+    let events = b.events(None).await;
+    b.ok("/api/servers/e/connect", json!({})).await;
+    let call = b.spawn_post(
+        "/api/servers/e/request",
+        json!({"method": "tools/call", "requestId": "long-1", "progress": true,
+               "params": {"name": "trigger-long-running-operation",
+                          "arguments": {"duration": 6, "steps": 30}}}),
+    );
+    events
+        .wait("progress", |e| {
+            e.name == "progress" && e.data["requestId"] == "long-1"
+        })
+        .await;
+    let c = b.ok("/api/requests/long-1/cancel", json!({})).await;
+    assert_eq!(c["cancelled"], true, "{c}");
+    let _ = call.await;
+    // server-everything goes on for the rest of its 6 s: progress frames come after the
+    // cancellation (the precondition: else this test could not fail).
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let frames = b
+        .get("/api/servers/e/frames?after=0&limit=2000&source=jsonrpc")
+        .await
+        .text;
+    let cancel = frames
+        .find("notifications/cancelled")
+        .expect("the cancellation went out");
+    let late = frames[cancel..].matches("notifications/progress").count();
+    assert!(late > 0, "no progress after the cancel: {frames}");
+    let warnings: Vec<String> = events
+        .all()
+        .into_iter()
+        .filter(|e| e.name == "warning")
+        .map(|e| e.data.to_string())
+        .collect();
+    assert!(
+        !warnings.iter().any(|w| w.contains("unknown token")),
+        "{late} progress frames; {warnings:#?}"
+    );
+    b.stop().await;
+}

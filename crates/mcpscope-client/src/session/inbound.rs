@@ -379,6 +379,8 @@ impl Session {
                     message: p.get("message").and_then(Value::as_str).map(str::to_string),
                 });
             }
+            // Progress already under way when our cancellation (or timeout) reached the server.
+            None if self.state().ended_tokens.contains(&token) => {}
             None => self.warn(format!("progress for unknown token {token}"), Some(seq)),
         }
     }

@@ -45,6 +45,7 @@ impl Session {
                 state: Mutex::new(State {
                     pending: HashMap::new(),
                     task_tokens: VecDeque::new(),
+                    ended_tokens: VecDeque::new(),
                     server_requests: HashMap::new(),
                     answering: HashMap::new(),
                     era: era0,

@@ -90,6 +90,11 @@ struct State {
     pending: HashMap<RequestId, Pending>,
     /// See [`TaskToken`]; at most [`TASK_TOKENS`].
     task_tokens: VecDeque<TaskToken>,
+    /// Progress tokens of requests we gave up on (cancelled, timed out), at most
+    /// [`TASK_TOKENS`]: a server may still be sending progress it had under way when the
+    /// cancellation reached it (server-everything does, for seconds), which is expected, not a
+    /// token it made up.
+    ended_tokens: VecDeque<Value>,
     /// Server request id → method, until our answer has been recorded.
     server_requests: HashMap<RequestId, String>,
     /// Server requests whose answer is still being prepared or sent (id → method): the count
@@ -120,6 +125,17 @@ struct State {
 }
 
 impl State {
+    /// Request `p` was given up on: its later progress is expected (see `ended_tokens`).
+    fn remember_ended(&mut self, p: &Pending) {
+        let Some(token) = &p.progress_token else {
+            return;
+        };
+        if self.ended_tokens.len() >= TASK_TOKENS {
+            self.ended_tokens.pop_front();
+        }
+        self.ended_tokens.push_back(token.clone());
+    }
+
     /// A request given up after `t`, remembered (boundedly: a flood of timeouts must not grow
     /// memory forever) so that its late answer is named.
     fn remember_timed_out(&mut self, id: RequestId, method: String, t: Duration) {

@@ -265,11 +265,12 @@ impl Session {
     ) -> Option<ClientError> {
         let removed = {
             let mut st = self.state();
-            let removed = st.pending.remove(id).is_some();
-            if removed {
+            let removed = st.pending.remove(id);
+            if let Some(p) = &removed {
                 st.remember_timed_out(id.clone(), method.to_string(), t);
+                st.remember_ended(p);
             }
-            removed
+            removed.is_some()
         };
         if !removed {
             return None;
@@ -326,9 +327,10 @@ impl Session {
     /// Cancel one pending request (its [`RequestControl`] fired): signal it on the wire and give
     /// the error to return, or `None` when the answer won the race and should be taken instead.
     async fn cancel_one(&self, id: &RequestId, method: &str, reason: &str) -> Option<ClientError> {
-        let removed = self.state().pending.remove(id).is_some();
-        if !removed {
-            return None;
+        {
+            let mut st = self.state();
+            let p = st.pending.remove(id)?;
+            st.remember_ended(&p);
         }
         self.cancel_on_wire(id, method, reason).await;
         Some(ClientError::Cancelled {
@@ -340,7 +342,12 @@ impl Session {
     /// Cancel every request in flight (Ctrl-C): each is signalled on the wire and fails with
     /// `Cancelled`. Returns how many were cancelled.
     pub fn cancel_all(&self, reason: &str) -> usize {
-        let pending: Vec<(RequestId, Pending)> = self.state().pending.drain().collect();
+        let pending: Vec<(RequestId, Pending)> = {
+            let mut st = self.state();
+            let pending: Vec<(RequestId, Pending)> = st.pending.drain().collect();
+            pending.iter().for_each(|(_, p)| st.remember_ended(p));
+            pending
+        };
         let n = pending.len();
         for (id, p) in pending {
             let this = self.clone();
@@ -373,7 +380,12 @@ impl Session {
 
     /// Like [`Session::cancel_all`], but waits until each cancellation has been handed to the wire.
     pub async fn cancel_all_on_wire(&self, reason: &str) -> usize {
-        let pending: Vec<(RequestId, Pending)> = self.state().pending.drain().collect();
+        let pending: Vec<(RequestId, Pending)> = {
+            let mut st = self.state();
+            let pending: Vec<(RequestId, Pending)> = st.pending.drain().collect();
+            pending.iter().for_each(|(_, p)| st.remember_ended(p));
+            pending
+        };
         let n = pending.len();
         for (id, p) in pending {
             self.cancel_on_wire(&id, &p.method, reason).await;

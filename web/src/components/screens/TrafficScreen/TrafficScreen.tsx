@@ -36,7 +36,10 @@ export function TrafficScreen({ frames, warnings, bodyUrl, onOlder, onNewer, onS
     setLoadingOlder(true);
     void onOlder().finally(() => setLoadingOlder(false));
   };
-  const lastWarning = warnings[warnings.length - 1];
+  // Any banner can be closed; a newer warning shows again.
+  const [dismissed, setDismissed] = useState<WarningEvent | null>(null);
+  const last = warnings[warnings.length - 1];
+  const lastWarning = last !== dismissed ? last : undefined;
 
   return (
     <Stack gap="xs" p="sm" h="100%" className="mcpscope-col" data-testid="screen-traffic">
@@ -69,7 +72,7 @@ export function TrafficScreen({ frames, warnings, bodyUrl, onOlder, onNewer, onS
         </Group>
       </Group>
       {lastWarning && (
-        <Alert color="yellow" p={4} data-testid="traffic-warning">
+        <Alert color="yellow" p={4} data-testid="traffic-warning" withCloseButton closeButtonLabel="Dismiss warning" onClose={() => setDismissed(last)}>
           <Text size="xs">{lastWarning.message}</Text>
         </Alert>
       )}
