@@ -201,6 +201,12 @@ fn everything_connects_and_quits() {
     };
     t.wait_for(&["✗ failed"]);
     t.keys(&["i"]);
+    // A long error opens whole in the pager over Info (the list shortens it): Esc closes it.
+    let s = t.wait_for(&["press e for another era (2025-11-25, or auto)"]);
+    assert!(!s.contains("--protocol-era"), "{}", framed(&s));
+    if s.contains("why the connection failed") {
+        t.keys(&["Escape"]);
+    }
     let s = t.wait_for(&["error:", "press e for another era (2025-11-25, or auto)"]);
     assert!(!s.contains("--protocol-era"), "{}", framed(&s));
     t.keys(&["e"]);
@@ -556,11 +562,14 @@ fn quit_asks_while_a_call_runs_at_80x24() {
     fill(&t, "durationMs", "60000");
     t.keys(&["C-r"]);
     t.wait_for(&["running…"]);
+    // The form's fields take letters as typed: Esc leaves it (the call runs on), then `q`.
+    t.keys(&["Escape"]);
+    t.wait_for(&[TOOL_LIST]);
     t.keys(&["q"]);
     t.wait_for(&["still running. Quit anyway?"]);
     t.keys(&["n"]);
     let s = t.wait_gone("Quit anyway?");
-    assert!(s.contains("running…"), "{}", framed(&s));
+    assert!(s.contains("⟳ 1 running"), "{}", framed(&s));
     t.keys(&["q"]);
     t.wait_for(&["still running. Quit anyway?"]);
     t.keys(&["y"]);
