@@ -832,3 +832,63 @@ async fn a_legacy_session_expires_by_ttl_or_on_demand_with_404() {
     let (status, _, body) = legacy_post(&gateway.url, Some(&sid), list).await;
     assert_eq!(status, 404, "{body}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_relay_dials_the_dial_address_keeping_the_gateways_url_and_host() {
+    let test = "the_relay_dials_the_dial_address_keeping_the_gateways_url_and_host";
+    let Some(peers) = python_peers(test) else {
+        return;
+    };
+    let dir = Scratch::new("gw-dial");
+    make_test_ca(&dir.path("")).await;
+    let (cert, key, ca) = (
+        dir.path("server.pem"),
+        dir.path("server-key.pem"),
+        dir.path("ca.pem"),
+    );
+    let (cert, key, ca) = (
+        cert.to_str().expect("utf-8"),
+        key.to_str().expect("utf-8"),
+        ca.to_str().expect("utf-8"),
+    );
+    let flags = ["--era", "modern", "--tls-cert", cert, "--tls-key", key];
+    let gateway = Standin::start(&peers, &dir, "dial", &flags).await;
+    let port = gateway
+        .url
+        .trim_start_matches("https://127.0.0.1:")
+        .trim_end_matches("/mcp");
+    // The file names a host and port nothing listens on; only the dial address reaches it, and
+    // the certificate is checked against the URL's name (localhost is on it).
+    let gateways = serde_json::json!({"gateways": {"far": {"url": "https://localhost:9/mcp"}}});
+    let dial = format!("127.0.0.1:{port}");
+    let env = [
+        ("MCP_PROXY_CA_FILE", ca),
+        ("MCP_PROXY_DIAL_ADDRESS", dial.as_str()),
+    ];
+    let relay = Relay::start(&dir, gateways, &env).await;
+    let user = format!("x-mcp-remote-auth: Bearer {RELAY_TOKEN}");
+    let args = [
+        "--protocol-era",
+        "modern",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "stateless_hello_world",
+        "--tool-arg",
+        "Name=Ada",
+        "--header",
+        user.as_str(),
+    ];
+    let run = cli_at(&dir, &relay.mcp("far"), &args, &[]).await;
+    run.expect_exit(0);
+    assert_eq!(text(&run), "Hello, Ada!", "{}", run.dump());
+    let got = gateway.received();
+    assert!(!got.is_empty());
+    for request in &got {
+        assert_eq!(
+            recorded_header(request, "host"),
+            Some("localhost:9"),
+            "{request}"
+        );
+    }
+}
