@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use std::borrow::Cow;
 use std::io::Write;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One lint finding tied to its frame.
 #[derive(Debug, Clone, Serialize)]
@@ -57,6 +58,9 @@ pub struct CliObserver {
     /// Collect notifications (listen/subscribe).
     pub collect: bool,
     trace_error: Mutex<Option<String>>,
+    /// The one-shot has its answer and is closing the connection: a question the server asks
+    /// now is not printed as one (it is not answered; the trace says so).
+    closing: AtomicBool,
 }
 
 impl CliObserver {
@@ -81,7 +85,15 @@ impl CliObserver {
             notifications: Mutex::new(vec![]),
             collect,
             trace_error: Mutex::new(None),
+            closing: AtomicBool::new(false),
         }
+    }
+
+    /// The answer is in: from now on the server's questions are not announced ("server asks")
+    /// on stderr — server-everything asks `roots/list` 350 ms after `initialized`, usually after
+    /// a one-shot has closed its stdin, and the engine then stops it at once.
+    pub fn closing(&self) {
+        self.closing.store(true, Ordering::Relaxed);
     }
 
     /// Flush the trace file; returns a write error if one happened.
@@ -309,7 +321,7 @@ impl Observer for CliObserver {
                 }
             }
             SessionEvent::ServerRequest { method, origin } => {
-                if self.print {
+                if self.print && !self.closing.load(Ordering::Relaxed) {
                     say::line(&format!("server asks: {method} ({origin})"));
                 }
             }

@@ -323,6 +323,23 @@ async fn roots_asked_after_the_answer_do_not_delay_the_exit(target: &Target) {
             .any(|n| n.contains("still running after stdin closed")),
         "{notes:#?}"
     );
+
+    // In text mode a question that came after the answer is not announced as one the user
+    // could see answered: "server asks" only for a question asked while the call ran.
+    let text = target.run(&["--method", "tools/list"]).await;
+    text.expect_exit(0);
+    let late = text
+        .frames("lifecycle")
+        .iter()
+        .filter_map(|f| f["meta"]["note"].as_str())
+        .any(|n| n.contains("after its input was closed"));
+    if late {
+        assert!(
+            !text.stderr.contains("server asks"),
+            "a question after the close is not announced\n{}",
+            text.dump()
+        );
+    }
 }
 
 /// What a newcomer types wrong gets a message about their mistake, not the server's (issue 24
@@ -375,6 +392,29 @@ async fn newcomer_mistakes(target: &Target) {
         "-q prints nothing but errors\n{}",
         quiet.dump()
     );
+}
+
+/// `--format json`'s failure document carries the session's warnings as a success document does
+/// (README: one document on stdout; issue 24: they were only in a success's): Auto's note that
+/// the server is legacy, beside the server's error for a prompt it does not have.
+async fn a_failure_document_keeps_the_warnings(target: &Target) {
+    let run = target
+        .run(&[
+            "--protocol-era",
+            "auto",
+            "--method",
+            "prompts/get",
+            "--prompt-name",
+            "no-such-prompt",
+            "--format",
+            "json",
+        ])
+        .await;
+    run.expect_exit(1);
+    let doc = run.json();
+    assert_eq!(doc["error"]["code"], "rpc_error", "{}", run.dump());
+    let warnings = doc["warnings"].to_string();
+    assert!(warnings.contains("Auto: legacy server"), "{}", run.dump());
 }
 
 /// `--tool-arg`s that break the tool's inputSchema are named, with the rule, before anything is
@@ -576,6 +616,7 @@ async fn everything_over_stdio() {
         roots_asked_after_the_answer_do_not_delay_the_exit(&target),
         newcomer_mistakes(&target),
         tool_arguments_are_checked_before_sending(&target),
+        a_failure_document_keeps_the_warnings(&target),
     );
 }
 

@@ -38,11 +38,21 @@ impl Failure {
 
     /// The one JSON line for stderr.
     pub fn json_line(&self) -> String {
+        self.json_line_with(&[])
+    }
+
+    /// The JSON line with what the session warned about before it failed, beside `error` as a
+    /// success document carries them (`warnings`, left out when there are none).
+    pub fn json_line_with(&self, warnings: &[String]) -> String {
         let mut e = Map::new();
         e.insert("code".into(), json!(self.code));
         e.insert("message".into(), json!(self.message));
         e.extend(self.extra.clone());
-        json!({"error": e}).to_string()
+        let mut doc = json!({"error": e});
+        if !warnings.is_empty() {
+            doc["warnings"] = json!(warnings);
+        }
+        doc.to_string()
     }
 }
 

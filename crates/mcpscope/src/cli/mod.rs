@@ -30,7 +30,7 @@ use mcpscope_proto::error_code::ErrorCode;
 use mcpscope_proto::method::Method;
 use output::{format_text, print_result, report_lint};
 use serde_json::{Value, json};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// Run the CLI; returns the exit code.
@@ -38,23 +38,30 @@ pub async fn run(args: Args) -> i32 {
     let format = args.format;
     let quiet = args.quiet;
     let to_stdout = args.output.is_none();
-    match run_inner(args).await {
+    // The run's observer, once there is one: a failure's document carries its warnings.
+    let watched = OnceLock::new();
+    match run_inner(args, &watched).await {
         Ok(code) => code,
         Err(f) => {
             if format == FormatArg::Text && !quiet {
                 say::line(&format!("error: {}", f.message));
             }
+            let warnings = watched
+                .get()
+                .map(|o: &Arc<CliObserver>| o.warnings.lock().expect("warnings lock").clone())
+                .unwrap_or_default();
+            let line = f.json_line_with(&warnings);
             // `--format json` promises one document on stdout, a failed run's too.
             if format == FormatArg::Json && to_stdout {
-                println!("{}", f.json_line());
+                println!("{line}");
             }
-            say::json_line(&f.json_line());
+            say::json_line(&line);
             f.exit()
         }
     }
 }
 
-async fn run_inner(args: Args) -> Result<i32, Failure> {
+async fn run_inner(args: Args, watched: &OnceLock<Arc<CliObserver>>) -> Result<i32, Failure> {
     if args.list_stored_auth {
         return output::list_stored_auth(&args).await;
     }
@@ -73,6 +80,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
     let trace = create_file(args.trace.as_deref(), "trace")?;
     let output = create_file(args.output.as_deref(), "output")?;
     let observer = observer(&args, &resolved, &method, trace);
+    let _ = watched.set(observer.clone());
     let responder = responder(&args, &resolved, &observer)?;
     // `--log-level` with another method: a per-request `_meta` level (modern), or a
     // `logging/setLevel` first (legacy).
@@ -134,6 +142,7 @@ async fn run_inner(args: Args) -> Result<i32, Failure> {
         }),
     };
     settle_late_logs(&session, &method).await;
+    observer.closing();
     session.close().await;
     if let Some(e) = observer.finish() {
         say::line(&format!("warning: {e}"));
