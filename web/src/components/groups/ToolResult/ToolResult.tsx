@@ -3,6 +3,7 @@ import { duration } from '../../../utils/format';
 import type { ApiErrorBody, FieldError, Json, JsonObject } from '../../../utils/types';
 import { CopyValue } from '../../elements/CopyValue/CopyValue';
 import { JsonView } from '../../elements/JsonView/JsonView';
+import { TroubleshootingLink } from '../../elements/TroubleshootingLink/TroubleshootingLink';
 import { ContentBlocks } from '../ContentBlocks/ContentBlocks';
 
 export type ToolOutcome =
@@ -42,6 +43,7 @@ export function ToolResult({ outcome, outputCheck, onOpenResource, onClear, onSh
           {e.data !== undefined && <JsonView value={e.data} />}
         </Alert>
         <Group gap="xs">
+          {e.code && <TroubleshootingLink code={e.code} />}
           <Text size="xs" c="dimmed">
             {duration(outcome.durationMs)}
           </Text>
@@ -64,9 +66,13 @@ export function ToolResult({ outcome, outputCheck, onOpenResource, onClear, onSh
     <Stack gap="xs" data-testid="tool-result" data-outcome={isError ? 'tool-error' : 'ok'}>
       <Group gap="xs">
         {isError ? (
-          <Badge color="red" variant="filled" data-testid="is-error">
-            isError: the tool reported a failure
-          </Badge>
+          <>
+            <Badge color="red" variant="filled" data-testid="is-error">
+              isError: the tool reported a failure
+            </Badge>
+            {/* The error card's guide, for the error the CLI names tool_error (exit 5). */}
+            <TroubleshootingLink code="tool_error" />
+          </>
         ) : (
           <Badge color="green" variant="filled">
             success
