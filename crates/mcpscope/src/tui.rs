@@ -95,10 +95,17 @@ async fn run_steps(args: &Args) -> Result<(), i32> {
 /// The one server of `mcpscope --tui TARGET …` as a catalog entry and its name; `None` when no
 /// target was given (the catalog's servers).
 fn ad_hoc_entry(args: &Args) -> Result<Option<(String, CatalogEntry)>, i32> {
+    // `mcpscope --tui -- CMD ARGS…` names the server after `--` alone, as `--cli` accepts it.
+    let positional: Vec<String> = args
+        .target
+        .iter()
+        .chain(&args.server_args)
+        .cloned()
+        .collect();
     let url = args
         .server_url
         .clone()
-        .or_else(|| args.target.first().filter(|t| is_url(t)).cloned());
+        .or_else(|| positional.first().filter(|t| is_url(t)).cloned());
     let mut entry = CatalogEntry {
         protocol_era: args.protocol_era.clone(),
         ..Default::default()
@@ -114,9 +121,9 @@ fn ad_hoc_entry(args: &Args) -> Result<Option<(String, CatalogEntry)>, i32> {
             .map(|t| format!("{t:?}").to_ascii_lowercase());
         entry.headers = pairs(&args.headers, ':')?;
         url_name(&u)
-    } else if let Some((command, rest)) = args.target.split_first() {
+    } else if let Some((command, rest)) = positional.split_first() {
         entry.command = Some(command.clone());
-        entry.args = rest.iter().chain(&args.server_args).cloned().collect();
+        entry.args = rest.to_vec();
         entry.env = pairs(&args.env, '=')?;
         entry.cwd = args.cwd.clone();
         command_name(command)
@@ -187,5 +194,30 @@ impl StderrToFile {
 impl Drop for StderrToFile {
     fn drop(&mut self) {
         let _ = nix::unistd::dup2_stderr(&self.saved);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn entry(argv: &[&str]) -> (String, CatalogEntry) {
+        let args = Args::parse_from(std::iter::once("mcpscope").chain(argv.iter().copied()));
+        ad_hoc_entry(&args).unwrap().expect("an ad-hoc server")
+    }
+
+    #[test]
+    fn the_server_after_a_double_dash_alone_is_the_ad_hoc_server() {
+        // A newcomer's `mcpscope --tui -- uvx srv --port 3` once opened the catalog instead.
+        let (name, e) = entry(&["--tui", "--", "uvx", "srv", "--port", "3"]);
+        assert_eq!(name, "uvx");
+        assert_eq!(e.command.as_deref(), Some("uvx"));
+        assert_eq!(e.args, ["srv", "--port", "3"]);
+        let (_, e) = entry(&["--tui", "node", "srv.js", "--", "--port", "3"]);
+        assert_eq!(e.command.as_deref(), Some("node"));
+        assert_eq!(e.args, ["srv.js", "--port", "3"]);
+        let (_, e) = entry(&["--tui", "--", "http://127.0.0.1:1/mcp"]);
+        assert_eq!(e.url.as_deref(), Some("http://127.0.0.1:1/mcp"));
     }
 }

@@ -82,7 +82,8 @@ pub async fn run(args: Args) -> i32 {
 
 /// The steps of [`run`] in order; `Err` is the exit code, its reason already printed.
 async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
-    if !args.target.is_empty() || args.demo || args.method.is_some() {
+    if !args.target.is_empty() || !args.server_args.is_empty() || args.demo || args.method.is_some()
+    {
         return Err(fail(
             "the web UI takes its servers from the catalog; add this one in the UI (or with --catalog FILE), or add --cli to run one method from the terminal",
         ));
