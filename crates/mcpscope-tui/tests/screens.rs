@@ -37,6 +37,22 @@ fn help_lists_the_app_keys() {
 }
 
 #[test]
+fn help_wraps_long_descriptions_at_80_columns() {
+    // The `+` line was cut at "(the tab takes the width)," with no way to read its end.
+    let mut s = two_servers((80, 24));
+    press(&mut s, KeyCode::Char('?'));
+    let mut seen = String::new();
+    for _ in 0..40 {
+        seen.push_str(&draw(&s));
+        press(&mut s, KeyCode::Down);
+    }
+    assert!(
+        seen.contains("and back"),
+        "the end of the zoom line is on screen"
+    );
+}
+
+#[test]
 fn quit_asks_first_only_while_a_call_runs() {
     let mut s = two_servers((80, 24));
     assert!(matches!(

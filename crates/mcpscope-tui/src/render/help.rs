@@ -4,8 +4,10 @@ use crate::keymap::{DIALOG_HELP, HELP};
 use crate::state::AppState;
 use crate::strings;
 use crate::widgets::style::Theme;
+use crate::widgets::wrap;
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
@@ -18,9 +20,10 @@ pub(super) fn render(s: &AppState, top: usize, f: &mut Frame, area: Rect, theme:
         .title_bottom(Line::styled(" ↑↓ scroll · Esc close ", theme.dim()));
     let inner = block.inner(area);
     f.render_widget(block, area);
+    let width = usize::from(inner.width);
     let mut lines = vec![Line::styled("Everywhere", theme.title())];
     for b in HELP {
-        lines.push(binding(b.keys, b.what, theme));
+        lines.extend(binding(b.keys, b.what, theme, width));
     }
     if let Some(tabs) = s.current().and_then(|r| s.tabs.get(&r.name)) {
         let keys = tabs.get(s.tab).bindings();
@@ -28,26 +31,44 @@ pub(super) fn render(s: &AppState, top: usize, f: &mut Frame, area: Rect, theme:
             lines.push(Line::raw(""));
             lines.push(Line::styled(format!("In {}", s.tab.title()), theme.title()));
             for b in keys {
-                lines.push(binding(b.keys, b.what, theme));
+                lines.extend(binding(b.keys, b.what, theme, width));
             }
         }
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("Answering the server", theme.title()));
     for b in DIALOG_HELP {
-        lines.push(binding(b.keys, b.what, theme));
+        lines.extend(binding(b.keys, b.what, theme, width));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled(strings::MOUSE_HELP, theme.dim()));
+    lines.extend(wrap::wrap_lines(
+        &[Line::styled(strings::MOUSE_HELP, theme.dim())],
+        width,
+    ));
     let shown: Vec<Line> = lines.into_iter().skip(top).collect();
     f.render_widget(Paragraph::new(shown), inner);
 }
 
-fn binding(keys: &str, what: &str, theme: Theme) -> Line<'static> {
-    Line::from(vec![
-        Span::styled(format!("  {keys:<14}"), theme.key()),
-        Span::raw(what.to_string()),
-    ])
+/// One key's line, its description wrapped under itself (a hanging indent) so nothing is cut at
+/// 80 columns.
+fn binding(keys: &str, what: &str, theme: Theme, width: usize) -> Vec<Line<'static>> {
+    let key = format!("  {keys:<14}");
+    let indent = key.chars().count();
+    let rows = wrap::rows(
+        &[(what.to_string(), Style::default())],
+        width.saturating_sub(indent).max(12),
+    );
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let lead = if i == 0 {
+                Span::styled(key.clone(), theme.key())
+            } else {
+                Span::raw(" ".repeat(indent))
+            };
+            Line::from(std::iter::once(lead).chain(row.spans).collect::<Vec<_>>())
+        })
+        .collect()
 }
 
 /// Draw "quit?".
