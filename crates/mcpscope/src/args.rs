@@ -49,8 +49,9 @@ pub struct Args {
     /// All tool arguments as one JSON object (instead of --tool-arg).
     #[arg(long, value_name = "JSON", conflicts_with = "tool_args")]
     pub tool_args_json: Option<String>,
-    /// Send the tool arguments without checking them against the tool's inputSchema first (by
-    /// default a tools/call lists the tools and refuses arguments that break the schema, exit 1).
+    /// Send --tool-arg values without checking them against the tool's inputSchema first (by
+    /// default a tools/call lists the tools and refuses arguments that break the schema, exit 1;
+    /// --tool-args-json and --params-json are always sent as written).
     #[arg(long)]
     pub no_validate: bool,
     /// Resource URI (resources/read, resources/subscribe) or resource template (completion/complete).

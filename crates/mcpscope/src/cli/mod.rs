@@ -109,10 +109,14 @@ async fn run_inner(args: Args, watched: &OnceLock<Arc<CliObserver>>) -> Result<i
     if args.advertise_apps && method == Method::ToolsCall {
         apps::check_visible(&session, &tool_name).await?;
     }
-    // Arguments that break the tool's inputSchema are named here, not sent (`--no-validate`
-    // sends them anyway).
+    // `--tool-arg` values that break the tool's inputSchema are named here, not sent
+    // (`--no-validate` sends them anyway). JSON the user wrote out (`--tool-args-json`,
+    // `--params-json`) goes exactly as written: sending a server what it should refuse is how
+    // its author tests it (the conformance suite's `null` header argument is one).
     if method == Method::ToolsCall
         && !args.no_validate
+        && args.tool_args_json.is_none()
+        && args.params_json.is_none()
         && let Err(f) = validate::check_arguments(&session, &params).await
     {
         session.close().await;
