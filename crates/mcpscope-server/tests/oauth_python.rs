@@ -9,74 +9,15 @@
 //! tests (`crates/mcpscope/tests/peers_support.rs`) these fail when it is missing, saying what to
 //! run, and `MCPSCOPE_SKIP_PEERS=1` skips them on purpose.
 
+use crate::peers::{Peer, launch};
 use crate::support::{Backend, Options, TempDir, start};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
-use tokio::io::AsyncBufReadExt as _;
 
-/// `testenv/peers/python/oauth_server.sh MODE 0`, killed when dropped.
-struct PythonPeer {
-    /// `http://127.0.0.1:PORT/mcp`.
-    url: String,
-    _child: tokio::process::Child,
-}
-
-/// Starts the peer in `mode`, or `None` (after a notice) when `MCPSCOPE_SKIP_PEERS=1`; panics,
-/// saying what to run, when the venv is not installed.
-async fn python_peer(test: &str, mode: &str) -> Option<PythonPeer> {
-    if std::env::var("MCPSCOPE_SKIP_PEERS").as_deref() == Ok("1") {
-        eprintln!("{test}: skipped, MCPSCOPE_SKIP_PEERS=1 (real-peer tests need .peers/)");
-        return None;
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap();
-    // The same override testenv/lib.sh honours.
-    let peers_dir = std::env::var_os("MCPSCOPE_PEERS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join(".peers"));
-    let python = peers_dir.join("python/bin/python");
-    assert!(
-        python.exists(),
-        "{test}: this real-peer test needs the Python SDK, and {} is missing.\n\
-         Run `bash testenv/install.sh` (once; it installs, in a venv, the Python SDK and FastMCP \
-         into .peers/), or set MCPSCOPE_SKIP_PEERS=1 to skip these tests.",
-        python.display()
-    );
-    let script = root.join("testenv/peers/python/oauth_server.sh");
-    let mut child = tokio::process::Command::new(&script)
-        .args([mode, "0"])
-        .env("MCPSCOPE_PEERS_DIR", &peers_dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", script.display()));
-    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut seen = Vec::new();
-    let url = loop {
-        let line = tokio::time::timeout(Duration::from_secs(60), lines.next_line())
-            .await
-            .unwrap_or_else(|_| panic!("oauth_server.sh {mode} did not start: {seen:?}"))
-            .unwrap()
-            .unwrap_or_else(|| panic!("oauth_server.sh {mode} exited: {seen:?}"));
-        // `mcpscope-testenv: listening on http://127.0.0.1:PORT/mcp (pid N)`
-        if let Some(url) = line
-            .split("listening on ")
-            .nth(1)
-            .and_then(|r| r.split_whitespace().next())
-        {
-            break url.to_owned();
-        }
-        seen.push(line);
-    };
-    // Keep draining stderr so a chatty peer never blocks on a full pipe.
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    Some(PythonPeer { url, _child: child })
+/// `testenv/peers/python/oauth_server.sh MODE 0` (killed when dropped), or `None` (after a
+/// notice) when `MCPSCOPE_SKIP_PEERS=1`; panics, saying what to run, when the venv is missing.
+async fn python_peer(test: &str, mode: &str) -> Option<Peer> {
+    launch(test, "python/oauth_server.sh", mode, "python/bin/python").await
 }
 
 fn catalog(url: &str) -> Vec<(String, Value)> {

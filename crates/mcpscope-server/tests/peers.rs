@@ -22,6 +22,12 @@ pub(crate) struct Peer {
 /// Starts `testenv/peers/{script} {mode} 0` and waits for its `listening on URL` line, or
 /// `None` (after a notice) when `MCPSCOPE_SKIP_PEERS=1`.
 pub(crate) async fn peer(test: &str, script: &str, mode: &str) -> Option<Peer> {
+    launch(test, script, mode, "node22").await
+}
+
+/// [`peer`] for a script under `testenv/peers` that needs `needs` (a path under `.peers/`: the
+/// Node or the Python venv); panics, saying what to run, when it is not installed.
+pub(crate) async fn launch(test: &str, script: &str, mode: &str, needs: &str) -> Option<Peer> {
     if std::env::var("MCPSCOPE_SKIP_PEERS").as_deref() == Ok("1") {
         eprintln!("{test}: skipped, MCPSCOPE_SKIP_PEERS=1 (real-peer tests need .peers/)");
         return None;
@@ -35,10 +41,10 @@ pub(crate) async fn peer(test: &str, script: &str, mode: &str) -> Option<Peer> {
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join(".peers"));
     assert!(
-        peers_dir.join("node22").exists(),
+        peers_dir.join(needs).exists(),
         "{test}: this real-peer test needs {}; run `bash testenv/install.sh` once, or set \
          MCPSCOPE_SKIP_PEERS=1 to skip it",
-        peers_dir.display()
+        peers_dir.join(needs).display()
     );
     let path = root.join("testenv/peers").join(script);
     let mut child = tokio::process::Command::new(&path)
