@@ -232,74 +232,24 @@ impl axum::serve::Listener for TlsListener {
     }
 }
 
-/// A private CA and a certificate for `localhost`/127.0.0.1 it signed, made with openssl in
-/// `dir`: (ca.pem, cert.pem, key.pem).
+/// A private CA and a certificate for `localhost`/127.0.0.1 it signed, made in `dir` by
+/// `testenv/peers/make-test-ca.sh` (openssl): (ca.pem, server.pem, server-key.pem).
 pub(crate) fn make_ca(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new("openssl")
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .expect("openssl");
-        assert!(
-            out.status.success(),
-            "openssl {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    run(&[
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.pem",
-        "-days",
-        "2",
-        "-subj",
-        "/CN=mcpscope test CA",
-    ]);
-    run(&[
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "key.pem",
-        "-out",
-        "srv.csr",
-        "-subj",
-        "/CN=localhost",
-    ]);
-    std::fs::write(
-        dir.join("ext.cnf"),
-        "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
-    )
-    .unwrap();
-    run(&[
-        "x509",
-        "-req",
-        "-in",
-        "srv.csr",
-        "-CA",
-        "ca.pem",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-out",
-        "cert.pem",
-        "-days",
-        "2",
-        "-extfile",
-        "ext.cnf",
-    ]);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testenv/peers/make-test-ca.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(dir)
+        .output()
+        .expect("make-test-ca.sh");
+    assert!(
+        out.status.success(),
+        "make-test-ca.sh: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (
         dir.join("ca.pem"),
-        dir.join("cert.pem"),
-        dir.join("key.pem"),
+        dir.join("server.pem"),
+        dir.join("server-key.pem"),
     )
 }
 

@@ -599,70 +599,20 @@ async fn the_browser_gets_a_single_use_launch_code_not_the_token() {
     assert_eq!(ui.stop().await, 0);
 }
 
-/// A private CA and a certificate for 127.0.0.1 and localhost signed by it (openssl), in `dir`:
-/// `ca.pem`, `server.key`, `server.pem`.
+/// A private CA and a certificate for 127.0.0.1 and localhost signed by it, in `dir`, by
+/// `testenv/peers/make-test-ca.sh` (openssl): `ca.pem`, `server-key.pem`, `server.pem`.
 fn make_pki(dir: &Path) {
-    let openssl = |args: &[&str]| {
-        let out = std::process::Command::new("openssl")
-            .current_dir(dir)
-            .args(args)
-            .output()
-            .expect("openssl");
-        assert!(
-            out.status.success(),
-            "openssl {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    openssl(&[
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "2",
-        "-subj",
-        "/CN=test CA",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.pem",
-    ]);
-    openssl(&[
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-subj",
-        "/CN=localhost",
-        "-keyout",
-        "server.key",
-        "-out",
-        "server.csr",
-    ]);
-    std::fs::write(
-        dir.join("san.ext"),
-        "subjectAltName=DNS:localhost,IP:127.0.0.1\n",
-    )
-    .unwrap();
-    openssl(&[
-        "x509",
-        "-req",
-        "-in",
-        "server.csr",
-        "-CA",
-        "ca.pem",
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-days",
-        "2",
-        "-extfile",
-        "san.ext",
-        "-out",
-        "server.pem",
-    ]);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testenv/peers/make-test-ca.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(dir)
+        .output()
+        .expect("make-test-ca.sh");
+    assert!(
+        out.status.success(),
+        "make-test-ca.sh: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Issue 25 (HTTPS): `INSPECTOR_TLS_KEY_PATH` and `INSPECTOR_TLS_CERT_PATH` serve the UI and
@@ -673,7 +623,7 @@ fn make_pki(dir: &Path) {
 async fn inspector_tls_variables_serve_https_and_a_half_set_pair_is_refused() {
     let pki = TempDir::new("tls-pki");
     make_pki(&pki.0);
-    let key = pki.0.join("server.key");
+    let key = pki.0.join("server-key.pem");
     let cert = pki.0.join("server.pem");
     let (key, cert) = (key.to_str().unwrap(), cert.to_str().unwrap());
 
