@@ -53,9 +53,19 @@ pub(crate) fn python_peers(test: &str) -> Option<PathBuf> {
     Some(peers)
 }
 
+/// The files [`make_test_ca`] made, as the flags and variables take them.
+pub(crate) struct TestCa {
+    /// `server.pem`.
+    pub(crate) cert: String,
+    /// `server-key.pem`.
+    pub(crate) key: String,
+    /// `ca.pem`.
+    pub(crate) ca: String,
+}
+
 /// A private CA and a server certificate for 127.0.0.1/localhost in `dir`
 /// (`testenv/peers/make-test-ca.sh`): `ca.pem`, `server.pem`, `server-key.pem`.
-pub(crate) async fn make_test_ca(dir: &Path) {
+pub(crate) async fn make_test_ca(dir: &Path) -> TestCa {
     let script = repo_root().join("testenv/peers/make-test-ca.sh");
     let (code, stdout, stderr) = run_binary(
         &script.to_string_lossy(),
@@ -64,6 +74,12 @@ pub(crate) async fn make_test_ca(dir: &Path) {
     )
     .await;
     assert_eq!(code, 0, "make-test-ca.sh failed\n{stdout}\n{stderr}");
+    let path = |name: &str| dir.join(name).to_str().expect("utf-8").to_owned();
+    TestCa {
+        cert: path("server.pem"),
+        key: path("server-key.pem"),
+        ca: path("ca.pem"),
+    }
 }
 
 /// A running stand-in gateway; killed when dropped.
@@ -450,17 +466,8 @@ async fn https_with_a_private_ca_and_a_bearer_token() {
         return;
     };
     let dir = Scratch::new("gw-tls");
-    make_test_ca(&dir.path("")).await;
-    let (cert, key, ca) = (
-        dir.path("server.pem"),
-        dir.path("server-key.pem"),
-        dir.path("ca.pem"),
-    );
-    let (cert, key, ca) = (
-        cert.to_str().expect("utf-8"),
-        key.to_str().expect("utf-8"),
-        ca.to_str().expect("utf-8"),
-    );
+    let pki = make_test_ca(&dir.path("")).await;
+    let (cert, key, ca) = (pki.cert.as_str(), pki.key.as_str(), pki.ca.as_str());
     let flags = [
         "--tls-cert",
         cert,
@@ -609,17 +616,8 @@ async fn the_demo_table_through_the_relay_over_https_in_both_eras() {
         return;
     };
     let dir = Scratch::new("gw-relay");
-    make_test_ca(&dir.path("")).await;
-    let (cert, key, ca) = (
-        dir.path("server.pem"),
-        dir.path("server-key.pem"),
-        dir.path("ca.pem"),
-    );
-    let (cert, key, ca) = (
-        cert.to_str().expect("utf-8"),
-        key.to_str().expect("utf-8"),
-        ca.to_str().expect("utf-8"),
-    );
+    let pki = make_test_ca(&dir.path("")).await;
+    let (cert, key, ca) = (pki.cert.as_str(), pki.key.as_str(), pki.ca.as_str());
     let tls = ["--tls-cert", cert, "--tls-key", key];
     let legacy_flags = [&["--era", "legacy"][..], &tls].concat();
     let modern_flags = [&["--era", "modern", "--bearer", "t0ken-for-ada"][..], &tls].concat();
@@ -840,17 +838,8 @@ async fn the_relay_dials_the_dial_address_keeping_the_gateways_url_and_host() {
         return;
     };
     let dir = Scratch::new("gw-dial");
-    make_test_ca(&dir.path("")).await;
-    let (cert, key, ca) = (
-        dir.path("server.pem"),
-        dir.path("server-key.pem"),
-        dir.path("ca.pem"),
-    );
-    let (cert, key, ca) = (
-        cert.to_str().expect("utf-8"),
-        key.to_str().expect("utf-8"),
-        ca.to_str().expect("utf-8"),
-    );
+    let pki = make_test_ca(&dir.path("")).await;
+    let (cert, key, ca) = (pki.cert.as_str(), pki.key.as_str(), pki.ca.as_str());
     let flags = ["--era", "modern", "--tls-cert", cert, "--tls-key", key];
     let gateway = Standin::start(&peers, &dir, "dial", &flags).await;
     let port = gateway
