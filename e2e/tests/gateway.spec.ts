@@ -2,13 +2,16 @@
 // the real relay: `mcpscope gateway --config <file>` in front of stand-in gateways built on
 // FastMCP and the Python SDK (testenv/peers/gateway-standin.py: 002's demo table, toystore_ and
 // stateless_ backends), for both protocols, a bearer-protected gateway, one without prompts and
-// one whose legacy sessions expire on demand; the bearer-protected ones over HTTPS with a CA made
-// in the test (testenv/peers/make-test-ca.sh, trusted by the relay through MCP_PROXY_CA_FILE).
+// one whose legacy sessions expire on demand, and one with the stand-in's optional tools
+// (`--header-tools`: valid and invalid `x-mcp-header` annotations; `--input-required-tool`: a
+// FastMCP guard tool answering `input_required`) whose `--record` log shows what arrived; the
+// bearer-protected ones over HTTPS with a CA made in the test (testenv/peers/make-test-ca.sh,
+// trusted by the relay through MCP_PROXY_CA_FILE).
 // Waits on the page's data-testid / data-* contract (web/README.md, "Gateway page"), never on
 // timers.
 import { expect, test, type Page } from '@playwright/test';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BIN, REPO, SHOTS, stopChild, TOKEN } from '../fixtures';
@@ -59,6 +62,8 @@ let backend: ChildProcess | undefined;
 let origin = '';
 let dir = '';
 let tls: string[] = [];
+/** The `--record` log of the `annotated` stand-in: one JSON line per HTTP request it received. */
+let record = '';
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
@@ -67,6 +72,7 @@ test.beforeAll(async () => {
   // over HTTPS, and trusts this CA through MCP_PROXY_CA_FILE.
   execFileSync('bash', [MAKE_CA, dir]);
   tls = ['--tls-cert', path.join(dir, 'server.pem'), '--tls-key', path.join(dir, 'server-key.pem')];
+  record = path.join(dir, 'annotated.jsonl');
   const started = await Promise.all([
     standin('legacy', ['--era', 'legacy']),
     standin('modern', ['--era', 'modern']),
@@ -75,8 +81,9 @@ test.beforeAll(async () => {
     standin('rotating', ['--era', 'modern', '--bearer', BEARER, ...tls]),
     standin('noprompts', ['--era', 'both', '--no-prompts']),
     standin('expiring', ['--era', 'legacy', '--session-ttl', '3600']),
+    standin('annotated', ['--era', 'both', '--header-tools', '--input-required-tool', '--record', record]),
   ]);
-  const names = ['legacy', 'modern', 'both', 'locked', 'rotating', 'noprompts', 'expiring'];
+  const names = ['legacy', 'modern', 'both', 'locked', 'rotating', 'noprompts', 'expiring', 'annotated'];
   names.forEach((n, i) => (standins[n] = started[i]));
   // mcpscope's own demo server over HTTP: a tool with x-mcp-header annotations (route-query) and
   // one that answers input_required at 2026-07-28 (onboard).
@@ -423,4 +430,144 @@ test('2026-07-28 through the relay: Mcp-Param-* headers from x-mcp-header, and i
   await expect(out.getByTestId('output-result')).toContainText('inputRequests');
   await expect(page.getByTestId('stats')).toHaveAttribute('data-warnings', '1');
   await expect(page.getByTestId('stats')).toHaveAttribute('data-calls', '2');
+});
+
+// --- Against FastMCP and the Python SDK: x-mcp-header annotations and input_required ---------
+
+/** The `annotated` stand-in's tools whose `x-mcp-header` a 2026-07-28 client MUST exclude, each
+ *  with what its reason must mention (testenv/peers/gateway-standin.py, `--header-tools`). */
+const INVALID_HEADER_TOOLS: [string, RegExp][] = [
+  ['toystore_engrave', /Engraving Text/], // a space: not an RFC 9110 token
+  ['stateless_hello_twice', /more than once|duplicat/i], // `Name` and `name`
+  ['stateless_hello_weighted', /number/], // on a `number` property
+];
+
+/** One line of the stand-in's `--record` log (headers as they arrived, names lowercase). */
+interface Recorded {
+  method: string;
+  headers: [string, string][];
+  body: string;
+}
+
+interface ToolCall {
+  headers: [string, string][];
+  params: { name: string; arguments: Record<string, unknown> } & Record<string, unknown>;
+}
+
+/** The `tools/call`s of `tool` the annotated stand-in received at `version`: what came out of
+ *  the relay, as it arrived. */
+function received(tool: string, version: string): ToolCall[] {
+  const calls: ToolCall[] = [];
+  for (const line of readFileSync(record, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const r = JSON.parse(line) as Recorded;
+    if (r.method !== 'POST' || !r.headers.some(([k, v]) => k === 'mcp-protocol-version' && v === version)) continue;
+    const message = JSON.parse(r.body) as { method?: string; params?: ToolCall['params'] };
+    if (message.method === 'tools/call' && message.params?.name === tool) calls.push({ headers: r.headers, params: message.params });
+  }
+  return calls;
+}
+
+const paramHeaders = (headers: [string, string][]) => headers.filter(([k]) => k.toLowerCase().startsWith('mcp-param-'));
+
+/** A header value decoded as the spec says: `=?base64?…?=` is the Base64 of the UTF-8 bytes. */
+function decodeHeaderValue(v: string): string {
+  const m = /^=\?base64\?(.*)\?=$/.exec(v);
+  return m ? Buffer.from(m[1], 'base64').toString('utf8') : v;
+}
+
+const field = (page: Page, name: string) => page.locator(`[data-testid=form-field][data-field="/${name}"] input`);
+
+async function sendGift(page: Page) {
+  await selectTool(page, 'toystore_send_gift');
+  await field(page, 'Recipient').fill('Ada');
+  // The spec's own example of a value that must be Base64-encoded (non-ASCII).
+  await field(page, 'Card').fill('Hello, 世界');
+  await field(page, 'Quantity').fill('3');
+  await field(page, 'Wrapped').check();
+  await page.getByTestId('run-tool').click();
+  const out = page.getByTestId('output-card');
+  await expect(out).toHaveAttribute('data-outcome', 'ok');
+  await expect(out.getByTestId('output-result')).toContainText('3 gift(s) for Ada, wrapped, card: Hello, 世界');
+}
+
+test('2026-07-28, FastMCP: tools with an invalid x-mcp-header are excluded with a warning; a valid one arrives as Mcp-Param-* encoded as the spec says', async ({ page }) => {
+  await open(page, 'annotated', '2026-07-28');
+  await connected(page, '2026-07-28', 'stateless');
+  // The demo table, send_gift and reserve; the three invalid ones left out.
+  await expect(page.getByTestId('tools-count')).toHaveAttribute('data-count', '4');
+  const warning = page.getByRole('alert').filter({ hasText: 'x-mcp-header' });
+  await expect(warning).toBeVisible();
+  await expect(warning).toContainText(`${INVALID_HEADER_TOOLS.length} excluded`);
+  for (const [tool, why] of INVALID_HEADER_TOOLS) {
+    await expect(warning.getByText(tool)).toContainText(why);
+    await expect(page.locator(`[data-testid=tool-item][data-tool="${tool}"]`)).toHaveCount(0);
+  }
+  await page.getByTestId('tool-search').fill('engrave');
+  await expect(page.getByTestId('tool-list')).toHaveAttribute('data-count', '0');
+  await shot(page, 'gateway-excluded-tools');
+
+  await sendGift(page);
+  // What reached the gateway through the relay: one call, its four annotated arguments mirrored
+  // (Note is not annotated), each value encoded as the spec says and decoding to the body's.
+  const calls = received('toystore_send_gift', '2026-07-28');
+  expect(calls).toHaveLength(1);
+  const [{ headers, params }] = calls;
+  expect(headers).toContainEqual(['mcp-name', 'toystore_send_gift']);
+  expect(Object.fromEntries(paramHeaders(headers))).toEqual({
+    'mcp-param-recipient': 'Ada',
+    'mcp-param-card-text': '=?base64?SGVsbG8sIOS4lueVjA==?=',
+    'mcp-param-quantity': '3',
+    'mcp-param-gift-wrap': 'true',
+  });
+  const body: Record<string, string> = { recipient: 'Recipient', 'card-text': 'Card', quantity: 'Quantity', 'gift-wrap': 'Wrapped' };
+  for (const [k, v] of paramHeaders(headers)) {
+    expect(decodeHeaderValue(v), k).toBe(String(params.arguments[body[k.slice('mcp-param-'.length)]]));
+  }
+  // Nothing of the excluded tools ever left the page.
+  for (const [tool] of INVALID_HEADER_TOOLS) expect(received(tool, '2026-07-28')).toHaveLength(0);
+});
+
+test('2025-11-25, FastMCP: x-mcp-header means nothing before 2026-07-28, so nothing is excluded and no Mcp-Param-* is sent', async ({ page }) => {
+  await open(page, 'annotated', '2025-11-25');
+  await connected(page, '2025-11-25', 'session-based');
+  // Every tool listed (the Python SDK's own client also filters only at 2026-07-28), no warning.
+  await expect(page.getByTestId('tools-count')).toHaveAttribute('data-count', '7');
+  await expect(page.getByRole('alert').filter({ hasText: 'x-mcp-header' })).toHaveCount(0);
+  await sendGift(page);
+  const calls = received('toystore_send_gift', '2025-11-25');
+  expect(calls).toHaveLength(1);
+  expect(paramHeaders(calls[0].headers)).toEqual([]);
+  expect(calls[0].headers.map(([k]) => k)).not.toContain('mcp-name');
+  // A tool a 2026-07-28 client must exclude runs here.
+  await selectTool(page, 'toystore_engrave');
+  await field(page, 'Text').fill('Ada');
+  await page.getByTestId('run-tool').click();
+  await expect(page.getByTestId('output-card').getByTestId('output-result')).toContainText('Engraved Ada');
+});
+
+test("2026-07-28, FastMCP: a guard tool's input_required shows as Input required, one warning, the raw response kept, no continuation", async ({ page }) => {
+  await open(page, 'annotated', '2026-07-28');
+  await connected(page, '2026-07-28', 'stateless');
+  await selectTool(page, 'toystore_reserve');
+  await field(page, 'Toy').fill('kite');
+  await page.getByTestId('run-tool').click();
+  const out = page.getByTestId('output-card');
+  await expect(out).toHaveAttribute('data-outcome', 'input-required');
+  await expect(out.getByTestId('output-outcome')).toHaveText('Input required');
+  await expect(out.getByTestId('output-status')).toHaveText('HTTP 200');
+  await expect(page.getByTestId('stats')).toHaveAttribute('data-warnings', '1');
+  await expect(page.getByTestId('stats')).toHaveAttribute('data-errors', '0');
+  await expect(page.getByTestId('stats')).toHaveAttribute('data-calls', '1');
+  await shot(page, 'gateway-input-required');
+  // The raw response as the SDK wrote it: its sealed requestState kept, not a made-up result.
+  await out.getByTestId('output-tab-response').click();
+  const raw = out.getByTestId('output-response');
+  await expect(raw).toContainText('input_required');
+  await expect(raw).toContainText('requestState');
+  await expect(raw).toContainText('mcp-gateway-standin');
+  // 002: no continuation. The gateway got the one call, never a retry carrying requestState.
+  const calls = received('toystore_reserve', '2026-07-28');
+  expect(calls).toHaveLength(1);
+  expect(calls[0].params).not.toHaveProperty('requestState');
 });

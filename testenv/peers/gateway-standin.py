@@ -22,6 +22,18 @@ Flags (run it through testenv/peers/gateway-standin.sh, which picks the peers' v
                             answers 404 (the spec's "expired session"). `POST /standin/expire`
                             (not MCP; tests call it directly) expires every session at once.
   --no-prompts              the backends declare no prompts.
+  --header-tools            adds tools whose inputSchema carries `x-mcp-header` annotations
+                            (off by default, so the demo table's counts stay as they are):
+                            toystore_send_gift, four valid ones (a string, a string a client must
+                            Base64-encode, an integer, a boolean); and three a client MUST
+                            exclude (docs/gateway.md, the wire reference's x-mcp-header rules):
+                            toystore_engrave (a name that is not an RFC 9110 token),
+                            stateless_hello_twice (a name used twice, case-insensitively),
+                            stateless_hello_weighted (on a `number` property).
+  --input-required-tool     adds toystore_reserve, which answers its first call at 2026-07-28
+                            with `resultType: "input_required"` (FastMCP's own multi-round-trip
+                            guard: the tool returns an InputRequiredResult, the SDK seals its
+                            requestState) and completes when retried with that state.
   --host H --port P         where to listen (default 127.0.0.1, port 0 = a free one).
   --record FILE             one JSON line per HTTP request received: method, path, query,
                             headers (as received, in order), body (text), before any check.
@@ -42,14 +54,15 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Annotated, Any
 
 # Before fastmcp is imported: no banner, no rich logging on the stderr the tests read.
 os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
 os.environ.setdefault("FASTMCP_LOG_LEVEL", "WARNING")
 
 import anyio  # noqa: E402
+import mcp_types  # noqa: E402
 import uvicorn  # noqa: E402
 from fastmcp import Context, FastMCP  # noqa: E402
 from mcp.shared.inbound import (  # noqa: E402
@@ -58,6 +71,7 @@ from mcp.shared.inbound import (  # noqa: E402
     unsupported_protocol_version_rejection,
 )
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS  # noqa: E402
+from pydantic import Field  # noqa: E402
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -122,11 +136,105 @@ async def progress(ctx: Context) -> None:
     await ctx.report_progress(1, 1, "greeting")
 
 
-def gateway(prompts: bool) -> FastMCP:
+# --- the optional tools (off by default: the demo table's counts stay as they are) ----------
+
+
+def mirrored(header_name: str) -> Any:
+    """A property annotated `x-mcp-header: header_name`: a 2026-07-28 client mirrors the argument
+    into `Mcp-Param-{header_name}`. FastMCP copies the annotation into the tool's inputSchema as
+    it is and checks nothing, so an invalid one reaches the wire as a careless gateway's would."""
+    return Field(json_schema_extra={"x-mcp-header": header_name})
+
+
+def add_header_tools(toys: FastMCP, hello: FastMCP) -> None:
+    """One tool whose annotations are all valid, and three a client MUST exclude, one per rule
+    (the reason a client gives should name it)."""
+
+    @toys.tool
+    def send_gift(
+        Recipient: Annotated[str, mirrored("Recipient")],  # noqa: N803 — the demo's capitalised names
+        Card: Annotated[str, mirrored("Card-Text")],  # noqa: N803
+        Quantity: Annotated[int, mirrored("Quantity")],  # noqa: N803
+        Wrapped: Annotated[bool, mirrored("Gift-Wrap")],  # noqa: N803
+        Note: str = "",  # noqa: N803 — not annotated: never a header
+    ) -> str:
+        """Send a gift; Recipient, Card, Quantity and Wrapped are mirrored into Mcp-Param-* headers
+        (at 2026-07-28 the SDK checks them against these arguments, once a tools/list has filled
+        FastMCP's schema cache: before that it lets any through)."""
+        wrapping = "wrapped" if Wrapped else "not wrapped"
+        return f"{Quantity} gift(s) for {Recipient}, {wrapping}, card: {Card}" + (f" ({Note})" if Note else "")
+
+    @toys.tool
+    def engrave(Text: Annotated[str, mirrored("Engraving Text")]) -> str:  # noqa: N803
+        """Invalid x-mcp-header: a space is not allowed in a header name (RFC 9110 token)."""
+        return f"Engraved {Text}"
+
+    @hello.tool
+    def hello_twice(
+        First: Annotated[str, mirrored("Name")],  # noqa: N803
+        Second: Annotated[str, mirrored("name")],  # noqa: N803
+    ) -> str:
+        """Invalid x-mcp-header: `Name` and `name` are one header (names are case-insensitive)."""
+        return f"Hello, {First} and {Second}!"
+
+    @hello.tool
+    def hello_weighted(Name: str, Weight: Annotated[float, mirrored("Weight")]) -> str:  # noqa: N803
+        """Invalid x-mcp-header: on a `number` property (only string, integer, boolean)."""
+        return f"Hello, {Name} ({Weight})!"
+
+
+def add_input_required_tool(toys: FastMCP) -> None:
+    """A tool that needs a second round (SEP-2322 multi-round-trip, 2026-07-28 only), written the
+    way FastMCP documents it: return an InputRequiredResult from the body; the SDK seals the
+    requestState on the way out and unseals the client's echo before the next round runs."""
+
+    @toys.tool
+    async def reserve(Toy: str, ctx: Context) -> str | mcp_types.InputRequiredResult:  # noqa: N803
+        """Reserve a toy: the first call answers input_required (asking for a confirmation when the
+        client declared elicitation), the retry carrying the echoed requestState completes."""
+        # A server MUST NOT send an input request the client declared no capability for;
+        # without one the state alone is still a valid input_required result.
+        asking = declared(ctx, "elicitation")
+        answer = (ctx.input_responses or {}).get("confirm")
+        if ctx.request_state is None or (asking and answer is None):
+            return mcp_types.InputRequiredResult(
+                input_requests={"confirm": confirmation(Toy)} if asking else None,
+                request_state=json.dumps({"toy": Toy}),
+            )
+        if answer is not None and getattr(answer, "action", None) != "accept":
+            return f"Not reserved: {Toy}"
+        return f"Reserved {Toy}"
+
+
+def confirmation(toy: str) -> mcp_types.ElicitRequest:
+    """A form elicitation asking the user to confirm the reservation."""
+    return mcp_types.ElicitRequest(
+        params=mcp_types.ElicitRequestFormParams(
+            message=f"Reserve {toy}?",
+            requested_schema={"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]},
+        )
+    )
+
+
+def declared(ctx: Context, capability: str) -> bool:
+    """Whether this request's `_meta` declares the client capability `capability` (2026-07-28
+    clients declare them per request)."""
+    rc = ctx.request_context
+    meta = getattr(rc, "meta", None) if rc is not None else None
+    capabilities = meta.get(mcp_types.CLIENT_CAPABILITIES_META_KEY) if isinstance(meta, Mapping) else None
+    return isinstance(capabilities, Mapping) and capability in capabilities
+
+
+def gateway(prompts: bool, header_tools: bool = False, input_required_tool: bool = False) -> FastMCP:
     """The gateway: both backends mounted under their prefixes (FastMCP adds the `_`)."""
+    toys, hello = toystore(prompts), stateless(prompts)
+    if header_tools:
+        add_header_tools(toys, hello)
+    if input_required_tool:
+        add_input_required_tool(toys)
     server = FastMCP("mcp-gateway-standin", version="standin")
-    server.mount(toystore(prompts), namespace="toystore")
-    server.mount(stateless(prompts), namespace="stateless")
+    server.mount(toys, namespace="toystore")
+    server.mount(hello, namespace="stateless")
     return server
 
 
@@ -332,6 +440,8 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--bearer", metavar="TOKEN")
     parser.add_argument("--session-ttl", type=float, metavar="SECONDS")
     parser.add_argument("--no-prompts", action="store_true")
+    parser.add_argument("--header-tools", action="store_true")
+    parser.add_argument("--input-required-tool", action="store_true")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--record", metavar="FILE")
@@ -344,7 +454,11 @@ def arguments() -> argparse.Namespace:
 
 
 def application(args: argparse.Namespace) -> App:
-    mcp = gateway(prompts=not args.no_prompts)
+    mcp = gateway(
+        prompts=not args.no_prompts,
+        header_tools=args.header_tools,
+        input_required_tool=args.input_required_tool,
+    )
     app: App = mcp.http_app(
         path="/mcp",
         json_response=args.json_response,

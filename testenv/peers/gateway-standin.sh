@@ -4,6 +4,7 @@
 #
 #   testenv/peers/gateway-standin.sh [--era legacy|modern|both] [--json-response]
 #       [--tls-cert PEM --tls-key PEM] [--bearer TOKEN] [--session-ttl SECONDS] [--no-prompts]
+#       [--header-tools] [--input-required-tool]
 #       [--host 127.0.0.1] [--port 0] [--record FILE]
 #
 # Prints `listening on http(s)://127.0.0.1:PORT/mcp` on stdout once bound (port 0 = pick one).
