@@ -9,7 +9,11 @@
 //! with a JSON 404 before this runs).
 //!
 //! The gateway mode (`mcpscope gateway`) serves the build's second entry, `gateway.html`, through
-//! [`gateway_page`], with the same launch URL and headers.
+//! [`gateway_page`], with the same launch URL and headers. The two pages share one folder but
+//! not their files: each serves its own entry and scripts and the files of `web/public/`
+//! ([`SHARED_FILES`]), and answers 404 for the other's (the gateway page is useless without
+//! gateways, the single-user page has no API in gateway mode). A file of the gateway build is
+//! one whose name begins `gateway` ([`is_gateway_file`]).
 
 use crate::AppState;
 use crate::security::Security;
@@ -29,7 +33,18 @@ struct Spa;
 /// origin (and only it): the Apps tab frames the sandbox proxy page from there.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-/// The fallback service: launch URL, SPA files, client routes.
+/// The files of `web/public/`, which Vite copies into both builds (a unit test keeps this list
+/// equal to that folder).
+const SHARED_FILES: &[&str] = &["favicon.svg"];
+
+/// A file of the gateway page's build (`gateway.html`, `gateway.js`, `gateway.css`; a chunk or
+/// asset that build emits must be named so too).
+fn is_gateway_file(name: &str) -> bool {
+    name.starts_with("gateway.") || name.starts_with("gateway-")
+}
+
+/// The fallback service: launch URL, SPA files, client routes. The gateway page's files are
+/// not the web UI's.
 pub(crate) async fn spa(
     State(sec): State<Arc<Security>>,
     State(app): State<AppState>,
@@ -51,27 +66,25 @@ pub(crate) async fn spa(
     } else {
         ("index.html".to_string(), true)
     };
+    if is_gateway_file(&name) {
+        return (StatusCode::NOT_FOUND, format!("no file {path}")).into_response();
+    }
     embedded(&name, is_route, &req, app.sandbox_url.as_deref())
 }
 
 /// The gateway mode's page (`mcpscope gateway`, `docs/gateway.md`): `/` and `/gateway.html` are
-/// `gateway.html` (the build's second entry), a path whose last segment has an extension is a
-/// file of the build (its scripts, styles and icons; never the single-user `index.html`), and
-/// the launch URL works as for the web UI. Anything else is a 404: this mode has no client
-/// routes. No MCP Apps sandbox, so no `frame-src`.
+/// `gateway.html` (the build's second entry), its own files (`gateway.js`, `gateway.css`) and
+/// the shared ones (`favicon.svg`) are served, and the launch URL works as for the web UI.
+/// Anything else is a 404 — the single-user page's `index.html`, `app.js` and `index.css`
+/// included: this mode has no client routes. No MCP Apps sandbox, so no `frame-src`.
 pub async fn gateway_page(State(sec): State<Arc<Security>>, req: Request) -> Response {
     if let Some(resp) = launch_url(&sec, req.uri()).await {
         return resp;
     }
     let path = req.uri().path();
-    let file = path.trim_start_matches('/');
-    let is_file = file
-        .rsplit('/')
-        .next()
-        .is_some_and(|last| last.contains('.'));
-    match file {
+    match path.trim_start_matches('/') {
         "" | "gateway.html" => embedded("gateway.html", true, &req, None),
-        f if is_file && !f.ends_with(".html") => embedded(f, false, &req, None),
+        f if is_gateway_file(f) || SHARED_FILES.contains(&f) => embedded(f, false, &req, None),
         _ => (StatusCode::NOT_FOUND, format!("no page {path}")).into_response(),
     }
 }
@@ -236,5 +249,58 @@ mod tests {
         // Not a URL, or not http(s): no frame-src at all (default-src 'self' refuses frames).
         assert_eq!(page_csp(Some("javascript:alert(1)")), CSP);
         assert_eq!(page_csp(Some("no url")), CSP);
+    }
+
+    /// `SHARED_FILES` is what Vite copies into both builds: the files of `web/public/`.
+    #[test]
+    fn the_shared_files_are_web_public() {
+        let public = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/public");
+        let Ok(dir) = std::fs::read_dir(&public) else {
+            return; // a packaged crate has no web/
+        };
+        let mut names: Vec<String> = dir
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let mut shared: Vec<&str> = SHARED_FILES.to_vec();
+        shared.sort_unstable();
+        assert_eq!(names, shared);
+    }
+
+    /// Every file an entry of the build loads is one its own page serves: the web UI never
+    /// refuses a file `index.html` names, the gateway page never one `gateway.html` names.
+    #[test]
+    fn each_entry_loads_only_files_its_page_serves() {
+        for (entry, serves) in [
+            (
+                "index.html",
+                (|f: &str| !is_gateway_file(f)) as fn(&str) -> bool,
+            ),
+            ("gateway.html", |f: &str| {
+                is_gateway_file(f) || SHARED_FILES.contains(&f)
+            }),
+        ] {
+            let Some(page) = Spa::get(entry) else {
+                continue; // the build is not embedded (a checkout without dist)
+            };
+            let html = String::from_utf8_lossy(&page.data).into_owned();
+            let loaded: Vec<&str> = html
+                .split(['"', '\''])
+                .filter_map(|s| s.strip_prefix('/'))
+                .filter(|s| s.contains('.') && !s.contains('/'))
+                .collect();
+            assert!(!loaded.is_empty(), "{entry} loads nothing?");
+            for f in loaded {
+                assert!(
+                    serves(f),
+                    "{entry} loads /{f}, which its page does not serve"
+                );
+                assert!(
+                    Spa::get(f).is_some(),
+                    "{entry} loads /{f}, not in the build"
+                );
+            }
+        }
     }
 }

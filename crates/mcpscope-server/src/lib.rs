@@ -39,7 +39,7 @@ pub mod troubleshooting;
 
 pub use error::ApiError;
 pub use listen::{
-    ListenOptions, TLS_CERT_ENV, TLS_KEY_ENV, TLS_RELOAD_EVERY, TlsConfig, serve_router,
+    Drained, ListenOptions, TLS_CERT_ENV, TLS_KEY_ENV, TLS_RELOAD_EVERY, TlsConfig, serve_router,
 };
 // The core's types the binary and the tests name through this crate.
 pub use assets::gateway_page;
@@ -95,6 +95,11 @@ pub fn router(state: AppState) -> Router {
 /// Serve `state` on `listener` until `shutdown` resolves, then close every connection. The
 /// listener's bounds and TLS are `opts`'s ([`serve_router`]); give [`Security::serve_https`]
 /// to `state` too when `opts.tls` is set, so its origins and cookie say https.
+///
+/// The stop of the single-user web UI: the event streams (`/api/events`, which never end on
+/// their own) are ended first, so only real requests in progress (a tool call) hold the drain,
+/// for at most `opts.shutdown_grace` (5 s by default: a person pressed Ctrl-C and waits); what
+/// the grace cut is said on stderr. Then every server connection is closed.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: AppState,
@@ -103,12 +108,21 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let app = router(state.clone());
     let bus = state.inspector.events().clone();
+    let grace = opts.shutdown_grace;
     let r = serve_router(listener, app, opts, async move {
         shutdown.await;
         // Event streams never end on their own; a graceful shutdown would wait for them.
         bus.close();
     })
     .await;
+    if let Ok(d) = &r
+        && d.cut > 0
+    {
+        eprintln!(
+            "mcpscope: {} request(s) still in progress after {grace:?} were cut",
+            d.cut
+        );
+    }
     state.shutdown().await;
-    r
+    r.map(|_| ())
 }

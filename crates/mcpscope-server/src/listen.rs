@@ -30,9 +30,27 @@
 //! only (`listen/tls.rs`: the key and certificate files, reloaded when they change); plain HTTP
 //! sent to it gets a 400 saying to use https, not just a closed connection.
 //!
-//! Shutdown: when `shutdown` resolves the listener closes, idle connections close, requests in
-//! progress are answered, then after [`ListenOptions::shutdown_grace`] whatever is left (a
-//! stream that never ends) is dropped.
+//! Shutdown (a Kubernetes rollout, Ctrl-C), when `shutdown` resolves, in three steps:
+//!
+//! 1. **Leaving**, for [`ListenOptions::shutdown_delay`] (0 by default): every connection is told
+//!    to finish — an idle kept-alive one closes now, a busy one closes after its response, which
+//!    says `Connection: close` — while the listener still accepts: a load balancer that has not
+//!    yet heard the pod is going (the endpoint-propagation race) still gets its new connections
+//!    answered, one request each, with `Connection: close`, so its clients reconnect elsewhere.
+//! 2. **Draining**: the listener closes (a new connection is refused); requests in progress,
+//!    streamed responses included, run to their end for at most
+//!    [`ListenOptions::shutdown_grace`].
+//! 3. **Closing**: whatever is still open then (a stream longer than the grace) is dropped.
+//!
+//! [`serve_router`] returns a [`Drained`] saying how it went (how many were cut). A long-lived
+//! stream that should not hold the drain (the web UI's `/api/events`) is ended by its owner
+//! when `shutdown` resolves (`mcpscope_server::serve` closes the event bus first).
+//!
+//! hyper-util's `GracefulShutdown` is not used: it tells every connection to finish at one
+//! moment and only counts them, while here each connection already watches the listener's phase
+//! (for eviction and the TLS handshake), connections accepted while leaving are served
+//! differently from those open before, and the semaphore of the connection cap already says
+//! when the last one is gone.
 
 mod tls;
 
@@ -70,7 +88,12 @@ pub struct ListenOptions {
     /// connection waits for one; also the TLS handshake's bound, how long a kept-alive
     /// connection may sit idle, and how long a request body may pause. Default 10 s.
     pub header_read_timeout: Duration,
-    /// After `shutdown`, how long requests in progress may take to finish. Default 5 s.
+    /// After `shutdown`, how long the listener still accepts (each new connection answers one
+    /// request, `Connection: close`) before it closes: the time a load balancer needs to stop
+    /// sending. Default 0.
+    pub shutdown_delay: Duration,
+    /// Once the listener has closed, how long requests in progress (streamed responses
+    /// included) may take to finish before they are cut. Default 5 s.
     pub shutdown_grace: Duration,
     /// Serve HTTPS with this key and certificate ([`TlsConfig::from_env`]); `None`: plain HTTP.
     pub tls: Option<TlsConfig>,
@@ -81,6 +104,7 @@ impl Default for ListenOptions {
         ListenOptions {
             max_connections: 512,
             header_read_timeout: Duration::from_secs(10),
+            shutdown_delay: Duration::ZERO,
             shutdown_grace: Duration::from_secs(5),
             tls: None,
         }
@@ -101,38 +125,52 @@ const ACCEPT_ERROR_PAUSE: Duration = Duration::from_millis(20);
 /// After the grace, how long the dropped connections get to wind down.
 const CLOSE_WAIT: Duration = Duration::from_secs(1);
 
-/// Serve `router` on `listener` until `shutdown` resolves (see the module for every bound).
-/// Errors of one connection end that connection only, and accept errors are waited out, so this
-/// returns `Ok` once the shutdown is done.
+/// How a shutdown went, for the caller's log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Drained {
+    /// Connections with a request in progress when the listener closed.
+    pub in_progress: usize,
+    /// Connections still open when the grace ran out, dropped: each was still answering (a
+    /// stream longer than the grace) or had not yet sent its request.
+    pub cut: usize,
+    /// From `shutdown` resolving to the last connection gone.
+    pub took: Duration,
+}
+
+/// Serve `router` on `listener` until `shutdown` resolves, then leave, drain and close (see the
+/// module for every bound and each step of the shutdown). Errors of one connection end that
+/// connection only, and accept errors are waited out, so this returns `Ok` once the shutdown is
+/// done.
 pub async fn serve_router(
     listener: TcpListener,
     router: Router,
     opts: ListenOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> io::Result<()> {
+) -> io::Result<Drained> {
     // Stopped however this future ends, dropped included (as is every connection: their
     // phase channel closes with `phase_tx`).
     let _reloader = opts
         .tls
         .clone()
         .map(|tls| AbortOnDrop(tokio::spawn(tls.watch_files())));
+    let delay = opts.shutdown_delay;
     let (phase_tx, phase) = watch::channel(Phase::Serving);
     let server = Arc::new(Server::new(router, opts, phase));
-    tokio::pin!(shutdown);
-    loop {
-        tokio::select! {
-            biased;
-            () = &mut shutdown => break,
-            accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => server.admit(stream, peer).await,
-                Err(e) => server.accept_failed(&e).await,
-            },
-        }
-    }
+    server.accept_until(&listener, shutdown).await;
+    let began = tokio::time::Instant::now();
+    // Leaving: everyone finishes what they are doing; newcomers get one answer each.
+    phase_tx.send_replace(Phase::Draining);
+    server
+        .accept_until(&listener, tokio::time::sleep(delay))
+        .await;
     // New connections are refused from here on.
     drop(listener);
-    server.drain(&phase_tx).await;
-    Ok(())
+    let (in_progress, cut) = server.drain(&phase_tx).await;
+    Ok(Drained {
+        in_progress,
+        cut,
+        took: began.elapsed(),
+    })
 }
 
 /// A task that ends with its owner.
@@ -148,7 +186,7 @@ impl Drop for AbortOnDrop {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
     Serving,
-    /// Finish what is in progress, then close.
+    /// Finish what is in progress, then close (while leaving, and once the listener closed).
     Draining,
     /// Close now.
     Closing,
@@ -165,6 +203,8 @@ struct Server {
     open: OpenConns,
     phase: watch::Receiver<Phase>,
     http: http1::Builder,
+    /// For connections accepted while leaving: one request, then `Connection: close`.
+    http_once: http1::Builder,
 }
 
 impl Server {
@@ -176,6 +216,8 @@ impl Server {
         http.timer(TokioTimer::new())
             .header_read_timeout(opts.header_read_timeout)
             .keep_alive(true);
+        let mut http_once = http.clone();
+        http_once.keep_alive(false);
         Server {
             router,
             slots: Arc::new(Semaphore::new(cap)),
@@ -184,6 +226,26 @@ impl Server {
             open: OpenConns::default(),
             phase,
             http,
+            http_once,
+        }
+    }
+
+    /// Accept connections until `until` resolves.
+    async fn accept_until(
+        self: &Arc<Self>,
+        listener: &TcpListener,
+        until: impl Future<Output = ()>,
+    ) {
+        tokio::pin!(until);
+        loop {
+            tokio::select! {
+                biased;
+                () = &mut until => return,
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, peer)) => self.admit(stream, peer).await,
+                    Err(e) => self.accept_failed(&e).await,
+                },
+            }
         }
     }
 
@@ -244,7 +306,8 @@ impl Server {
                 }
             },
             () = conn.evict.notified() => return,
-            _ = phase.wait_for(|p| *p != Phase::Serving) => return,
+            // A handshake begun before the drain may still bring a request to answer.
+            _ = phase.wait_for(|p| *p == Phase::Closing) => return,
         };
         self.http(TokioIo::new(stream), peer, conn).await;
     }
@@ -256,10 +319,19 @@ impl Server {
     {
         let stall = self.opts.header_read_timeout;
         let service = service(self.router.clone(), peer, conn.busy.clone(), stall);
-        let served = self.http.serve_connection(io, service);
-        tokio::pin!(served);
         let mut phase = self.phase.clone();
-        let mut draining = false;
+        // Seen now, so `changed` below wakes for the next phase only.
+        let late = match *phase.borrow_and_update() {
+            Phase::Serving => false,
+            Phase::Draining => true,
+            Phase::Closing => return,
+        };
+        // Accepted while leaving: graceful_shutdown would close it before its first request
+        // is read, so it is served without keep-alive instead.
+        let http = if late { &self.http_once } else { &self.http };
+        let served = http.serve_connection(io, service);
+        tokio::pin!(served);
+        let mut draining = late;
         loop {
             tokio::select! {
                 _ = served.as_mut() => return,
@@ -279,18 +351,26 @@ impl Server {
         }
     }
 
-    /// Let connections finish within the grace, then close the rest.
-    async fn drain(&self, phase: &watch::Sender<Phase>) {
-        phase.send_replace(Phase::Draining);
+    /// Let connections finish within the grace, then close the rest: how many had a request
+    /// in progress at the start, and how many were cut at the end.
+    async fn drain(&self, phase: &watch::Sender<Phase>) -> (usize, usize) {
+        let in_progress = self.open.busy();
         let all = self.slots.acquire_many(self.cap);
         if tokio::time::timeout(self.opts.shutdown_grace, all)
             .await
             .is_ok()
         {
-            return;
+            return (in_progress, 0);
         }
+        let cut = self.open_count();
         phase.send_replace(Phase::Closing);
         let _ = tokio::time::timeout(CLOSE_WAIT, self.slots.acquire_many(self.cap)).await;
+        (in_progress, cut)
+    }
+
+    /// Connections open now (each holds a permit).
+    fn open_count(&self) -> usize {
+        (self.cap as usize).saturating_sub(self.slots.available_permits())
     }
 }
 
@@ -495,6 +575,14 @@ impl OpenConns {
 
     fn remove(&self, id: u64) {
         self.lock().retain(|c| c.id != id);
+    }
+
+    /// How many connections have a request in progress.
+    fn busy(&self) -> usize {
+        self.lock()
+            .iter()
+            .filter(|c| c.busy.load(Ordering::Acquire) > 0)
+            .count()
     }
 
     /// Tell the oldest connection with no request in progress to close; false when none is

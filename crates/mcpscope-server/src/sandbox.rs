@@ -121,7 +121,9 @@ pub async fn serve_sandbox(
     opts: crate::ListenOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    crate::serve_router(listener, sandbox_router(&ui_origins), opts, shutdown).await
+    crate::serve_router(listener, sandbox_router(&ui_origins), opts, shutdown)
+        .await
+        .map(|_| ())
 }
 
 #[cfg(test)]

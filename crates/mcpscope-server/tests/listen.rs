@@ -500,3 +500,183 @@ async fn handlers_see_the_peer_address_and_a_dropped_listener_closes_its_connect
     let (after, _) = until_closed(&mut s, Duration::from_secs(2)).await;
     assert!(after < Duration::from_secs(1), "{after:?}");
 }
+
+/// A router for the shutdown tests: `/quick` answers at once, `/stream` sends `chunks` chunks
+/// 100 ms apart (forever when `None`).
+fn streaming_router(chunks: Option<u32>) -> axum::Router {
+    use futures::StreamExt as _;
+    let stream = move || async move {
+        let ticks = futures::stream::unfold(0u32, move |n| async move {
+            if chunks.is_some_and(|c| n >= c) {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            Some((format!("chunk {n}\n"), n + 1))
+        });
+        axum::body::Body::from_stream(ticks.map(Ok::<_, std::io::Error>))
+    };
+    axum::Router::new()
+        .route("/quick", axum::routing::get(|| async { "ok" }))
+        .route("/stream", axum::routing::get(stream))
+}
+
+/// Send a GET on a kept-alive connection.
+async fn get(s: &mut TcpStream, addr: std::net::SocketAddr, path: &str) {
+    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+        .await
+        .unwrap();
+}
+
+/// Read until `want` has arrived (within 5 s); everything read.
+async fn read_until(s: &mut TcpStream, want: &str) -> String {
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&got).contains(want) {
+        let n = tokio::time::timeout(Duration::from_secs(5), s.read(&mut buf))
+            .await
+            .unwrap_or_else(|_| {
+                panic!(
+                    "no {want:?} within 5 s: {:?}",
+                    String::from_utf8_lossy(&got)
+                )
+            })
+            .unwrap();
+        assert!(
+            n > 0,
+            "closed before {want:?}: {:?}",
+            String::from_utf8_lossy(&got)
+        );
+        got.extend_from_slice(&buf[..n]);
+    }
+    String::from_utf8_lossy(&got).into_owned()
+}
+
+/// Serve `router` with `opts`; the address, the trigger of the shutdown and the task.
+async fn serve_until_told(
+    router: axum::Router,
+    opts: ListenOptions,
+) -> (
+    std::net::SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<mcpscope_server::Drained>>,
+) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(mcpscope_server::serve_router(
+        listener,
+        router,
+        opts,
+        async move {
+            let _ = rx.await;
+        },
+    ));
+    (addr, tx, task)
+}
+
+/// A rollout's stop: at once an idle kept-alive connection closes; during the delay a newcomer
+/// is still answered (once, `Connection: close`); after it a newcomer is refused; a stream in
+/// progress runs to its end; the report says one was in progress and none was cut.
+#[tokio::test]
+async fn a_shutdown_leaves_then_drains_a_stream_to_its_end_and_refuses_newcomers() {
+    let delay = Duration::from_millis(600);
+    let opts = ListenOptions {
+        shutdown_delay: delay,
+        shutdown_grace: Duration::from_secs(5),
+        ..ListenOptions::default()
+    };
+    let (addr, stop, task) = serve_until_told(streaming_router(Some(12)), opts).await;
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    get(&mut idle, addr, "/quick").await;
+    read_until(&mut idle, "\r\n\r\nok").await;
+    let mut streaming = TcpStream::connect(addr).await.unwrap();
+    get(&mut streaming, addr, "/stream").await;
+    read_until(&mut streaming, "chunk 0").await;
+
+    let began = Instant::now();
+    stop.send(()).unwrap();
+    let (after, sent) = until_closed(&mut idle, Duration::from_millis(500)).await;
+    assert!(sent.is_empty(), "{sent:?}");
+    assert!(after < Duration::from_millis(300), "{after:?}");
+
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut newcomer = TcpStream::connect(addr)
+        .await
+        .expect("still accepted during the delay");
+    get(&mut newcomer, addr, "/quick").await;
+    let (_, answer) = until_closed(&mut newcomer, Duration::from_secs(2)).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(
+        answer.to_ascii_lowercase().contains("connection: close"),
+        "{answer}"
+    );
+
+    tokio::time::sleep((delay + Duration::from_millis(200)).saturating_sub(began.elapsed())).await;
+    let refused = TcpStream::connect(addr).await;
+    assert!(
+        refused.is_err(),
+        "a connection after the delay: {refused:?}"
+    );
+
+    let (_, rest) = until_closed(&mut streaming, Duration::from_secs(5)).await;
+    assert!(rest.contains("chunk 11\n"), "{rest:?}");
+    assert!(
+        rest.ends_with("0\r\n\r\n"),
+        "the stream ended properly: {rest:?}"
+    );
+    let drained = tokio::time::timeout(Duration::from_secs(5), task)
+        .await
+        .expect("the listener returns once the stream ended")
+        .unwrap()
+        .unwrap();
+    assert_eq!((drained.in_progress, drained.cut), (1, 0), "{drained:?}");
+    assert!(drained.took < Duration::from_secs(3), "{drained:?}");
+}
+
+/// A stream longer than the grace is cut when the grace runs out, and said to be.
+#[tokio::test]
+async fn a_stream_longer_than_the_grace_is_cut_at_the_grace() {
+    let grace = Duration::from_millis(700);
+    let opts = ListenOptions {
+        shutdown_grace: grace,
+        ..ListenOptions::default()
+    };
+    let (addr, stop, task) = serve_until_told(streaming_router(None), opts).await;
+    let mut streaming = TcpStream::connect(addr).await.unwrap();
+    get(&mut streaming, addr, "/stream").await;
+    read_until(&mut streaming, "chunk 0").await;
+    stop.send(()).unwrap();
+    let (after, rest) = until_closed(&mut streaming, Duration::from_secs(5)).await;
+    assert!(
+        after >= grace - Duration::from_millis(100) && after < grace + Duration::from_secs(2),
+        "{after:?}"
+    );
+    assert!(
+        rest.contains("chunk"),
+        "it streamed during the grace: {rest:?}"
+    );
+    assert!(!rest.ends_with("0\r\n\r\n"), "cut, not ended: {rest:?}");
+    let drained = tokio::time::timeout(Duration::from_secs(5), task)
+        .await
+        .expect("the listener returns after the grace")
+        .unwrap()
+        .unwrap();
+    assert_eq!((drained.in_progress, drained.cut), (1, 1), "{drained:?}");
+}
+
+/// The web UI's stop ends its event stream first: Ctrl-C never waits out the grace for a
+/// stream that never ends.
+#[tokio::test]
+async fn the_web_uis_stop_ends_its_event_stream_instead_of_waiting_for_it() {
+    let dir = TempDir::new("stop-events");
+    let b = start(dir.path(), vec![], Options::default()).await;
+    let events = b.events(None).await;
+    let began = Instant::now();
+    b.stop().await;
+    let took = began.elapsed();
+    assert!(
+        took < ListenOptions::default().shutdown_grace / 2,
+        "stopping took {took:?} with an event stream open"
+    );
+    drop(events);
+}

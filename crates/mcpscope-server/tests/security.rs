@@ -175,6 +175,16 @@ async fn the_launch_url_trades_the_token_for_a_cookie_and_never_hands_it_out() {
     assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
     let route = b.send(b.http.get(b.url("/history"))).await;
     assert_eq!(route.status, 200, "client-side routes get the page");
+    for file in ["/app.js", "/index.css", "/favicon.svg"] {
+        let r = b.send(b.http.get(b.url(file))).await;
+        assert_eq!(r.status, 200, "{file}");
+    }
+    // The gateway mode's page shares the build's folder, not the web UI: no gateways here.
+    for file in ["/gateway.html", "/gateway.js", "/gateway.css"] {
+        let r = b.send(b.http.get(b.url(file))).await;
+        assert_eq!(r.status, 404, "{file}: {}", r.text);
+        assert!(!r.text.contains("<html"), "{file}: {}", r.text);
+    }
 
     let wrong = b.send(b.http.get(b.url("/?token=guess"))).await;
     assert_eq!(wrong.status, 401);
