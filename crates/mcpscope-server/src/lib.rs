@@ -37,6 +37,7 @@ mod sse;
 mod state;
 pub mod troubleshooting;
 
+pub use api::{SCHEMA_BODY_BYTES, schema_routes};
 pub use error::ApiError;
 pub use listen::{
     Drained, ListenOptions, TLS_CERT_ENV, TLS_KEY_ENV, TLS_RELOAD_EVERY, TlsConfig, serve_router,

@@ -33,6 +33,8 @@ mod subscriptions;
 mod tasks;
 mod traffic;
 
+pub use schema::{SCHEMA_BODY_BYTES, schema_routes};
+
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::Router;

@@ -1,25 +1,45 @@
 //! Input schemas: the schema → form model, validation of a value against a schema, of a
 //! tool's arguments against the `inputSchema` of the last `tools/list`, and of a call's
 //! `structuredContent` (read from its history entry) against the tool's `outputSchema`.
+//!
+//! `/form` and `/validate` are pure functions of the posted body (no state, no I/O: the rule is
+//! `mcpscope_proto::form`'s), so they are a router of their own, [`schema_routes`], that the
+//! gateway mode (`mcpscope-gateway`) serves too, behind its own guard: one handler answers both
+//! pages.
 
 use super::app;
 use crate::error::{ApiError, ApiResult, Json};
 use crate::extract::Path;
 use crate::state::AppState;
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use axum::routing::post;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-/// The schema routes.
+/// The schema routes: the stateless pair and those that read the core (the last `tools/list`,
+/// a history entry).
 pub(super) fn router() -> Router<AppState> {
     Router::new()
         .route("/servers/{name}/tools/{tool}/validate", post(validate_tool))
+        .route("/history/{id}/check-output", post(check_output))
+        .merge(schema_routes())
+}
+
+/// The largest body `/form` and `/validate` read: axum's default, named here because the gateway
+/// mode states the caps of what it serves (`docs/gateway.md`). Over it: 413 `usage`.
+pub const SCHEMA_BODY_BYTES: usize = 2 << 20;
+
+/// `POST /form` (`{schema}` → the form model) and `POST /validate` (`{schema, value}` →
+/// `{errors}`, 422 when the schema cannot be used), relative to where they are nested (`/api`
+/// in both the web UI and the gateway mode). Whatever state the host router has, these ignore
+/// it; the host puts its guard around them.
+pub fn schema_routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new()
         .route("/form", post(form))
         .route("/validate", post(validate))
-        .route("/history/{id}/check-output", post(check_output))
+        .layer(DefaultBodyLimit::max(SCHEMA_BODY_BYTES))
 }
 
 #[derive(Deserialize)]
