@@ -22,18 +22,9 @@ pub struct Args {
     #[arg(long)]
     pub tui: bool,
 
-    /// Use the built-in demo server (over stdio) as the target.
-    #[arg(long)]
-    pub demo: bool,
-
-    /// The server: a command (stdio) or an http(s) URL. Options may follow it; the server's own
-    /// flags go after `--`.
-    #[arg(value_name = "TARGET")]
-    pub target: Vec<String>,
-
-    /// Arguments after `--`: passed to the server command untouched.
-    #[arg(last = true, value_name = "SERVER_ARGS")]
-    pub server_args: Vec<String>,
+    /// The server and how to reach it.
+    #[command(flatten)]
+    pub connect: ConnectArgs,
 
     /// The method to call (initialize, tools/list, tools/call, resources/read, prompts/get, …, or
     /// any other method name with --params-json).
@@ -83,9 +74,6 @@ pub struct Args {
     /// sent in every request's _meta (modern).
     #[arg(long, value_name = "LEVEL")]
     pub log_level: Option<String>,
-    /// _meta entry KEY=VALUE sent on every request. Repeatable.
-    #[arg(long = "metadata", value_name = "KEY=VALUE")]
-    pub metadata: Vec<String>,
     /// _meta entry KEY=VALUE sent on the tools/call request only. Repeatable.
     #[arg(long = "tool-metadata", value_name = "KEY=VALUE")]
     pub tool_metadata: Vec<String>,
@@ -107,57 +95,14 @@ pub struct Args {
     /// --uri adds a resource subscription.
     #[arg(long, value_delimiter = ',', value_name = "KINDS")]
     pub listen: Vec<String>,
-
-    /// Transport (default: stdio for a command; for a URL, http if the path ends in /mcp, sse if
-    /// it ends in /sse, else Streamable HTTP with a fallback to HTTP+SSE).
-    #[arg(long, value_enum)]
-    pub transport: Option<TransportArg>,
-    /// Server URL (instead of a positional URL).
-    #[arg(long)]
-    pub server_url: Option<String>,
-    /// HTTP header "Name: Value" sent on every request. Repeatable.
-    #[arg(long = "header", value_name = "NAME: VALUE")]
-    pub headers: Vec<String>,
-    /// Environment variable KEY=VALUE for a stdio server. Repeatable.
-    #[arg(short = 'e', value_name = "KEY=VALUE")]
-    pub env: Vec<String>,
-    /// Working directory for a stdio server.
-    #[arg(long)]
-    pub cwd: Option<String>,
-    /// Server config file ({"mcpServers": {…}}; Claude Desktop, Cursor and VS Code shapes too).
-    /// The web UI shows it read-only.
-    #[arg(long, conflicts_with = "catalog")]
-    pub config: Option<String>,
     /// Server catalog file (same format as --config). The web UI edits it; when it does not
     /// exist it is created with the built-in demo server. Default: mcp.json in the data
     /// directory (MCPSCOPE_DATA_DIR, else $XDG_DATA_HOME/mcpscope or ~/.local/share/mcpscope).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "config")]
     pub catalog: Option<String>,
     /// Web UI: do not open a browser (the URL with the token is printed either way).
     #[arg(long)]
     pub no_open: bool,
-    /// Which server of the config file.
-    #[arg(long)]
-    pub server: Option<String>,
-
-    /// Protocol era: legacy (initialize), modern (2026-07-28, server/discover) or auto (probe).
-    #[arg(long, value_name = "ERA")]
-    pub protocol_era: Option<String>,
-    /// How long the Auto probe waits, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 3_000)]
-    pub probe_timeout: u64,
-    /// Connect and handshake timeout in milliseconds (0 disables).
-    #[arg(long, value_name = "MS")]
-    pub connect_timeout: Option<u64>,
-    /// Request timeout in milliseconds, reset by each progress notification (0 disables).
-    #[arg(long, value_name = "MS")]
-    pub request_timeout: Option<u64>,
-    /// Largest single message accepted, in bytes; a longer one is cut short with an error.
-    #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024 * 1024)]
-    pub max_message_bytes: usize,
-    /// Bound on input_required rounds per request (modern).
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub max_input_rounds: usize,
 
     /// How to answer elicitation requests: decline (default) or accept-defaults (schema defaults).
     #[arg(long, value_enum, default_value_t = ElicitationArg::Decline)]
@@ -207,7 +152,85 @@ pub struct Args {
     /// renders no app, so servers should fall back to text-only tools).
     #[arg(long, help_heading = "MCP Apps")]
     pub advertise_apps: bool,
+    /// OAuth: list what the secret store holds — every profile, server and authorization server
+    /// with its scopes and expiry, never a token — and exit (no server is contacted).
+    #[arg(long, help_heading = "OAuth")]
+    pub list_stored_auth: bool,
 
+    /// OAuth for an HTTP server.
+    #[command(flatten)]
+    pub auth: AuthArgs,
+}
+
+/// The server to connect to and how: the target, its transport, headers, environment, era and
+/// timeouts. Shared by `--cli`, `--tui` and `check`, so every mode reads a target alike
+/// ([`crate::resolve::resolve`]).
+#[derive(Debug, clap::Args)]
+pub struct ConnectArgs {
+    /// Use the built-in demo server (over stdio) as the target.
+    #[arg(long)]
+    pub demo: bool,
+
+    /// The server: a command (stdio) or an http(s) URL. Options may follow it; the server's own
+    /// flags go after `--`.
+    #[arg(value_name = "TARGET")]
+    pub target: Vec<String>,
+
+    /// Arguments after `--`: passed to the server command untouched.
+    #[arg(last = true, value_name = "SERVER_ARGS")]
+    pub server_args: Vec<String>,
+
+    /// Transport (default: stdio for a command; for a URL, http if the path ends in /mcp, sse if
+    /// it ends in /sse, else Streamable HTTP with a fallback to HTTP+SSE).
+    #[arg(long, value_enum)]
+    pub transport: Option<TransportArg>,
+    /// Server URL (instead of a positional URL).
+    #[arg(long)]
+    pub server_url: Option<String>,
+    /// HTTP header "Name: Value" sent on every request. Repeatable.
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
+    /// Environment variable KEY=VALUE for a stdio server. Repeatable.
+    #[arg(short = 'e', value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+    /// Working directory for a stdio server.
+    #[arg(long)]
+    pub cwd: Option<String>,
+    /// Server config file ({"mcpServers": {…}}; Claude Desktop, Cursor and VS Code shapes too).
+    /// The web UI shows it read-only.
+    #[arg(long)]
+    pub config: Option<String>,
+    /// Which server of the config file.
+    #[arg(long)]
+    pub server: Option<String>,
+
+    /// Protocol era: legacy (initialize), modern (2026-07-28, server/discover) or auto (probe).
+    #[arg(long, value_name = "ERA")]
+    pub protocol_era: Option<String>,
+    /// How long the Auto probe waits, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 3_000)]
+    pub probe_timeout: u64,
+    /// Connect and handshake timeout in milliseconds (0 disables).
+    #[arg(long, value_name = "MS")]
+    pub connect_timeout: Option<u64>,
+    /// Request timeout in milliseconds, reset by each progress notification (0 disables).
+    #[arg(long, value_name = "MS")]
+    pub request_timeout: Option<u64>,
+    /// Largest single message accepted, in bytes; a longer one is cut short with an error.
+    #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024 * 1024)]
+    pub max_message_bytes: usize,
+    /// Bound on input_required rounds per request (modern).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_input_rounds: usize,
+    /// _meta entry KEY=VALUE sent on every request. Repeatable.
+    #[arg(long = "metadata", value_name = "KEY=VALUE")]
+    pub metadata: Vec<String>,
+}
+
+/// OAuth for an HTTP server: client identity, the callback, stored tokens and how to log in
+/// ([`crate::oauth::setup`]).
+#[derive(Debug, clap::Args)]
+pub struct AuthArgs {
     /// OAuth: a client id registered with the authorization server (no registration needed).
     #[arg(long, help_heading = "OAuth")]
     pub client_id: Option<String>,
@@ -241,10 +264,6 @@ pub struct Args {
     /// its redirect and take code and iss from its Location (no browser, no listener).
     #[arg(long, conflicts_with = "print_auth_url", help_heading = "OAuth")]
     pub headless_auth: bool,
-    /// OAuth: list what the secret store holds — every profile, server and authorization server
-    /// with its scopes and expiry, never a token — and exit (no server is contacted).
-    #[arg(long, help_heading = "OAuth")]
-    pub list_stored_auth: bool,
     /// OAuth: the credentials profile; each profile keeps its own tokens for a server.
     #[arg(
         long,

@@ -4,6 +4,7 @@
 //! Kept as a library so integration tests and benchmarks can reach the pieces.
 
 pub mod args;
+pub mod check;
 pub mod cli;
 pub mod gateway;
 pub mod oauth;
@@ -12,6 +13,7 @@ pub mod resolve;
 pub mod responder;
 pub mod say;
 pub mod secret_store;
+pub mod stop;
 pub mod tui;
 pub mod tui_callback;
 pub mod web;
@@ -24,6 +26,8 @@ enum Command {
     Demo(args::DemoArgs),
     /// `mcpscope gateway --config FILE`: the team gateway mode.
     Gateway(gateway::GatewayArgs),
+    /// `mcpscope check TARGET`: a verdict on a server.
+    Check(Box<check::CheckArgs>),
     /// The web UI (the default), the one-shot CLI (`--cli`) or the terminal UI (`--tui`).
     Main(Box<args::Args>),
 }
@@ -71,6 +75,7 @@ pub fn run(argv: Vec<String>) -> i32 {
                 }
             }
             Command::Gateway(g) => gateway::run(g).await,
+            Command::Check(c) => check::run(*c).await,
             Command::Main(args) if args.cli => cli::run(*args).await,
             Command::Main(args) if args.tui => tui::run(*args).await,
             Command::Main(args) => web::run(*args).await,
@@ -110,32 +115,43 @@ fn parse(argv: Vec<String>) -> Result<Command, i32> {
             std::iter::once("mcpscope gateway".to_string()).chain(argv.into_iter().skip(2)),
         )));
     }
+    if argv.get(1).map(String::as_str) == Some("check") {
+        let rest = std::iter::once("mcpscope check".to_string()).chain(argv.into_iter().skip(2));
+        return match check::CheckArgs::try_parse_from(rest) {
+            Ok(c) => Ok(Command::Check(Box::new(c))),
+            Err(e) => Err(usage_exit(&e)),
+        };
+    }
     match args::Args::try_parse_from(&argv) {
         Ok(a) => Ok(Command::Main(Box::new(a))),
-        Err(e) => {
-            let code = if e.use_stderr() { cli::exit::USAGE } else { 0 };
-            let _ = e.print();
-            if code != 0 {
-                let mut message = e
-                    .to_string()
-                    .lines()
-                    .next()
-                    .unwrap_or("usage error")
-                    .trim_start_matches("error: ")
-                    .to_string();
-                if let Some(hint) = address_hint(&e) {
-                    say::line(&hint);
-                    message.push_str("; ");
-                    message.push_str(&hint);
-                }
-                let f = cli::Failure {
-                    code: mcpscope_proto::error_code::ErrorCode::Usage,
-                    message,
-                    extra: Default::default(),
-                };
-                say::json_line(&f.json_line());
-            }
-            Err(code)
-        }
+        Err(e) => Err(usage_exit(&e)),
     }
+}
+
+/// Print clap's message (help, version or a usage error) and return the exit code; a usage
+/// error also gets the one-line JSON error every non-zero exit promises.
+fn usage_exit(e: &clap::Error) -> i32 {
+    let code = if e.use_stderr() { cli::exit::USAGE } else { 0 };
+    let _ = e.print();
+    if code != 0 {
+        let mut message = e
+            .to_string()
+            .lines()
+            .next()
+            .unwrap_or("usage error")
+            .trim_start_matches("error: ")
+            .to_string();
+        if let Some(hint) = address_hint(e) {
+            say::line(&hint);
+            message.push_str("; ");
+            message.push_str(&hint);
+        }
+        let f = cli::Failure {
+            code: mcpscope_proto::error_code::ErrorCode::Usage,
+            message,
+            extra: Default::default(),
+        };
+        say::json_line(&f.json_line());
+    }
+    code
 }

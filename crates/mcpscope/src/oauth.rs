@@ -2,7 +2,7 @@
 //! [`OAuthProvider`] for the HTTP transports, and report for `--method initialize` which secret
 //! store is active (and why) and what the authorization established.
 
-use crate::args::Args;
+use crate::args::AuthArgs;
 use crate::resolve::{Resolved, UsageError};
 use crate::secret_store::secret_config;
 use mcpscope_auth::{AuthConfig, LoginMode, OAuthProvider};
@@ -26,7 +26,7 @@ const OAUTH_HTTP_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Read the OAuth flags for the resolved target. Mistakes (a non-loopback `--callback-url`, OAuth
 /// flags on a stdio server, an unknown `MCPSCOPE_SECRET_STORE`) are usage errors.
-pub fn setup(args: &Args, resolved: &Resolved) -> Result<OAuthSetup, UsageError> {
+pub fn setup(args: &AuthArgs, resolved: &Resolved) -> Result<OAuthSetup, UsageError> {
     let target = &resolved.target;
     mcpscope_auth::validate_callback_url(&args.callback_url).map_err(|e| UsageError(e.into()))?;
     let config = secret_config().map_err(|e| UsageError(e.to_string()))?;

@@ -2,7 +2,7 @@
 //! target, client options and the method to run. Every mistake becomes a usage error that says
 //! what was wrong and what to write instead.
 
-use crate::args::{Args, TransportArg};
+use crate::args::{Args, ConnectArgs, TransportArg};
 use mcpscope_client::ClientOptions;
 use mcpscope_inspect::roots::Root;
 use mcpscope_proto::era::EraPreference;
@@ -206,10 +206,16 @@ pub fn own_executable() -> Result<String, UsageError> {
     Ok(exe.to_string_lossy().into_owned())
 }
 
-/// Decide transport, target and options.
+/// Decide transport, target and options for `--cli` (its `--catalog` stands for `--config`).
 pub fn resolve(args: &Args) -> Result<Resolved, UsageError> {
+    resolve_connect(&args.connect, args.catalog.as_deref())
+}
+
+/// Decide transport, target and options from the connection flags any mode shares; `catalog`
+/// is read as the config file when `--config` is not given.
+pub fn resolve_connect(args: &ConnectArgs, catalog: Option<&str>) -> Result<Resolved, UsageError> {
     let mut w = Wanted::from_flags(args)?;
-    let config = args.config.as_deref().or(args.catalog.as_deref());
+    let config = args.config.as_deref().or(catalog);
     if args.demo {
         w.demo(config.is_some())?;
     } else if let Some(path) = config {
@@ -265,7 +271,7 @@ struct Wanted {
 
 impl Wanted {
     /// The flags as given: `--header` and `-e` parsed (their mistakes are reported first).
-    fn from_flags(args: &Args) -> Result<Wanted, UsageError> {
+    fn from_flags(args: &ConnectArgs) -> Result<Wanted, UsageError> {
         let headers = args
             .headers
             .iter()

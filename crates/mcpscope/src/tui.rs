@@ -58,13 +58,13 @@ async fn run_steps(args: &Args) -> Result<(), i32> {
     let store = open_history(history_path).await?;
     let connect = shown.is_none().then(|| catalog.servers()[0].0.clone());
     let options = Options {
-        callback_url: args.callback_url.clone(),
+        callback_url: args.auth.callback_url.clone(),
         secrets: crate::secret_store::secret_config().ok(),
         ..Options::default()
     };
     let inspector = mcpscope_inspect::Inspector::new(catalog, store, options);
     // Logins come back to the loopback callback, listened on while one waits.
-    let callback = crate::tui_callback::follow(inspector.clone(), args.callback_url.clone());
+    let callback = crate::tui_callback::follow(inspector.clone(), args.auth.callback_url.clone());
     let log = log_dir.map(|d| d.join("tui.log"));
     let redirected = log.as_deref().and_then(StderrToFile::start);
     let r = mcpscope_tui::run(
@@ -97,40 +97,43 @@ async fn run_steps(args: &Args) -> Result<(), i32> {
 fn ad_hoc_entry(args: &Args) -> Result<Option<(String, CatalogEntry)>, i32> {
     // `mcpscope --tui -- CMD ARGS…` names the server after `--` alone, as `--cli` accepts it.
     let positional: Vec<String> = args
+        .connect
         .target
         .iter()
-        .chain(&args.server_args)
+        .chain(&args.connect.server_args)
         .cloned()
         .collect();
     let url = args
+        .connect
         .server_url
         .clone()
         .or_else(|| positional.first().filter(|t| is_url(t)).cloned());
     let mut entry = CatalogEntry {
-        protocol_era: args.protocol_era.clone(),
+        protocol_era: args.connect.protocol_era.clone(),
         ..Default::default()
     };
-    let name = if args.demo {
+    let name = if args.connect.demo {
         entry.command = Some(crate::resolve::own_executable().map_err(|e| fail(e.0))?);
         entry.args = vec!["demo-server".into()];
         "demo".to_string()
     } else if let Some(u) = url {
         entry.url = Some(u.clone());
         entry.kind = args
+            .connect
             .transport
             .map(|t| format!("{t:?}").to_ascii_lowercase());
-        entry.headers = pairs(&args.headers, ':')?;
+        entry.headers = pairs(&args.connect.headers, ':')?;
         url_name(&u)
     } else if let Some((command, rest)) = positional.split_first() {
         entry.command = Some(command.clone());
         entry.args = rest.to_vec();
-        entry.env = pairs(&args.env, '=')?;
-        entry.cwd = args.cwd.clone();
+        entry.env = pairs(&args.connect.env, '=')?;
+        entry.cwd = args.connect.cwd.clone();
         command_name(command)
     } else {
         return Ok(None);
     };
-    if args.config.is_some() || args.catalog.is_some() {
+    if args.connect.config.is_some() || args.catalog.is_some() {
         return Err(fail(
             "give either a server (TARGET or --demo) or a catalog (--config/--catalog), not both",
         ));

@@ -82,7 +82,10 @@ pub async fn run(args: Args) -> i32 {
 
 /// The steps of [`run`] in order; `Err` is the exit code, its reason already printed.
 async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
-    if !args.target.is_empty() || !args.server_args.is_empty() || args.demo || args.method.is_some()
+    if !args.connect.target.is_empty()
+        || !args.connect.server_args.is_empty()
+        || args.connect.demo
+        || args.method.is_some()
     {
         return Err(fail(
             "the web UI takes its servers from the catalog; add this one in the UI (or with --catalog FILE), or add --cli to run one method from the terminal",
@@ -229,7 +232,7 @@ fn allowed_origins() -> Option<Vec<String>> {
 /// The catalog file and whether it is read-only: `--config` (read-only), `--catalog`, else
 /// `mcp.json` in the data directory.
 pub(crate) fn catalog_path(args: &Args, data_dir: Option<&Path>) -> Result<(PathBuf, bool), i32> {
-    match (&args.config, &args.catalog) {
+    match (&args.connect.config, &args.catalog) {
         (Some(c), _) => Ok((PathBuf::from(c), true)),
         (None, Some(c)) => Ok((PathBuf::from(c), false)),
         (None, None) => match data_dir {
@@ -357,19 +360,23 @@ fn shown_host(host: &str, loopback: bool) -> String {
     }
 }
 
-/// Resolves at the first Ctrl-C. The handler is installed now, when this is called, not when the
-/// future is first polled.
+/// Resolves at the first Ctrl-C or SIGTERM (`stop.rs`); a second one quits at once. The handlers
+/// are installed now, when this is called, not when the future is first polled. The stop itself
+/// (`mcpscope_server::serve`) ends the event streams first, so only requests in progress hold it,
+/// for the listener's short grace; past a second, a line says so and how to quit now.
 fn interrupted() -> impl std::future::Future<Output = ()> {
-    #[cfg(unix)]
-    let mut interrupt =
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok();
+    let mut signals = crate::stop::Signals::catch();
     async move {
-        #[cfg(unix)]
-        if let Some(signal) = interrupt.as_mut() {
-            signal.recv().await;
-            return;
-        }
-        let _ = tokio::signal::ctrl_c().await;
+        let signal = signals.next().await;
+        signals.then_exit_at_once("mcpscope");
+        crate::stop::say_if_still_running(
+            std::time::Duration::from_secs(1),
+            format!(
+                "mcpscope: stopping: requests in progress get up to {:?}, then the servers are closed; {} again quits at once",
+                ListenOptions::default().shutdown_grace,
+                signal.name()
+            ),
+        );
     }
 }
 

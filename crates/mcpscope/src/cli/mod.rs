@@ -75,7 +75,7 @@ async fn run_inner(args: Args, watched: &OnceLock<Arc<CliObserver>>) -> Result<i
         .into());
     }
     let resolved = resolve(&args)?;
-    let oauth = crate::oauth::setup(&args, &resolved)?;
+    let oauth = crate::oauth::setup(&args.auth, &resolved)?;
     let params = params::build_params(&args, &method)?;
     let trace = create_file(args.trace.as_deref(), "trace")?;
     let output = create_file(args.output.as_deref(), "output")?;

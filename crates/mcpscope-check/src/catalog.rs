@@ -1,0 +1,340 @@
+//! The catalogue: every check `mcpscope check` makes, once — its id, its area, whether the spec
+//! says MUST or SHOULD, which revisions it applies to, and the spec sentence it comes from.
+//! `docs/checks.md` is the reader's copy and is tested against this table; a check's code names
+//! its id from here and nowhere else.
+//!
+//! Ids follow the names other tools already use where one exists (the official conformance
+//! suite's scenarios, MCPJam's check ids), so a user moving from either finds the same words.
+
+use serde::Serialize;
+
+/// Which part of the protocol a check is about (the report's grouping).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Area {
+    /// Handshake, version negotiation, ping.
+    Lifecycle,
+    /// Declared capabilities served, undeclared ones refused.
+    Capabilities,
+    /// Every frame: schema, ids, stdout.
+    Frames,
+    /// Tools: list, definitions, calls.
+    Tools,
+    /// Resources and templates.
+    Resources,
+    /// Prompts.
+    Prompts,
+    /// Completions and logging.
+    Utilities,
+    /// List pagination.
+    Pagination,
+    /// Streamable HTTP: sessions, headers, origins.
+    Http,
+}
+
+impl Area {
+    /// The area's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Area::Lifecycle => "lifecycle",
+            Area::Capabilities => "capabilities",
+            Area::Frames => "frames",
+            Area::Tools => "tools",
+            Area::Resources => "resources",
+            Area::Prompts => "prompts",
+            Area::Utilities => "utilities",
+            Area::Pagination => "pagination",
+            Area::Http => "http",
+        }
+    }
+}
+
+/// How strongly the spec asks: a MUST broken fails the check, a SHOULD broken warns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Level {
+    /// A requirement.
+    Must,
+    /// A recommendation.
+    Should,
+}
+
+impl Level {
+    /// `MUST` or `SHOULD`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Must => "MUST",
+            Level::Should => "SHOULD",
+        }
+    }
+}
+
+/// The revisions a check applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Applies {
+    /// 2025-11-25 (the `initialize` era).
+    Legacy,
+    /// 2026-07-28 (stateless requests).
+    Modern,
+    /// Both.
+    Both,
+}
+
+/// One check.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Def {
+    /// Stable id: baselines, JUnit test names and `docs/checks.md` use it.
+    pub id: &'static str,
+    /// Report grouping.
+    pub area: Area,
+    /// MUST or SHOULD.
+    pub level: Level,
+    /// Which revisions it applies to.
+    pub applies: Applies,
+    /// Where in the spec: revision and page (and section).
+    pub source: &'static str,
+    /// The spec's sentence, as written there.
+    pub sentence: &'static str,
+}
+
+/// Every check, in report order.
+pub static CHECKS: &[Def] = &[
+    Def {
+        id: "server-initialize",
+        area: Area::Lifecycle,
+        level: Level::Must,
+        applies: Applies::Legacy,
+        source: "2025-11-25 basic/lifecycle §Initialization",
+        sentence: "The server MUST respond with its own capabilities and information.",
+    },
+    Def {
+        id: "version-negotiation",
+        area: Area::Lifecycle,
+        level: Level::Must,
+        applies: Applies::Legacy,
+        source: "2025-11-25 basic/lifecycle §Version Negotiation",
+        sentence: "If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports.",
+    },
+    Def {
+        id: "ping",
+        area: Area::Lifecycle,
+        level: Level::Must,
+        applies: Applies::Legacy,
+        source: "2025-11-25 basic/utilities/ping §Behavior Requirements",
+        sentence: "The receiver MUST respond promptly with an empty response.",
+    },
+    Def {
+        id: "server-discover",
+        area: Area::Lifecycle,
+        level: Level::Must,
+        applies: Applies::Modern,
+        source: "2026-07-28 server/discover",
+        sentence: "Servers MUST implement server/discover; its result names the protocol versions the server supports (supportedVersions) and its capabilities.",
+    },
+    Def {
+        id: "unsupported-version-error",
+        area: Area::Lifecycle,
+        level: Level::Must,
+        applies: Applies::Modern,
+        source: "2026-07-28 basic/versioning",
+        sentence: "A server that does not implement the requested version MUST answer UnsupportedProtocolVersionError (-32022) naming the versions it supports (data.supported).",
+    },
+    Def {
+        id: "capabilities-served",
+        area: Area::Capabilities,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 basic/lifecycle §Capability Negotiation",
+        sentence: "Both parties MUST respect the negotiated protocol version and capabilities: a declared capability's methods are served.",
+    },
+    Def {
+        id: "undeclared-capability-error",
+        area: Area::Capabilities,
+        level: Level::Should,
+        applies: Applies::Both,
+        source: "2025-11-25 basic/lifecycle §Capability Negotiation; 2026-07-28 basic/index §Error Codes",
+        sentence: "A method behind a capability the server did not declare is refused with Method not found (-32601).",
+    },
+    Def {
+        id: "wire-schema-valid",
+        area: Area::Frames,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 / 2026-07-28 schema.json",
+        sentence: "Every message MUST conform to the schema of the negotiated revision.",
+    },
+    Def {
+        id: "response-ids-correlated",
+        area: Area::Frames,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 basic/index §Responses",
+        sentence: "Responses MUST include the same ID as the request they correspond to; notifications MUST NOT be answered.",
+    },
+    Def {
+        id: "stdout-only-mcp",
+        area: Area::Frames,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 basic/transports §stdio",
+        sentence: "The server MUST NOT write anything to its stdout that is not a valid MCP message.",
+    },
+    Def {
+        id: "tools-list",
+        area: Area::Tools,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 server/tools §Listing Tools",
+        sentence: "Servers that support tools MUST declare the tools capability; clients discover tools with tools/list.",
+    },
+    Def {
+        id: "tools-input-schemas-valid",
+        area: Area::Tools,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 server/tools §Tool; basic/index §JSON Schema Usage",
+        sentence: "inputSchema MUST be a valid JSON Schema object (not null); tool names SHOULD be unique and use only [A-Za-z0-9_.-].",
+    },
+    Def {
+        id: "tools-unknown-tool-error",
+        area: Area::Tools,
+        level: Level::Should,
+        applies: Applies::Both,
+        source: "2025-11-25 server/tools §Error Handling",
+        sentence: "Servers SHOULD report an unknown tool as a protocol error (Invalid params, -32602).",
+    },
+    Def {
+        id: "tool-output-schema-conformant",
+        area: Area::Tools,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 server/tools §Output Schema",
+        sentence: "If an output schema is provided, servers MUST provide structured results that conform to this schema.",
+    },
+    Def {
+        id: "resources-list",
+        area: Area::Resources,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 server/resources §Listing Resources",
+        sentence: "Servers that support resources MUST declare the resources capability; clients discover them with resources/list and resources/templates/list.",
+    },
+    Def {
+        id: "resources-read-listed",
+        area: Area::Resources,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 server/resources §Reading Resources; 2026-07-28 server/resources",
+        sentence: "A listed resource can be read with resources/read; a server MUST NOT return empty contents for it.",
+    },
+    Def {
+        id: "resource-not-found",
+        area: Area::Resources,
+        level: Level::Should,
+        applies: Applies::Both,
+        source: "2025-11-25 server/resources §Error Handling; 2026-07-28 SEP-2164",
+        sentence: "Resource not found: -32002 (2025-11-25); Invalid params -32602 (2026-07-28, which MUST NOT answer an empty contents array).",
+    },
+    Def {
+        id: "prompts-list",
+        area: Area::Prompts,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 server/prompts §Listing Prompts",
+        sentence: "Servers that support prompts MUST declare the prompts capability; clients discover them with prompts/list.",
+    },
+    Def {
+        id: "prompts-get",
+        area: Area::Prompts,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 server/prompts §Getting a Prompt",
+        sentence: "prompts/get with a listed prompt's name and its required arguments returns its messages.",
+    },
+    Def {
+        id: "prompts-unknown-prompt-error",
+        area: Area::Prompts,
+        level: Level::Should,
+        applies: Applies::Both,
+        source: "2025-11-25 server/prompts §Error Handling",
+        sentence: "Servers SHOULD return standard JSON-RPC errors: invalid prompt name: -32602 (Invalid params).",
+    },
+    Def {
+        id: "logging-set-level",
+        area: Area::Utilities,
+        level: Level::Must,
+        applies: Applies::Legacy,
+        source: "2025-11-25 server/utilities/logging",
+        sentence: "Servers that emit log message notifications MUST declare the logging capability; logging/setLevel sets the minimum level.",
+    },
+    Def {
+        id: "completion-complete",
+        area: Area::Utilities,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 server/utilities/completion",
+        sentence: "Servers that support completions MUST declare the completions capability; a completion result has at most 100 values.",
+    },
+    Def {
+        id: "pagination-terminates",
+        area: Area::Pagination,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 server/utilities/pagination",
+        sentence: "A missing nextCursor ends the results; a cursor is opaque, and following them must reach the end.",
+    },
+    Def {
+        id: "pagination-invalid-cursor",
+        area: Area::Pagination,
+        level: Level::Should,
+        applies: Applies::Both,
+        source: "2025-11-25 server/utilities/pagination §Error Handling",
+        sentence: "Invalid cursors SHOULD result in an error with code -32602 (Invalid params).",
+    },
+];
+
+/// The definition of `id`. Panics on an id not in [`CHECKS`]: a check's code names only ids of
+/// this table (a test walks every id the checks use).
+pub fn def(id: &str) -> &'static Def {
+    CHECKS
+        .iter()
+        .find(|d| d.id == id)
+        .unwrap_or_else(|| panic!("check {id:?} is not in the catalogue"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_kebab_case() {
+        let mut seen = std::collections::HashSet::new();
+        for d in CHECKS {
+            assert!(seen.insert(d.id), "{} twice", d.id);
+            assert!(
+                d.id.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "{}",
+                d.id
+            );
+            assert!(!d.sentence.is_empty() && !d.source.is_empty(), "{}", d.id);
+        }
+    }
+
+    #[test]
+    fn docs_checks_md_lists_every_check_with_its_level() {
+        let doc = include_str!("../../../docs/checks.md");
+        for d in CHECKS {
+            let row = doc
+                .lines()
+                .find(|l| l.starts_with(&format!("| `{}` ", d.id)))
+                .unwrap_or_else(|| panic!("docs/checks.md has no row for {}", d.id));
+            let level = match d.level {
+                Level::Must => "MUST",
+                Level::Should => "SHOULD",
+            };
+            assert!(row.contains(level), "{}: {row}", d.id);
+        }
+    }
+}

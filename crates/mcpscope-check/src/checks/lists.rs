@@ -1,0 +1,220 @@
+//! The lists a server declares, each walked to its end once (`tools/list`, `prompts/list`,
+//! `resources/list`, `resources/templates/list`): `capabilities-served`, `tools-list`,
+//! `prompts-list`, `resources-list` and `pagination-terminates` are judged from the walks; the
+//! lists of undeclared capabilities are asked once each for `undeclared-capability-error`;
+//! `pagination-invalid-cursor` sends a cursor the server never handed out.
+
+use crate::run::{Asked, Cx, Failure};
+use mcpscope_proto::era::INVALID_PARAMS;
+use mcpscope_proto::era::METHOD_NOT_FOUND;
+use serde_json::{Value, json};
+
+/// The items of each declared list (empty when not declared or the walk failed).
+#[derive(Debug, Default)]
+pub(crate) struct Lists {
+    /// `tools`.
+    pub(crate) tools: Vec<Value>,
+    /// `prompts`.
+    pub(crate) prompts: Vec<Value>,
+    /// `resources`.
+    pub(crate) resources: Vec<Value>,
+    /// `resourceTemplates`.
+    pub(crate) templates: Vec<Value>,
+}
+
+/// A capability, the list method behind it, its items key and the check that judges the list.
+const LISTS: [(&str, &str, &str, &str); 4] = [
+    ("tools", "tools/list", "tools", "tools-list"),
+    ("prompts", "prompts/list", "prompts", "prompts-list"),
+    ("resources", "resources/list", "resources", "resources-list"),
+    (
+        "resources",
+        "resources/templates/list",
+        "resourceTemplates",
+        "resources-list",
+    ),
+];
+
+/// Walk every declared list; ask each undeclared one.
+pub(crate) async fn run(cx: &Cx) -> Lists {
+    let mut lists = Lists::default();
+    let mut served = Vec::new();
+    let mut broken = Vec::new();
+    let mut stops = Vec::new();
+    let mut undeclared = Vec::new();
+    for (cap, method, key, id) in LISTS {
+        if !cx.has(cap) {
+            if method != "resources/templates/list" {
+                undeclared.push((cap, method));
+                cx.skip(
+                    id,
+                    format!("the server does not declare the {cap} capability"),
+                );
+            }
+            continue;
+        }
+        let mark = cx.rec.mark();
+        match cx.session.list_all(method, key, None).await {
+            Ok(listing) => {
+                let items = listing.result[key].as_array().cloned().unwrap_or_default();
+                if let Some(stop) = &listing.stop {
+                    stops.push((method, stop.to_string(), cx.rec.since(mark, 4)));
+                }
+                cx.pass(
+                    id,
+                    format!("{method}: {} items in {} pages", items.len(), listing.pages),
+                );
+                served.push(method);
+                match key {
+                    "tools" => lists.tools = items,
+                    "prompts" => lists.prompts = items,
+                    "resources" => lists.resources = items,
+                    _ => lists.templates = items,
+                }
+            }
+            Err(e) => {
+                let evidence = cx.rec.since(mark, 4);
+                let asked = Asked {
+                    answer: Err(Failure::Client(e)),
+                    evidence,
+                    reproduce: cx.reproduce(method, &json!({})),
+                };
+                let why = asked
+                    .answer
+                    .as_ref()
+                    .err()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                cx.broken(
+                    id,
+                    format!("{method} failed although {cap} is declared: {why}"),
+                    Some(&asked),
+                );
+                broken.push((method, cap, asked));
+            }
+        }
+    }
+    judge_served(cx, &served, &broken);
+    judge_stops(cx, &served, stops);
+    undeclared_refused(cx, &undeclared).await;
+    invalid_cursor(cx, &served).await;
+    lists
+}
+
+fn judge_served(cx: &Cx, served: &[&str], broken: &[(&str, &str, Asked)]) {
+    if let Some((method, cap, asked)) = broken.first() {
+        cx.broken(
+            "capabilities-served",
+            format!("{cap} is declared but {method} is not served"),
+            Some(asked),
+        );
+    } else if served.is_empty() {
+        cx.skip(
+            "capabilities-served",
+            "the server declares no tools, prompts or resources",
+        );
+    } else {
+        cx.pass(
+            "capabilities-served",
+            format!("served: {}", served.join(", ")),
+        );
+    }
+}
+
+fn judge_stops(
+    cx: &Cx,
+    served: &[&str],
+    stops: Vec<(&str, String, Vec<crate::verdict::Evidence>)>,
+) {
+    if served.is_empty() {
+        cx.skip("pagination-terminates", "no list declared");
+        return;
+    }
+    match stops.into_iter().next() {
+        Some((method, why, evidence)) => cx.add(
+            crate::verdict::Verdict::broken(
+                "pagination-terminates",
+                cx.version(),
+                format!("{method}: {why}"),
+            )
+            .with_evidence(evidence)
+            .with_reproduce(Some(cx.reproduce(method, &json!({})))),
+        ),
+        None => cx.pass(
+            "pagination-terminates",
+            format!("{} walked to the end", served.join(", ")),
+        ),
+    }
+}
+
+/// Each list of an undeclared capability should be refused with -32601.
+async fn undeclared_refused(cx: &Cx, undeclared: &[(&str, &str)]) {
+    if undeclared.is_empty() {
+        cx.skip(
+            "undeclared-capability-error",
+            "the server declares tools, prompts and resources",
+        );
+        return;
+    }
+    let mut answered = Vec::new();
+    for (cap, method) in undeclared {
+        let asked = cx.ask(method, json!({})).await;
+        match &asked.answer {
+            Err(Failure::Rpc(e)) if e.code == METHOD_NOT_FOUND => {}
+            other => {
+                let got = match other {
+                    Ok(_) => "a result".to_string(),
+                    Err(f) => f.to_string(),
+                };
+                answered.push((
+                    format!("{method} ({cap} not declared) got {got}, not -32601"),
+                    asked,
+                ));
+            }
+        }
+    }
+    match answered.into_iter().next() {
+        Some((msg, asked)) => cx.broken("undeclared-capability-error", msg, Some(&asked)),
+        None => cx.pass(
+            "undeclared-capability-error",
+            format!(
+                "refused with -32601: {}",
+                undeclared
+                    .iter()
+                    .map(|(_, m)| *m)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+    }
+}
+
+/// A cursor the server never handed out should be refused with -32602.
+async fn invalid_cursor(cx: &Cx, served: &[&str]) {
+    let Some(method) = served.first() else {
+        cx.skip("pagination-invalid-cursor", "no list declared");
+        return;
+    };
+    let asked = cx
+        .ask(
+            method,
+            json!({"cursor": "mcpscope-check: a cursor this server never handed out"}),
+        )
+        .await;
+    match &asked.answer {
+        Err(Failure::Rpc(e)) if e.code == INVALID_PARAMS => cx.pass(
+            "pagination-invalid-cursor",
+            format!("{method} refused it with -32602"),
+        ),
+        Ok(_) => cx.broken(
+            "pagination-invalid-cursor",
+            format!("{method} answered an invalid cursor with a result (expected -32602)"),
+            Some(&asked),
+        ),
+        Err(f) => cx.broken(
+            "pagination-invalid-cursor",
+            format!("{method} answered an invalid cursor with {f} (expected -32602)"),
+            Some(&asked),
+        ),
+    }
+}

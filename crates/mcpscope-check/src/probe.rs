@@ -1,0 +1,94 @@
+//! A message sent outside the session, on a connection of its own: what a check needs when the
+//! session's engine would not send it — an `initialize` asking a version no one speaks, a request
+//! whose headers disagree with its body. The frames go to the era's recorder, numbered by the
+//! same counter as the session's, so the evidence reads as one run.
+
+use crate::run::Cx;
+use crate::verdict::Evidence;
+use bytes::Bytes;
+use mcpscope_proto::{Direction, RequestId};
+use mcpscope_transport::{Connection, Outgoing, TransportEvent};
+use serde_json::Value;
+use std::time::Duration;
+
+/// How long a probe waits for its answer.
+const PROBE_WAIT: Duration = Duration::from_secs(10);
+
+/// What a probe got back.
+pub(crate) struct Probed {
+    /// The JSON-RPC message that answered the probe's id, if one did.
+    pub(crate) message: Option<Value>,
+    /// The HTTP status of the answer (HTTP only).
+    pub(crate) status: Option<u16>,
+    /// The frames of the exchange.
+    pub(crate) evidence: Vec<Evidence>,
+    /// Why there was no answer, when there was none.
+    pub(crate) failure: Option<String>,
+}
+
+/// Send `body` (a request with `id`) on a new connection with these HTTP `headers` (ignored on
+/// stdio), wait for its answer, close.
+pub(crate) async fn exchange(cx: &Cx, body: &Value, headers: Vec<(String, String)>) -> Probed {
+    let mark = cx.rec.mark();
+    let mut probed = Probed {
+        message: None,
+        status: None,
+        evidence: Vec::new(),
+        failure: None,
+    };
+    let (conn, mut events) =
+        match Connection::open(&cx.opts.target, &cx.opts.client.transport).await {
+            Ok(c) => c,
+            Err(e) => {
+                probed.failure = Some(format!("could not open a second connection: {e}"));
+                return probed;
+            }
+        };
+    let id = body.get("id").and_then(RequestId::from_value);
+    let out = Outgoing {
+        body: Bytes::from(body.to_string()),
+        id: id.clone(),
+        headers,
+    };
+    if let Err(e) = conn.send(out).await {
+        probed.failure = Some(format!("sending failed: {e}"));
+    }
+    let wait = tokio::time::timeout(PROBE_WAIT, async {
+        while let Some(event) = events.recv().await {
+            match event {
+                TransportEvent::Frame(mut frame) => {
+                    frame.seq = cx.next_frame();
+                    cx.rec.keep(&frame);
+                    if frame.direction != Direction::In {
+                        continue;
+                    }
+                    if frame.meta.status.is_some() {
+                        probed.status = frame.meta.status;
+                    }
+                    let Ok(msg) = serde_json::from_slice::<Value>(&frame.body) else {
+                        continue;
+                    };
+                    if msg.get("id") == body.get("id") && msg.get("method").is_none() {
+                        probed.message = Some(msg);
+                        return;
+                    }
+                }
+                TransportEvent::Failed { error, .. } => {
+                    probed.failure = Some(error.to_string());
+                    return;
+                }
+                TransportEvent::Closed { reason } => {
+                    probed.failure = Some(format!("the connection closed: {reason}"));
+                    return;
+                }
+            }
+        }
+    })
+    .await;
+    if wait.is_err() && probed.message.is_none() {
+        probed.failure = Some(format!("no answer within {} s", PROBE_WAIT.as_secs()));
+    }
+    conn.close().await;
+    probed.evidence = cx.rec.since(mark, 4);
+    probed
+}

@@ -1,0 +1,83 @@
+//! What a run tells its reader: the counts, the exit code, and the three forms — text for a
+//! person (failures first, each with its rule, its spec sentence, its frames and a command that
+//! reproduces it), one JSON document, and JUnit XML for CI. Server text in the text form goes
+//! through `mcpscope_proto::terminal`, so a server's escape sequences are shown, never obeyed.
+
+mod junit;
+mod text;
+
+pub use junit::junit;
+pub use text::text;
+
+use crate::run::Report;
+use crate::verdict::Outcome;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// `mcpscope check`'s exit code when a check failed (as `--lint`'s).
+pub const EXIT_FAILED: i32 = 6;
+
+/// How many verdicts of each outcome.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Passed.
+    pub passed: usize,
+    /// Warnings (not excused by the baseline).
+    pub warnings: usize,
+    /// Failed (not excused by the baseline).
+    pub failed: usize,
+    /// Skipped.
+    pub skipped: usize,
+    /// Failures and warnings the baseline expects.
+    pub expected: usize,
+}
+
+/// Count the verdicts.
+pub fn counts(report: &Report) -> Counts {
+    let mut c = Counts::default();
+    for v in &report.verdicts {
+        match v.outcome {
+            _ if v.expected => c.expected += 1,
+            Outcome::Pass => c.passed += 1,
+            Outcome::Warn => c.warnings += 1,
+            Outcome::Fail => c.failed += 1,
+            Outcome::Skipped => c.skipped += 1,
+        }
+    }
+    c
+}
+
+/// 0 when nothing failed (nor warned, with `strict`) and the baseline is not stale, else 6.
+pub fn exit_code(report: &Report, strict: bool, stale: &[String]) -> i32 {
+    let c = counts(report);
+    if c.failed > 0 || (strict && c.warnings > 0) || !stale.is_empty() {
+        EXIT_FAILED
+    } else {
+        0
+    }
+}
+
+/// The run as one JSON document.
+pub fn json(report: &Report, stale: &[String]) -> Value {
+    let verdicts: Vec<Value> = report
+        .verdicts
+        .iter()
+        .map(|v| {
+            let d = v.def();
+            let mut j = serde_json::to_value(v).unwrap_or(Value::Null);
+            j["area"] = json!(d.area.name());
+            j["level"] = json!(d.level);
+            j["source"] = json!(d.source);
+            j["sentence"] = json!(d.sentence);
+            j
+        })
+        .collect();
+    json!({
+        "counts": counts(report),
+        "eras": report.eras,
+        "staleBaseline": stale,
+        "timedOut": report.timed_out,
+        "elapsedMs": report.elapsed_ms,
+        "verdicts": verdicts,
+    })
+}
