@@ -258,7 +258,18 @@ pub async fn run(opts: Options) -> Result<Report, RunError> {
             .unwrap_or_else(std::sync::PoisonError::into_inner),
     );
     let offered: Vec<&EraRun> = eras_run.iter().filter(|r| r.offered).collect();
-    if offered.is_empty() && !timed_out {
+    if offered.is_empty() {
+        if timed_out && eras_run.len() < eras.len() {
+            return Err(RunError::Unreachable(format!(
+                "the server answered the handshake in no era within the run's --timeout ({} s){}",
+                opts.timeout.as_secs(),
+                if eras_run.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {}", describe(&eras_run))
+                }
+            )));
+        }
         return Err(connect_failure(&eras_run));
     }
     if timed_out {
@@ -359,16 +370,20 @@ fn connect_failure(runs: &[EraRun]) -> RunError {
     if let Some(r) = runs.iter().find(|r| r.note.starts_with("auth_required: ")) {
         return RunError::AuthRequired(r.note.trim_start_matches("auth_required: ").to_string());
     }
-    let why = runs
-        .iter()
-        .map(|r| format!("{}: {}", r.era, r.note))
-        .collect::<Vec<_>>()
-        .join("; ");
+    let why = describe(runs);
     RunError::Unreachable(if why.is_empty() {
         "no era connected".into()
     } else {
         why
     })
+}
+
+/// Each era tried and what became of it.
+fn describe(runs: &[EraRun]) -> String {
+    runs.iter()
+        .map(|r| format!("{}: {}", r.era, r.note))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// After a timeout: every applicable check of an offered era without a verdict is skipped.

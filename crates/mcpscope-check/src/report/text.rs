@@ -110,7 +110,7 @@ pub fn text(report: &Report, color: bool, stale: &[String]) -> String {
     let c = counts(report);
     let _ = writeln!(
         out,
-        "\n{} passed · {} warnings · {} failed · {} skipped{} ({:.1} s){}",
+        "\n{} passed · {} warnings · {} failed · {} skipped{} ({:.2} s){}",
         c.passed,
         c.warnings,
         c.failed,
