@@ -52,6 +52,11 @@ use std::time::Duration;
 /// The default port of the gateway mode (the web UI's is 6274, its sandbox's 6275).
 pub const DEFAULT_PORT: u16 = 6280;
 
+/// How long requests in progress get to finish once a stop has closed the listener
+/// (`MCPSCOPE_SHUTDOWN_GRACE`): comfortably inside Kubernetes' default 30 s
+/// `terminationGracePeriodSeconds`, with the delay before it.
+pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(20);
+
 /// The command line of `mcpscope gateway`.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -76,6 +81,11 @@ pub struct Options {
     /// Serve HTTPS with this key and certificate (`INSPECTOR_TLS_KEY_PATH` /
     /// `INSPECTOR_TLS_CERT_PATH`, reloaded when the files change); `None`: plain HTTP.
     pub tls: Option<mcpscope_server::TlsConfig>,
+    /// On [`Started::stop`], how long the listener still accepts after `/readyz` turned 503
+    /// (`MCPSCOPE_SHUTDOWN_DELAY`; the load balancer's time to hear of it). Default 0.
+    pub shutdown_delay: Duration,
+    /// Then how long requests in progress may take (`MCPSCOPE_SHUTDOWN_GRACE`).
+    pub shutdown_grace: Duration,
 }
 
 impl Options {
@@ -92,6 +102,8 @@ impl Options {
             groups_header: "X-Forwarded-Groups".into(),
             poll: config::POLL,
             tls: None,
+            shutdown_delay: Duration::ZERO,
+            shutdown_grace: DEFAULT_SHUTDOWN_GRACE,
         }
     }
 }
@@ -107,6 +119,8 @@ pub struct GatewayState {
     audit: Option<audit::Audit>,
     /// The CA file was readable at the last look (always true without one).
     ca_readable: AtomicBool,
+    /// A stop has begun: `/readyz` answers 503 so no new traffic is routed here.
+    stopping: AtomicBool,
 }
 
 impl GatewayState {
@@ -160,14 +174,17 @@ pub struct Started {
     pub token: Option<String>,
     /// The shared state.
     pub state: Arc<GatewayState>,
-    served: tokio::task::JoinHandle<std::io::Result<()>>,
+    served: tokio::task::JoinHandle<std::io::Result<mcpscope_server::Drained>>,
     watcher: tokio::task::JoinHandle<()>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 impl Started {
-    /// Stop serving and wait for the open connections to end.
-    pub async fn stop(mut self) -> std::io::Result<()> {
+    /// Stop as a rollout expects: `/readyz` answers 503 at once, the listener still accepts for
+    /// [`Options::shutdown_delay`] then closes, requests in progress (streamed answers included)
+    /// finish within [`Options::shutdown_grace`], the rest are cut. How it went.
+    pub async fn stop(mut self) -> std::io::Result<mcpscope_server::Drained> {
+        self.state.stopping.store(true, Ordering::Relaxed);
         if let Some(s) = self.stop.take() {
             let _ = s.send(());
         }
@@ -178,10 +195,10 @@ impl Started {
         }
     }
 
-    /// Wait until serving fails (it does not end otherwise).
-    pub async fn wait(mut self) -> std::io::Result<()> {
+    /// Wait until serving fails (it does not end otherwise); then do not [`Started::stop`].
+    pub async fn wait(&mut self) -> std::io::Result<()> {
         match (&mut self.served).await {
-            Ok(r) => r,
+            Ok(r) => r.map(|_| ()),
             Err(e) => Err(std::io::Error::other(e)),
         }
     }
@@ -222,10 +239,13 @@ pub async fn start(options: Options, settings: Settings) -> Result<Started, Stri
         sessions: sessions::Sessions::default(),
         audit,
         ca_readable: AtomicBool::new(true),
+        stopping: AtomicBool::new(false),
     });
     state.warn_unlisted_origins();
     let listen = mcpscope_server::ListenOptions {
         tls: options.tls.clone(),
+        shutdown_delay: options.shutdown_delay,
+        shutdown_grace: options.shutdown_grace,
         ..Default::default()
     };
     let scheme = listen.scheme();
@@ -355,9 +375,12 @@ fn router(state: Arc<GatewayState>, guard: Guard, security: Security) -> Router 
         .merge(guarded)
 }
 
-/// `ready` once the file is loaded (it is, or start-up failed) and the CA file is readable.
+/// `ready` once the file is loaded (it is, or start-up failed) and the CA file is readable;
+/// `stopping` (503) from the moment a stop begins.
 async fn readyz(State(g): State<Arc<GatewayState>>) -> Response {
-    if g.ca_readable.load(Ordering::Relaxed) {
+    if g.stopping.load(Ordering::Relaxed) {
+        (StatusCode::SERVICE_UNAVAILABLE, "stopping").into_response()
+    } else if g.ca_readable.load(Ordering::Relaxed) {
         "ready".into_response()
     } else {
         (StatusCode::SERVICE_UNAVAILABLE, "not ready").into_response()

@@ -691,3 +691,73 @@ async fn inspector_tls_variables_serve_https_and_a_half_set_pair_is_refused() {
     assert!(cookie.contains("; Secure"), "{cookie}");
     assert_eq!(ui.stop().await, 0);
 }
+
+/// The web UI stops the same way on SIGTERM as on Ctrl-C, and neither waits for its own event
+/// stream (which never ends): with `/api/events` open it exits 0 at once. A request in progress
+/// (the demo's `slow` tool) holds the stop for the short grace, and a second Ctrl-C quits at
+/// once, 130 as a shell says for SIGINT.
+#[tokio::test]
+async fn sigterm_or_ctrl_c_stops_at_once_with_the_event_stream_open_and_twice_quits_now() {
+    use nix::sys::signal::{Signal, kill};
+    use nix::unistd::Pid;
+    let dir = TempDir::new("stop");
+    let mut ui = launch(&dir.0, &[], &["--no-open"]).await;
+    let events = ui
+        .http
+        .get(format!("{}/api/events", ui.base))
+        .header("x-mcp-remote-auth", format!("Bearer {}", ui.token))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(events.status(), 200);
+    let pid = Pid::from_raw(ui.child.id().unwrap() as i32);
+    kill(pid, Signal::SIGTERM).unwrap();
+    let began = std::time::Instant::now();
+    let status = tokio::time::timeout(Duration::from_secs(10), ui.child.wait())
+        .await
+        .expect("the web UI exits after SIGTERM")
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    // The grace is 5 s: the event stream did not hold the stop.
+    assert!(
+        began.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        began.elapsed()
+    );
+    drop(events);
+
+    let mut ui = launch(&dir.0, &[], &["--no-open"]).await;
+    ui.post(
+        "/api/servers/demo/connect",
+        json!({"protocolEra": "legacy"}),
+    )
+    .await;
+    let call = {
+        let rb = ui
+            .http
+            .post(format!("{}/api/servers/demo/request", ui.base))
+            .header("x-mcp-remote-auth", format!("Bearer {}", ui.token))
+            .header("content-type", "application/json")
+            .body(
+                json!({"method": "tools/call",
+                       "params": {"name": "slow", "arguments": {"durationMs": 60000, "steps": 60}}})
+                .to_string(),
+            );
+        tokio::spawn(rb.send())
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let pid = Pid::from_raw(ui.child.id().unwrap() as i32);
+    kill(pid, Signal::SIGINT).unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        ui.child.try_wait().unwrap().is_none(),
+        "the first Ctrl-C waits for the call in progress"
+    );
+    kill(pid, Signal::SIGINT).unwrap();
+    let status = tokio::time::timeout(Duration::from_secs(2), ui.child.wait())
+        .await
+        .expect("a second Ctrl-C quits at once")
+        .unwrap();
+    assert_eq!(status.code(), Some(130));
+    call.abort();
+}
