@@ -352,6 +352,9 @@ fn router(state: Arc<GatewayState>, guard: Guard, security: Security) -> Router 
                 .delete(relay::delete)
                 .get(relay::get_stream),
         )
+        // `POST /api/form` and `/api/validate`: the web UI's own handlers (pure functions of the
+        // body, capped), so the page asks the one owner of the rule instead of copying it.
+        .nest("/api", mcpscope_server::schema_routes())
         .with_state(state.clone())
         .fallback(page_or_404)
         .with_state(security.clone());

@@ -4,5 +4,6 @@
 
 mod config_file;
 mod relay;
+mod schema;
 mod support;
 mod team;
