@@ -4,7 +4,8 @@ kubernetes-validate says each object is well formed for a Kubernetes version; it
 the Deployment runs as non-root, that the probes hit mcpscope's two health routes, that the
 NetworkPolicy lets only the proxy in, or that an environment variable is one mcpscope reads. This
 does, on the output of `kubectl kustomize` (YAML documents on stdin), and prints every broken
-rule, not only the first.
+rule, not only the first. Also: more than one replica only with one session key from a Secret
+(never inline), and a PodDisruptionBudget that lets a drain proceed one pod at a time.
 
     kubectl kustomize deploy/kubernetes | python scripts/manifests_policy.py docs/gateway.md [--ca]
 
@@ -102,6 +103,38 @@ def mcpscope_rules(objects, dep, documented, with_ca):
              f"mcpscope: MCP_PROXY_CA_FILE={ca} is not a PEM in a mounted ConfigMap")
 
 
+def session_key_rules(objects, dep):
+    """Replicas accept each other's sessions only with one key (docs/gateway.md "Sessions"): from
+    a Secret, as a secretKeyRef or a file of a mounted Secret, never a value in the manifest."""
+    pod = dep["spec"]["template"]["spec"]
+    c = next(c for c in pod["containers"] if c["name"] == "mcpscope")
+    env = {e["name"]: e for e in c.get("env", [])}
+    key, key_file = env.get("MCPSCOPE_GATEWAY_SESSION_KEY"), env.get("MCPSCOPE_GATEWAY_SESSION_KEY_FILE")
+    replicas = dep["spec"].get("replicas", 1)
+    need(not (key and key_file), "mcpscope: both MCPSCOPE_GATEWAY_SESSION_KEY and its _FILE are set")
+    if key:
+        need("value" not in key and "secretKeyRef" in key.get("valueFrom", {}),
+             "mcpscope: MCPSCOPE_GATEWAY_SESSION_KEY is not from a Secret (secretKeyRef); a key never sits in a manifest")
+        need(key.get("valueFrom", {}).get("secretKeyRef", {}).get("optional") is not True,
+             "mcpscope: the session key's Secret is optional (replicas would each make their own key)")
+    if key_file:
+        path = key_file.get("value", "")
+        volumes = {v["name"]: v for v in pod.get("volumes", [])}
+        mount = next((m for m in c.get("volumeMounts", []) if path.startswith(m["mountPath"] + "/")), None)
+        need(mount is not None and "secret" in volumes.get(mount["name"], {}),
+             f"mcpscope: MCPSCOPE_GATEWAY_SESSION_KEY_FILE={path} is not a file of a mounted Secret")
+    if replicas > 1:
+        need(bool(key or key_file), f"mcpscope: {replicas} replicas without MCPSCOPE_GATEWAY_SESSION_KEY: each would refuse the others' sessions")
+        labels = dep["spec"]["template"]["metadata"]["labels"]
+        pdbs = [p for p in by_kind(objects, "PodDisruptionBudget").values()
+                if all(labels.get(k) == v for k, v in p["spec"]["selector"].get("matchLabels", {}).items())]
+        need(len(pdbs) == 1, "mcpscope: several replicas and no PodDisruptionBudget selecting them")
+        for p in pdbs:
+            low = p["spec"].get("minAvailable")
+            need(isinstance(low, int) and 1 <= low < replicas,
+                 f"mcpscope: the PodDisruptionBudget's minAvailable is {low!r}: keep one up and let a drain evict one ({replicas} replicas)")
+
+
 def service_rules(objects, dep):
     svc = by_kind(objects, "Service").get("mcpscope")
     need(svc is not None, "no Service mcpscope")
@@ -156,6 +189,7 @@ def main():
     need(dep is not None, "no Deployment mcpscope")
     if dep:
         mcpscope_rules(objects, dep, documented, with_ca)
+        session_key_rules(objects, dep)
         service_rules(objects, dep)
         env = {e["name"]: e.get("value") for e in dep["spec"]["template"]["spec"]["containers"][0].get("env", [])}
         proxy_rules(deps, env)

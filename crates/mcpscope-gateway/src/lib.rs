@@ -10,8 +10,10 @@
 //! `config.rs` (the file, its checks and hot reload), `settings.rs` (the `MCP_PROXY_*`
 //! environment), `upstream.rs` (the one HTTP client: no redirects, the CA file, the dial
 //! address), `identity.rs` (token model or trusted proxy), `relay.rs` (the rules and the
-//! exchange), `sessions.rs` (who opened which session), `refusal.rs` (the error shape with its
-//! rule), `audit.rs` (the audit log).
+//! exchange), `sessions.rs` (sealed session ids: no state per session), `refusal.rs` (the
+//! error shape with its rule), `audit.rs` (the audit log). Beside the relay, the page's form
+//! model and argument check are the web UI's stateless `/api/form` and `/api/validate`
+//! (`mcpscope_server::schema_routes`).
 //!
 //! ```no_run
 //! # async fn f() -> Result<(), String> {
@@ -114,8 +116,8 @@ pub struct GatewayState {
     watched: config::Watched,
     settings: Settings,
     upstream: upstream::Upstream,
-    /// Who opened which session.
-    pub sessions: sessions::Sessions,
+    /// Seals the gateways' session ids to their user and gateway.
+    sessions: sessions::Sealer,
     audit: Option<audit::Audit>,
     /// The CA file was readable at the last look (always true without one).
     ca_readable: AtomicBool,
@@ -236,12 +238,13 @@ pub async fn start(options: Options, settings: Settings) -> Result<Started, Stri
         watched,
         settings: settings.clone(),
         upstream,
-        sessions: sessions::Sessions::default(),
+        sessions: sessions::Sealer::new(settings.session_keys.clone()),
         audit,
         ca_readable: AtomicBool::new(true),
         stopping: AtomicBool::new(false),
     });
     state.warn_unlisted_origins();
+    eprintln!("mcpscope gateway: {}", state.sessions.describe());
     let listen = mcpscope_server::ListenOptions {
         tls: options.tls.clone(),
         shutdown_delay: options.shutdown_delay,

@@ -25,8 +25,11 @@ pub(crate) enum Rule {
     AllowedOrigins,
     /// A bearer token for an `http://` gateway.
     BearerOverHttps,
-    /// An `Mcp-Session-Id` this user's exchanges did not open.
+    /// An `Mcp-Session-Id` the relay did not seal for this user and gateway (`sessions.rs`).
     SessionOwner,
+    /// The gateway's `Mcp-Session-Id` is not one the relay can hand on (not visible ASCII, or
+    /// over 1 KiB).
+    SessionId,
     /// The gateway answered a redirect.
     Redirect,
     /// The gateway's JSON body is over `limits.responseBytes`.
@@ -56,6 +59,7 @@ impl Rule {
             Rule::AllowedOrigins => "allowed-origins",
             Rule::BearerOverHttps => "bearer-over-https",
             Rule::SessionOwner => "session-owner",
+            Rule::SessionId => "session-id",
             Rule::Redirect => "redirect",
             Rule::ResponseSize => "response-size",
             Rule::Timeout => "timeout",
@@ -75,11 +79,14 @@ impl Rule {
             Rule::MethodAllowlist
             | Rule::AllowedOrigins
             | Rule::BearerOverHttps
-            | Rule::SessionOwner
             | Rule::TrustedProxy
             | Rule::Origin => (StatusCode::FORBIDDEN, "forbidden"),
-            Rule::GatewayUnknown => (StatusCode::NOT_FOUND, "not_found"),
-            Rule::Redirect | Rule::ResponseSize => (StatusCode::BAD_GATEWAY, "protocol_error"),
+            // Another user's session, a forged one and one sealed under a key gone look alike
+            // without state: each is an expired session to an MCP client, which starts anew.
+            Rule::GatewayUnknown | Rule::SessionOwner => (StatusCode::NOT_FOUND, "not_found"),
+            Rule::Redirect | Rule::ResponseSize | Rule::SessionId => {
+                (StatusCode::BAD_GATEWAY, "protocol_error")
+            }
             Rule::Unreachable => (StatusCode::BAD_GATEWAY, "unreachable"),
             Rule::Timeout => (StatusCode::GATEWAY_TIMEOUT, "timeout"),
             Rule::StandaloneStream => (StatusCode::METHOD_NOT_ALLOWED, "usage"),

@@ -3,8 +3,10 @@
 //!
 //! The outgoing request is built from nothing: the allowed headers are copied by name from the
 //! browser's request and nothing else is (no cookie, no `User-Agent`, no `X-Forwarded-*`, not
-//! our own token), plus `Authorization: Bearer` from `X-MCP-Gateway-Token`. The answer is built
-//! the same way: the gateway's status, its allowed headers, and its body — a JSON body read whole
+//! our own token), plus `Authorization: Bearer` from `X-MCP-Gateway-Token` and the gateway's own
+//! `Mcp-Session-Id` unsealed from the browser's (`sessions.rs`). The answer is built the same
+//! way: the gateway's status, its allowed headers, its session id sealed, and its body — a JSON
+//! body read whole
 //! up to the cap (so an oversized one is refused rather than cut), a request-scoped SSE stream
 //! relayed chunk by chunk as it comes and ended at the cap.
 
@@ -12,7 +14,7 @@ use crate::GatewayState;
 use crate::audit::Entry;
 use crate::identity::User;
 use crate::refusal::{Refusal, Rule};
-use crate::sessions::Ownership;
+use crate::sessions::{BadId, MAX_SESSION_ID};
 use axum::Extension;
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, Request, State};
@@ -38,24 +40,22 @@ pub const ALLOWED_METHODS: [McpMethod; 7] = [
 /// The browser's header carrying the gateway's bearer token.
 pub const GATEWAY_TOKEN_HEADER: &str = "x-mcp-gateway-token";
 
-/// Request headers relayed by name (and every `Mcp-Param-*`).
-const REQUEST_HEADERS: [&str; 7] = [
+/// The session header, relayed sealed to the browser and unsealed to the gateway.
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// Request headers relayed by name (and every `Mcp-Param-*`); `Mcp-Session-Id` is not copied
+/// but unsealed.
+const REQUEST_HEADERS: [&str; 6] = [
     "content-type",
     "accept",
     "mcp-protocol-version",
-    "mcp-session-id",
     "mcp-method",
     "mcp-name",
     "last-event-id",
 ];
 
-/// Response headers relayed.
-const RESPONSE_HEADERS: [&str; 4] = [
-    "content-type",
-    "mcp-session-id",
-    "mcp-protocol-version",
-    "www-authenticate",
-];
+/// Response headers relayed (and `Mcp-Session-Id`, sealed).
+const RESPONSE_HEADERS: [&str; 3] = ["content-type", "mcp-protocol-version", "www-authenticate"];
 
 /// `Mcp-Param-*` headers relayed at most (a tool has a few; a flood is not relayed).
 const MAX_PARAM_HEADERS: usize = 64;
@@ -288,26 +288,63 @@ impl GatewayState {
         }
     }
 
-    /// The refusal of a session id this user's exchanges with this gateway did not open: 403 for
-    /// another user's (or gateway's), 404 for one the relay does not know — an expired session
-    /// to any MCP client, which then starts a new one.
-    fn not_yours(&self, gateway: &str, user: &str, id: &str) -> Option<Refusal> {
-        match self.sessions.check(gateway, user, id) {
-            Ownership::Mine => None,
-            Ownership::NotMine => Some(Refusal::new(
+    /// The gateway's own session id inside the browser's `Mcp-Session-Id` (none sent: `None`),
+    /// or the refusal of one this relay did not seal for this user and gateway under a key it
+    /// holds (404: an expired session to any MCP client, which then starts a new one).
+    fn unseal(&self, x: &Exchange<'_>, headers: &HeaderMap) -> Result<Option<String>, Refusal> {
+        let mut sent = headers.get_all(SESSION_HEADER).iter();
+        let Some(sealed) = sent.next() else {
+            return Ok(None);
+        };
+        let raw = if sent.next().is_none() {
+            self.sessions
+                .unseal(x.gateway, &x.user.name, sealed.as_bytes())
+        } else {
+            None
+        };
+        raw.map(Some).ok_or_else(|| {
+            Refusal::new(
                 Rule::SessionOwner,
-                "this Mcp-Session-Id was not opened by your exchanges with this gateway: reconnect to start a session of your own",
-            )),
-            Ownership::Unknown => {
-                let mut r = Refusal::new(
-                    Rule::SessionOwner,
-                    "this Mcp-Session-Id is not known to the relay (it ended, or was forgotten): reconnect to start a new session",
-                );
-                r.error.status = StatusCode::NOT_FOUND;
-                r.error.code = "not_found";
-                Some(r)
-            }
-        }
+                format!(
+                    "this Mcp-Session-Id was not issued to you for gateway {:?} by this relay: it is another user's or another gateway's, altered, or sealed under a session key the relay no longer holds (a restart without MCPSCOPE_GATEWAY_SESSION_KEY, a rotated key); reconnect to start a new session",
+                    x.gateway
+                ),
+            )
+        })
+    }
+
+    /// The gateway's `Mcp-Session-Id` sealed for this user and gateway (none: `None`), or the
+    /// refusal of one that cannot be a session id.
+    fn seal(
+        &self,
+        x: &Exchange<'_>,
+        answer: &reqwest::Response,
+    ) -> Result<Option<HeaderValue>, Refusal> {
+        let Some(id) = answer.headers().get(SESSION_HEADER) else {
+            return Ok(None);
+        };
+        let sealed = self
+            .sessions
+            .seal(x.gateway, &x.user.name, id.as_bytes())
+            .map_err(|why| {
+                Refusal::new(
+                    Rule::SessionId,
+                    format!(
+                        "gateway {:?} answered with an Mcp-Session-Id that {}; it is not relayed",
+                        x.gateway,
+                        match why {
+                            BadId::TooLong => format!(
+                                "is over {MAX_SESSION_ID} bytes, the longest this relay hands on"
+                            ),
+                            BadId::NotVisibleAscii =>
+                                "is empty or not visible ASCII (the spec's rule)".to_string(),
+                        }
+                    ),
+                )
+            })?;
+        let mut v = HeaderValue::from_str(&sealed).expect("base64url and a dot");
+        v.set_sensitive(true);
+        Ok(Some(v))
     }
 
     /// The checks that need the gateway, then the exchange itself.
@@ -364,17 +401,15 @@ impl GatewayState {
                 ),
             );
         }
-        let session = headers
-            .get("mcp-session-id")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
-        if let Some(id) = &session
-            && let Some(refusal) = self.not_yours(x.gateway, &x.user.name, id)
-        {
-            return self.refuse(&x, refusal);
-        }
+        let session = match self.unseal(&x, headers) {
+            Ok(s) => s,
+            Err(refusal) => return self.refuse(&x, refusal),
+        };
         let (target, host) = self.upstream.target(url);
         let mut out = outgoing_headers(headers);
+        if let Some(id) = session.and_then(|id| HeaderValue::from_str(&id).ok()) {
+            out.insert(SESSION_HEADER, id);
+        }
         if let Some(h) = host.and_then(|h| HeaderValue::from_str(&h).ok()) {
             out.insert(header::HOST, h);
         }
@@ -401,18 +436,12 @@ impl GatewayState {
                 );
             }
         };
-        self.answer(x, method, session, answer).await
+        self.answer(x, answer).await
     }
 
     /// The gateway's answer, relayed (or refused: a redirect, an oversized JSON body, a session
-    /// id that is another user's).
-    async fn answer(
-        &self,
-        x: Exchange<'_>,
-        method: Method,
-        session: Option<String>,
-        answer: reqwest::Response,
-    ) -> Response {
+    /// id that cannot be one).
+    async fn answer(&self, x: Exchange<'_>, answer: reqwest::Response) -> Response {
         let status = answer.status();
         if status.is_redirection() {
             let location = answer
@@ -434,32 +463,19 @@ impl GatewayState {
                 .with("status", status.as_u16()),
             );
         }
-        if let Some(id) = answer
-            .headers()
-            .get("mcp-session-id")
-            .and_then(|v| v.to_str().ok())
-            && status.is_success()
-            && !self.sessions.opened(x.gateway, &x.user.name, id)
-        {
-            return self.refuse(
-                &x,
-                Refusal::new(
-                    Rule::SessionOwner,
-                    format!("gateway {:?} answered with a session id that another user's exchange opened; it is not relayed", x.gateway),
-                ),
-            );
-        }
-        if method == Method::DELETE
-            && status.is_success()
-            && let Some(id) = &session
-        {
-            self.sessions.closed(&x.user.name, id);
-        }
+        // Sealed whatever the status: the browser never gets the gateway's id as it came.
+        let sealed = match self.seal(&x, &answer) {
+            Ok(s) => s,
+            Err(refusal) => return self.refuse(&x, refusal),
+        };
         let mut headers = HeaderMap::new();
         for name in RESPONSE_HEADERS {
             for v in answer.headers().get_all(name).iter().take(8) {
                 headers.append(HeaderName::from_static(name), v.clone());
             }
+        }
+        if let Some(v) = sealed {
+            headers.insert(SESSION_HEADER, v);
         }
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         let is_stream = answer

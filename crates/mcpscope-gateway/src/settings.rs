@@ -6,6 +6,8 @@
 //! Read through a lookup function rather than `std::env` directly, so tests give each gateway its
 //! own environment in one process.
 
+use crate::sessions::{KEY_FILE_VAR, KEY_VAR, SessionKey, parse_keys};
+use std::io::Read as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -30,6 +32,10 @@ pub struct Settings {
     pub api_token: Option<String>,
     /// `ALLOWED_ORIGINS`: the origins the page is opened from (the web UI's variable).
     pub page_origins: Option<Vec<String>>,
+    /// `MCPSCOPE_GATEWAY_SESSION_KEY` (or the file `MCPSCOPE_GATEWAY_SESSION_KEY_FILE` names):
+    /// the keys session ids are sealed with, the first sealing (`sessions.rs`); empty = a key
+    /// made by the process.
+    pub session_keys: Vec<SessionKey>,
 }
 
 impl Settings {
@@ -95,6 +101,7 @@ impl Settings {
             allow_insecure_auth,
             api_token: text("MCP_INSPECTOR_API_TOKEN"),
             page_origins,
+            session_keys: session_keys(text(KEY_VAR), text(KEY_FILE_VAR))?,
         })
     }
 
@@ -106,6 +113,28 @@ impl Settings {
                 let o = normal_origin(url);
                 list.contains(&o)
             }
+        }
+    }
+}
+
+/// The session keys from the variable or the file it names (a mounted Secret): one of the two,
+/// or neither (a key made by the process).
+fn session_keys(value: Option<String>, file: Option<String>) -> Result<Vec<SessionKey>, String> {
+    match (value, file) {
+        (None, None) => Ok(Vec::new()),
+        (Some(_), Some(_)) => Err(format!(
+            "{KEY_VAR} and {KEY_FILE_VAR} are both set: give the key one way"
+        )),
+        (Some(v), None) => parse_keys(&v, KEY_VAR),
+        (None, Some(path)) => {
+            let path = path.trim();
+            let from = format!("{KEY_FILE_VAR}={path}");
+            // A key file is a few lines; more is not a key file (and is not read whole).
+            let mut text = String::new();
+            std::fs::File::open(path)
+                .and_then(|f| f.take(64 * 1024).read_to_string(&mut text))
+                .map_err(|e| format!("{from}: cannot read it: {e}"))?;
+            parse_keys(&text, &from)
         }
     }
 }
@@ -267,5 +296,32 @@ mod tests {
             let e = settings(&[("MCP_PROXY_ALLOWED_ORIGINS", bad)]).unwrap_err();
             assert!(e.contains("MCP_PROXY_ALLOWED_ORIGINS"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn the_session_key_comes_from_the_variable_or_its_file() {
+        assert!(settings(&[]).unwrap().session_keys.is_empty());
+        let hex = "0123456789abcdef".repeat(4);
+        let s = settings(&[(KEY_VAR, &hex)]).unwrap();
+        assert_eq!(s.session_keys.len(), 1);
+        let e = settings(&[(KEY_VAR, "too-short")]).unwrap_err();
+        assert!(
+            e.contains(KEY_VAR) && e.contains("openssl rand -hex 32"),
+            "{e}"
+        );
+        assert!(!e.contains("too-short"), "the key is not quoted: {e}");
+        let dir = std::env::temp_dir().join(format!("mcpscope-key-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("key");
+        std::fs::write(&file, format!("{hex}\n{}\n", "f".repeat(64))).unwrap();
+        let path = file.display().to_string();
+        let s = settings(&[(KEY_FILE_VAR, &path)]).unwrap();
+        assert_eq!(s.session_keys.len(), 2, "a new key and the one it replaces");
+        let e = settings(&[(KEY_VAR, &hex), (KEY_FILE_VAR, &path)]).unwrap_err();
+        assert!(e.contains("both"), "{e}");
+        let missing = dir.join("missing").display().to_string();
+        let e = settings(&[(KEY_FILE_VAR, &missing)]).unwrap_err();
+        assert!(e.contains(KEY_FILE_VAR) && e.contains(&missing), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

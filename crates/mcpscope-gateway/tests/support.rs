@@ -113,6 +113,15 @@ async fn answer(State(fake): State<Arc<Fake>>, req: Request) -> Response {
             rpc(&id, json!({}), None)
         }
         "/sse/mcp" | "/ssebig/mcp" => sse(fake.clone(), &path, id),
+        // A session id one byte over the relay's bound (1 KiB), or exactly at it.
+        "/longsession/mcp" | "/longestsession/mcp" => {
+            let n = if path == "/longsession/mcp" {
+                1025
+            } else {
+                1024
+            };
+            rpc(&id, json!({}), Some("s".repeat(n)))
+        }
         _ => {
             let session = (method == "initialize")
                 .then(|| format!("sess-{}", fake.sessions.fetch_add(1, Ordering::Relaxed)));

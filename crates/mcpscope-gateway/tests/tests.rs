@@ -5,5 +5,6 @@
 mod config_file;
 mod relay;
 mod schema;
+mod sessions;
 mod support;
 mod team;

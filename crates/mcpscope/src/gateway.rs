@@ -19,7 +19,7 @@ use std::time::Duration;
 #[command(
     name = "mcpscope gateway",
     about = "Serve the gateway inspector page and a relay to the MCP gateways FILE names, and nothing else",
-    after_help = "Environment: MCP_PROXY_ALLOWED_ORIGINS, MCP_PROXY_CA_FILE, MCP_PROXY_REQUEST_TIMEOUT (Go duration, default 2m), MCP_PROXY_DIAL_ADDRESS, MCP_PROXY_ALLOW_INSECURE_AUTH, MCP_INSPECTOR_API_TOKEN, ALLOWED_ORIGINS, INSPECTOR_TLS_KEY_PATH / INSPECTOR_TLS_CERT_PATH. See docs/gateway.md."
+    after_help = "Environment: MCP_PROXY_ALLOWED_ORIGINS, MCP_PROXY_CA_FILE, MCP_PROXY_REQUEST_TIMEOUT (Go duration, default 2m), MCP_PROXY_DIAL_ADDRESS, MCP_PROXY_ALLOW_INSECURE_AUTH, MCP_INSPECTOR_API_TOKEN, ALLOWED_ORIGINS, INSPECTOR_TLS_KEY_PATH / INSPECTOR_TLS_CERT_PATH, MCPSCOPE_GATEWAY_SESSION_KEY (or MCPSCOPE_GATEWAY_SESSION_KEY_FILE: the same on every replica; `openssl rand -hex 32`). See docs/gateway.md."
 )]
 pub struct GatewayArgs {
     /// The gateways file (JSON): {"gateways": {"NAME": {"url": "https://…/mcp"}}}.
