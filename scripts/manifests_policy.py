@@ -135,6 +135,37 @@ def session_key_rules(objects, dep):
                  f"mcpscope: the PodDisruptionBudget's minAvailable is {low!r}: keep one up and let a drain evict one ({replicas} replicas)")
 
 
+GO_DURATION = re.compile(r"([0-9]+(?:\.[0-9]*)?)(ns|us|µs|ms|s|m|h)")
+GO_UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1, "m": 60, "h": 3600}
+
+
+def go_seconds(text):
+    """A Go duration (`5s`, `1m30s`, `0`) in seconds, or None when it is not one."""
+    if text == "0":
+        return 0.0
+    parts = GO_DURATION.findall(text or "")
+    if not parts or "".join(n + u for n, u in parts) != text:
+        return None
+    return sum(float(n) * GO_UNITS[u] for n, u in parts)
+
+
+def stop_rules(dep):
+    """A stop ends before Kubernetes kills (docs/gateway.md "Stopping"): SIGKILL comes
+    terminationGracePeriodSeconds after SIGTERM, so the delay and the grace, with 2 s for the
+    last connections to close, must fit inside it."""
+    pod = dep["spec"]["template"]["spec"]
+    c = next(c for c in pod["containers"] if c["name"] == "mcpscope")
+    env = {e["name"]: e.get("value") for e in c.get("env", [])}
+    delay = go_seconds(env.get("MCPSCOPE_SHUTDOWN_DELAY", "0s"))
+    grace = go_seconds(env.get("MCPSCOPE_SHUTDOWN_GRACE", "20s"))
+    need(delay is not None, f"mcpscope: MCPSCOPE_SHUTDOWN_DELAY={env.get('MCPSCOPE_SHUTDOWN_DELAY')!r} is not a Go duration")
+    need(grace is not None, f"mcpscope: MCPSCOPE_SHUTDOWN_GRACE={env.get('MCPSCOPE_SHUTDOWN_GRACE')!r} is not a Go duration")
+    period = pod.get("terminationGracePeriodSeconds", 30)
+    if delay is not None and grace is not None:
+        need(delay + grace + 2 <= period,
+             f"mcpscope: a stop takes up to {delay:g} s + {grace:g} s (+2 s), past terminationGracePeriodSeconds {period}: calls in progress would be killed")
+
+
 def service_rules(objects, dep):
     svc = by_kind(objects, "Service").get("mcpscope")
     need(svc is not None, "no Service mcpscope")
@@ -189,6 +220,7 @@ def main():
     need(dep is not None, "no Deployment mcpscope")
     if dep:
         mcpscope_rules(objects, dep, documented, with_ca)
+        stop_rules(dep)
         session_key_rules(objects, dep)
         service_rules(objects, dep)
         env = {e["name"]: e.get("value") for e in dep["spec"]["template"]["spec"]["containers"][0].get("env", [])}
