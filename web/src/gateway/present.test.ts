@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { count, messagesText, metaObject, NO_STATS, resultOutcome, serverOf, tokenEstimate } from './present';
 import type { Json } from '../utils/types';
-import { formModel, promptForm, validate } from './schema';
 
 describe('serverOf', () => {
   const servers = { toystore_: 'toystore', stateless_: 'stateless-demo', stateless_admin_: 'admin' };
@@ -47,57 +46,5 @@ describe('outcomes and statistics', () => {
       c: { x: 1 },
       d: '{bad',
     });
-  });
-});
-
-describe('the form of a tool', () => {
-  const schema: Json = {
-    type: 'object',
-    properties: {
-      Name: { type: 'string', description: 'Who', minLength: 2 },
-      count: { type: 'integer', minimum: 1 },
-      loud: { type: 'boolean' },
-      tags: { type: 'array', items: { type: 'string' } },
-      opts: { type: 'object' },
-      mood: { type: 'string', enum: ['happy', 'sad'] },
-      note: { type: ['string', 'null'] },
-    },
-    required: ['Name'],
-    additionalProperties: false,
-  };
-  const form = formModel(schema);
-  it('one input per argument; objects and arrays as JSON', () => {
-    expect(form.kind.type).toBe('object');
-    if (form.kind.type !== 'object') return;
-    expect(form.kind.fields.map((f) => [f.key, f.kind.type, f.required])).toEqual([
-      ['Name', 'string', true],
-      ['count', 'number', false],
-      ['loud', 'boolean', false],
-      ['tags', 'json', false],
-      ['opts', 'json', false],
-      ['mood', 'enum', false],
-      ['note', 'string', false],
-    ]);
-    expect(form.kind.fields[6].nullable).toBe(true);
-  });
-
-  it('validates locally', () => {
-    expect(validate(form, {})).toEqual([{ path: '', message: '"Name" is a required property' }]);
-    expect(validate(form, { Name: 'Ada' })).toEqual([]);
-    expect(validate(form, { Name: 'A', count: 0.5, tags: {}, opts: [], mood: 'angry', loud: 'yes', extra: 1 })).toEqual([
-      { path: '/Name', message: 'at least 2 characters' },
-      { path: '/count', message: 'must be an integer' },
-      { path: '/loud', message: 'must be true or false' },
-      { path: '/tags', message: 'must be a JSON array' },
-      { path: '/opts', message: 'must be a JSON object' },
-      { path: '/mood', message: 'must be one of the listed values' },
-      { path: '', message: '"extra" is not an argument of this tool' },
-    ]);
-    expect(validate(form, { Name: 'Ada', note: null })).toEqual([]);
-  });
-
-  it('prompt arguments are strings', () => {
-    const p = promptForm([{ name: 'Name', required: true }]);
-    expect(validate(p, {})).toEqual([{ path: '', message: '"Name" is a required property' }]);
   });
 });

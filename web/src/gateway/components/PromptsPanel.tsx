@@ -1,12 +1,15 @@
 // Prompts (002): pick a prompt, fill its arguments, Generate prompt; the Output card shows the
-// rendered messages with Copy and a size estimate. A gateway without prompts says so.
-import { Alert, Button, Card, Grid, Select, Stack, Text } from '@mantine/core';
+// rendered messages with Copy and a size estimate. A gateway without prompts says so. The
+// arguments (strings) become a schema as in the web UI (`promptArgumentsSchema`), whose form and
+// check are the backend's (`forms.ts`).
+import { Alert, Button, Card, Grid, Loader, Select, Stack, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { SchemaForm } from '../../components/groups/SchemaForm/SchemaForm';
-import type { FieldError, Json, JsonObject } from '../../utils/types';
+import { promptArgumentsSchema } from '../../utils/form';
+import type { FieldError, JsonObject } from '../../utils/types';
 import type { Prompt } from '../client';
+import { checkArguments, reasonOf, useArgumentsForm } from '../forms';
 import { serverOf } from '../present';
-import { promptForm, validate } from '../schema';
 import type { GatewayState } from '../useGateway';
 import { OutputCard } from './OutputCard';
 
@@ -62,13 +65,23 @@ export function PromptsPanel({ g }: { g: GatewayState }) {
 }
 
 function PromptDetail({ prompt, g }: { prompt: Prompt; g: GatewayState }) {
-  const form = useMemo(() => promptForm(prompt.arguments), [prompt.arguments]);
-  const [value, setValue] = useState<Json | undefined>({});
+  const schema = useMemo(() => promptArgumentsSchema(prompt.arguments ?? []), [prompt.arguments]);
+  const { form, problem, value, setValue } = useArgumentsForm(schema, 'empty');
   const [errors, setErrors] = useState<FieldError[]>([]);
-  const generate = () => {
+  const [checking, setChecking] = useState(false);
+  const generate = async () => {
     const args = (value && typeof value === 'object' && !Array.isArray(value) ? value : {}) as JsonObject;
-    const found = validate(form, args);
-    setErrors(found);
+    setChecking(true);
+    let found: FieldError[];
+    try {
+      found = await checkArguments(schema, args);
+      setErrors(found);
+    } catch (e) {
+      // Not checked here: the gateway still checks the prompt's arguments.
+      found = [];
+      setErrors([{ path: '', message: `not checked here: ${reasonOf(e)}` }]);
+    }
+    setChecking(false);
     if (found.length > 0) return;
     const strings: Record<string, string> = {};
     for (const [k, v] of Object.entries(args)) if (typeof v === 'string') strings[k] = v;
@@ -83,8 +96,13 @@ function PromptDetail({ prompt, g }: { prompt: Prompt; g: GatewayState }) {
             {prompt.description}
           </Text>
         )}
-        <SchemaForm field={form} value={value} onChange={setValue} errors={errors} />
-        <Button onClick={generate} loading={g.running} disabled={g.status !== 'connected'} data-testid="generate-prompt" w="fit-content">
+        {problem && (
+          <Alert color="yellow" p="xs" data-testid="form-problem">
+            <Text size="xs">The form could not be built ({problem}); the arguments are edited as JSON.</Text>
+          </Alert>
+        )}
+        {form ? <SchemaForm field={form} value={value} onChange={setValue} errors={errors} /> : <Loader size="sm" data-testid="form-loading" />}
+        <Button onClick={() => void generate()} loading={g.running || checking} disabled={g.status !== 'connected' || !form} data-testid="generate-prompt" w="fit-content">
           Generate prompt
         </Button>
       </Stack>

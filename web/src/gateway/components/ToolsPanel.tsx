@@ -1,14 +1,14 @@
 // Tools (002 "Using the inspector"): find a tool by name, the backend server it comes from,
 // Refresh tools (tools/list again without reconnecting), the schema-generated inputs, optional
-// `_meta` key-value pairs, Validate only and Run tool, then the Output card.
-import { ActionIcon, Alert, Badge, Button, Card, Grid, Group, ScrollArea, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+// `_meta` key-value pairs, Validate only and Run tool, then the Output card. The inputs and the
+// check are the backend's (`forms.ts`: `POST /api/form`, `/api/validate`), never the gateway's.
+import { ActionIcon, Alert, Badge, Button, Card, Grid, Group, Loader, ScrollArea, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { SchemaForm } from '../../components/groups/SchemaForm/SchemaForm';
-import { initialValue } from '../../utils/form';
 import type { FieldError, Json, JsonObject } from '../../utils/types';
 import type { Tool } from '../client';
+import { checkArguments, reasonOf, useArgumentsForm } from '../forms';
 import { metaObject, serverOf } from '../present';
-import { formModel, validate } from '../schema';
 import type { GatewayState } from '../useGateway';
 import { OutputCard } from './OutputCard';
 
@@ -110,18 +110,36 @@ function ToolItem({ tool, server, selected, onSelect }: { tool: Tool; server?: s
   );
 }
 
+/** Validate only's verdict: no problems, some, or not checked (the backend would not use the
+ *  schema, or could not be asked: the gateway still checks the call). */
+type Verdict = 'valid' | 'invalid' | 'unchecked';
+
 function ToolDetail({ tool, server, g }: { tool: Tool; server?: string; g: GatewayState }) {
-  const form = useMemo(() => formModel(tool.inputSchema as Json), [tool.inputSchema]);
-  const [value, setValue] = useState<Json | undefined>(() => initialValue(form) ?? {});
+  const schema = (tool.inputSchema ?? { type: 'object' }) as Json;
+  const { form, problem, value, setValue } = useArgumentsForm(schema);
   const [meta, setMeta] = useState<{ key: string; value: string }[]>([]);
   const [errors, setErrors] = useState<FieldError[]>([]);
-  const [checked, setChecked] = useState<boolean | undefined>();
+  const [verdict, setVerdict] = useState<Verdict | undefined>();
+  const [checking, setChecking] = useState(false);
   const args = (value && typeof value === 'object' && !Array.isArray(value) ? value : {}) as JsonObject;
-  const check = () => {
-    const found = validate(form, args);
-    setErrors(found);
-    setChecked(found.length === 0);
-    return found.length === 0;
+  /** The backend's check; Run tool goes on unless it found problems. */
+  const check = async (): Promise<Verdict> => {
+    setChecking(true);
+    let v: Verdict;
+    try {
+      const found = await checkArguments(schema, args);
+      setErrors(found);
+      v = found.length === 0 ? 'valid' : 'invalid';
+    } catch (e) {
+      setErrors([{ path: '', message: `not checked here: ${reasonOf(e)}` }]);
+      v = 'unchecked';
+    }
+    setChecking(false);
+    setVerdict(v);
+    return v;
+  };
+  const run = async () => {
+    if ((await check()) !== 'invalid') void g.runTool(tool.name, args, metaObject(meta));
   };
   return (
     <Card withBorder data-testid="tool-detail" data-tool={tool.name}>
@@ -139,27 +157,36 @@ function ToolDetail({ tool, server, g }: { tool: Tool; server?: string; g: Gatew
             {tool.description}
           </Text>
         )}
-        <SchemaForm
-          field={form}
-          value={value}
-          onChange={(v) => {
-            setValue(v);
-            setChecked(undefined);
-          }}
-          errors={errors}
-          triStateLabels={TRI_STATE}
-        />
+        {problem && (
+          <Alert color="yellow" p="xs" data-testid="form-problem">
+            <Text size="xs">The form could not be built ({problem}); the arguments are edited as JSON.</Text>
+          </Alert>
+        )}
+        {form ? (
+          <SchemaForm
+            field={form}
+            value={value}
+            onChange={(v) => {
+              setValue(v);
+              setVerdict(undefined);
+            }}
+            errors={errors}
+            triStateLabels={TRI_STATE}
+          />
+        ) : (
+          <Loader size="sm" data-testid="form-loading" />
+        )}
         <MetaEditor rows={meta} onChange={setMeta} />
         <Group gap="xs">
-          <Button variant="default" onClick={check} data-testid="validate">
+          <Button variant="default" onClick={() => void check()} loading={checking} disabled={!form} data-testid="validate">
             Validate only
           </Button>
-          <Button onClick={() => check() && void g.runTool(tool.name, args, metaObject(meta))} loading={g.running} disabled={g.status !== 'connected'} data-testid="run-tool">
+          <Button onClick={() => void run()} loading={g.running} disabled={g.status !== 'connected' || !form || checking} data-testid="run-tool">
             Run tool
           </Button>
-          {checked !== undefined && (
-            <Badge color={checked ? 'green' : 'red'} data-testid="validation-result" data-valid={checked}>
-              {checked ? 'valid' : `${errors.length} problem${errors.length === 1 ? '' : 's'}`}
+          {verdict !== undefined && (
+            <Badge color={verdict === 'valid' ? 'green' : verdict === 'invalid' ? 'red' : 'yellow'} data-testid="validation-result" data-valid={verdict === 'valid'} data-verdict={verdict}>
+              {verdict === 'valid' ? 'valid' : verdict === 'unchecked' ? 'not checked' : `${errors.length} problem${errors.length === 1 ? '' : 's'}`}
             </Badge>
           )}
         </Group>
