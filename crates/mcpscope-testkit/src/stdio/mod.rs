@@ -2,12 +2,14 @@
 //! entry points that run a mode over the process's stdio or any pipes, and the plumbing they share
 //! (a line reader that never assumes UTF-8, a writer that keeps concurrent messages whole).
 
+mod flawed;
 mod hostile;
 mod hostile_subscriptions;
 mod legacy;
 mod modern;
 
 use crate::Result;
+pub use flawed::{Flaw, JUNK_LINE, STRAY_ID};
 use serde_json::Value;
 use std::io;
 use std::pin::Pin;
@@ -226,6 +228,16 @@ pub enum StdioMode {
         #[arg(long, default_value_t = 0)]
         updates: usize,
     },
+    /// A small, correct 2025-11-25 server that `mcpscope check` passes — or, with `--flaw`,
+    /// fails exactly one check ([`Flaw`] names which).
+    ///
+    /// Tool: `status` (read-only, no arguments, an `outputSchema` its `structuredContent`
+    /// matches). Proves each check can fail, and that a flaw is blamed on its own rule only.
+    Flawed {
+        /// What is wrong with it.
+        #[arg(long, value_enum, default_value_t = Flaw::None)]
+        flaw: Flaw,
+    },
 }
 
 impl StdioMode {
@@ -253,6 +265,7 @@ impl StdioMode {
             StdioMode::HostileInteractions => "hostile-interactions",
             StdioMode::HostileSubscriptions { .. } => "hostile-subscriptions",
             StdioMode::TerminalEscapes => "terminal-escapes",
+            StdioMode::Flawed { .. } => "flawed",
         }
     }
 
@@ -290,6 +303,7 @@ impl StdioMode {
                 opt("result-bytes", result_bytes.to_string());
             }
             StdioMode::HostileSubscriptions { updates } => opt("updates", updates.to_string()),
+            StdioMode::Flawed { flaw } => opt("flaw", flaw.name().to_owned()),
             _ => {}
         }
         args
@@ -361,6 +375,7 @@ where
         StdioMode::HostileSubscriptions { updates } => {
             hostile_subscriptions::serve(Lines::new(stdin), out, updates).await
         }
+        StdioMode::Flawed { flaw } => flawed::serve(flaw, Lines::new(stdin), out).await,
         mode => {
             if let StdioMode::SlowStart { delay_ms } = mode {
                 tokio::time::sleep(std::time::Duration::from_millis(delay_ms)).await;
@@ -480,6 +495,9 @@ mod tests {
             StdioMode::HostileInteractions,
             StdioMode::HostileSubscriptions { updates: 3 },
             StdioMode::TerminalEscapes,
+            StdioMode::Flawed {
+                flaw: Flaw::RepeatingCursor,
+            },
         ];
         for mode in modes {
             let argv = std::iter::once("mcpscope-testkit".to_owned()).chain(mode.args());
