@@ -13,6 +13,7 @@ pub mod baseline;
 pub mod catalog;
 mod checks;
 mod probe;
+mod raw_http;
 mod recorder;
 pub mod report;
 pub mod run;

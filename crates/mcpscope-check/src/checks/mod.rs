@@ -4,6 +4,8 @@
 //! prompts and resources).
 
 pub(crate) mod frames;
+mod http;
+mod http_modern;
 mod lifecycle;
 mod lists;
 mod prompts;
@@ -22,4 +24,6 @@ pub(crate) async fn run_all(cx: &Cx) {
     prompts::run(cx, &lists).await;
     resources::run(cx, &lists).await;
     utilities::run(cx, &lists).await;
+    // Last: its requests go beside the session, on connections of their own.
+    http::run(cx).await;
 }
