@@ -216,10 +216,20 @@ impl Cx {
             Era::Modern => "modern",
         };
         let params = params.to_string().replace('\'', r"'\''");
-        format!(
-            "{} --protocol-era {era} --method {method} --params-json '{params}'",
-            self.opts.reproduce
-        )
+        self.cli_command(&format!(
+            "--protocol-era {era} --method {method} --params-json '{params}'"
+        ))
+    }
+
+    /// `mcpscope --cli` with `flags`, then the target: the flags go first, because after a
+    /// stdio target's `--` every word is the server's.
+    pub(crate) fn cli_command(&self, flags: &str) -> String {
+        let target = self
+            .opts
+            .reproduce
+            .strip_prefix("mcpscope --cli")
+            .unwrap_or(&self.opts.reproduce);
+        format!("mcpscope --cli {flags}{target}")
     }
 }
 

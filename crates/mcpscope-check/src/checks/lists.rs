@@ -3,8 +3,13 @@
 //! `prompts-list`, `resources-list` and `pagination-terminates` are judged from the walks; the
 //! lists of undeclared capabilities are asked once each for `undeclared-capability-error`;
 //! `pagination-invalid-cursor` sends a cursor the server never handed out.
+//!
+//! A declared list answered with -32601 (Method not found) is `capabilities-served`'s finding
+//! alone: the list's own check and the groups that need the list are skipped, naming it, so one
+//! lie is reported once (any other failure of the walk is the list check's).
 
 use crate::run::{Asked, Cx, Failure};
+use mcpscope_client::ClientError;
 use mcpscope_proto::era::INVALID_PARAMS;
 use mcpscope_proto::era::METHOD_NOT_FOUND;
 use serde_json::{Value, json};
@@ -20,6 +25,17 @@ pub(crate) struct Lists {
     pub(crate) resources: Vec<Value>,
     /// `resourceTemplates`.
     pub(crate) templates: Vec<Value>,
+    /// Declared capabilities whose list answered -32601: not served at all.
+    pub(crate) unserved: Vec<&'static str>,
+}
+
+impl Lists {
+    /// Why a group of `cap` cannot run when its list is not served, or `None` when it can.
+    pub(crate) fn unserved_note(&self, cap: &str) -> Option<String> {
+        self.unserved.contains(&cap).then(|| {
+            format!("{cap} is declared but not served (-32601): capabilities-served reports it")
+        })
+    }
 }
 
 /// A capability, the list method behind it, its items key and the check that judges the list.
@@ -73,9 +89,16 @@ pub(crate) async fn run(cx: &Cx) -> Lists {
                 }
             }
             Err(e) => {
+                // The server's own error is shown as such, not as "no answer".
+                let failure = match e {
+                    ClientError::Rpc { error, .. } => Failure::Rpc(error),
+                    e => Failure::Client(e),
+                };
+                let not_served =
+                    matches!(&failure, Failure::Rpc(error) if error.code == METHOD_NOT_FOUND);
                 let evidence = cx.rec.since(mark, 4);
                 let asked = Asked {
-                    answer: Err(Failure::Client(e)),
+                    answer: Err(failure),
                     evidence,
                     reproduce: cx.reproduce(method, &json!({})),
                 };
@@ -85,12 +108,22 @@ pub(crate) async fn run(cx: &Cx) -> Lists {
                     .err()
                     .map(ToString::to_string)
                     .unwrap_or_default();
-                cx.broken(
-                    id,
-                    format!("{method} failed although {cap} is declared: {why}"),
-                    Some(&asked),
-                );
-                broken.push((method, cap, asked));
+                if not_served {
+                    if !lists.unserved.contains(&cap) {
+                        lists.unserved.push(cap);
+                    }
+                    cx.skip(
+                        id,
+                        format!("{method}: {why}; capabilities-served reports it"),
+                    );
+                    broken.push((method, cap, asked));
+                } else {
+                    cx.broken(
+                        id,
+                        format!("{method} failed although {cap} is declared: {why}"),
+                        Some(&asked),
+                    );
+                }
             }
         }
     }
@@ -109,10 +142,12 @@ fn judge_served(cx: &Cx, served: &[&str], broken: &[(&str, &str, Asked)]) {
             Some(asked),
         );
     } else if served.is_empty() {
-        cx.skip(
-            "capabilities-served",
-            "the server declares no tools, prompts or resources",
-        );
+        let why = if ["tools", "prompts", "resources"].iter().any(|c| cx.has(c)) {
+            "no declared list could be walked (the list checks say why)"
+        } else {
+            "the server declares no tools, prompts or resources"
+        };
+        cx.skip("capabilities-served", why);
     } else {
         cx.pass(
             "capabilities-served",

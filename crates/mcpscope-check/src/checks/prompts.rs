@@ -14,6 +14,12 @@ pub(crate) async fn run(cx: &Cx, lists: &Lists) {
         }
         return;
     }
+    if let Some(why) = lists.unserved_note("prompts") {
+        for id in ["prompts-get", "prompts-unknown-prompt-error"] {
+            cx.skip(id, why.clone());
+        }
+        return;
+    }
     get_listed(cx, &lists.prompts).await;
     unknown_prompt(cx).await;
 }

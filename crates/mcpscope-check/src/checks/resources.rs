@@ -18,6 +18,12 @@ pub(crate) async fn run(cx: &Cx, lists: &Lists) {
         }
         return;
     }
+    if let Some(why) = lists.unserved_note("resources") {
+        for id in ["resources-read-listed", "resource-not-found"] {
+            cx.skip(id, why.clone());
+        }
+        return;
+    }
     read_listed(cx, &lists.resources).await;
     not_found(cx).await;
 }

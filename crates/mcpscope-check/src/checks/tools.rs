@@ -25,6 +25,16 @@ pub(crate) async fn run(cx: &Cx, lists: &Lists) {
         }
         return;
     }
+    if let Some(why) = lists.unserved_note("tools") {
+        for id in [
+            "tools-input-schemas-valid",
+            "tools-unknown-tool-error",
+            "tool-output-schema-conformant",
+        ] {
+            cx.skip(id, why.clone());
+        }
+        return;
+    }
     definitions(cx, &lists.tools);
     unknown_tool(cx).await;
     output_schemas(cx, &lists.tools).await;
@@ -45,10 +55,8 @@ fn definitions(cx: &Cx, tools: &[Value]) {
             .collect::<Vec<_>>()
             .join("; ")
     };
-    let reproduce = Some(format!(
-        "{} --method tools/list --strict",
-        cx.opts.reproduce
-    ));
+    // The definitions as listed (the tool lint itself is `mcpscope check`'s and the web UI's).
+    let reproduce = Some(cx.cli_command("--method tools/list"));
     if lint.errors > 0 {
         cx.add(
             crate::verdict::Verdict::broken(
