@@ -476,6 +476,18 @@ fn resource_page(
     Ok((items, more.then(|| format!("page-{}", page + 1))))
 }
 
+/// A one-page list hands out no cursor, so any cursor it is given is one it never issued: refused
+/// with -32602, as the pagination page asks (`mcpscope check`'s `pagination-invalid-cursor`).
+fn no_cursor(request: Option<&PaginatedRequestParams>, method: &str) -> Result<(), McpError> {
+    match request.and_then(|r| r.cursor.as_deref()) {
+        None => Ok(()),
+        Some(cursor) => Err(McpError::invalid_params(
+            format!("invalid cursor {cursor:?} for {method}: this list has one page"),
+            Some(json!({"cursor": cursor})),
+        )),
+    }
+}
+
 fn prompt_arg(request: &GetPromptRequestParams, name: &str) -> Option<String> {
     request
         .arguments
@@ -547,9 +559,10 @@ impl ServerHandler for DemoServer {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
+        no_cursor(request.as_ref(), "tools/list")?;
         let mut result = ListToolsResult::with_all_items(self.shared.tools());
         stamp_server_info(&mut result.meta, &context);
         Ok(result)
@@ -632,9 +645,10 @@ impl ServerHandler for DemoServer {
 
     async fn list_prompts(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
+        no_cursor(request.as_ref(), "prompts/list")?;
         let mut result = ListPromptsResult::with_all_items(catalog::prompts());
         stamp_server_info(&mut result.meta, &context);
         Ok(result)
