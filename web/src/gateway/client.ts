@@ -234,11 +234,12 @@ export class GatewayClient {
       ex = await this.post(message, all);
     } catch (e) {
       if (e instanceof GatewayFailure && e.exchange) exchanges?.push(e.exchange);
-      // The relay answers 404 (rule session-owner) for a session it no longer knows (a restart,
-      // its bounds): to an MCP client that is an expired session, as the gateway's own 404 is.
+      // The relay answers 404 (rule session-owner) for a session id whose seal it cannot verify
+      // (sealed under a key it no longer holds, or not this user's): to an MCP client that is an
+      // expired session, as the gateway's own 404 is.
       if (e instanceof GatewayFailure && e.rule === 'session-owner' && e.exchange?.status === 404 && this.sessionId) {
         this.invalidate('the session expired');
-        throw new GatewayFailure('session-expired', `mcpscope's relay no longer knows this session (HTTP 404, rule session-owner): it expired`, e.exchange, e.rule);
+        throw new GatewayFailure('session-expired', `mcpscope's relay cannot accept this session id any more (HTTP 404, rule session-owner): it expired`, e.exchange, e.rule);
       }
       throw e;
     }
