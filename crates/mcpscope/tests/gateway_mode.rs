@@ -55,6 +55,8 @@ struct Gateway {
     token: String,
     /// Its stderr so far, line by line.
     stderr: Arc<Mutex<Vec<String>>>,
+    /// The task reading it, done at the process's exit.
+    stderr_reader: Option<tokio::task::JoinHandle<()>>,
     client: reqwest::Client,
     _dir: Scratch,
 }
@@ -87,7 +89,7 @@ impl Gateway {
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let mut err_lines = BufReader::new(child.stderr.take().unwrap()).lines();
         let sink = stderr.clone();
-        tokio::spawn(async move {
+        let stderr_reader = tokio::spawn(async move {
             while let Ok(Some(l)) = err_lines.next_line().await {
                 sink.lock().unwrap().push(l);
             }
@@ -106,6 +108,7 @@ impl Gateway {
             base,
             token,
             stderr,
+            stderr_reader: Some(stderr_reader),
             client: reqwest::Client::new(),
             _dir: dir,
         }
@@ -200,12 +203,15 @@ impl Gateway {
         tokio::net::TcpStream::connect(addr).await.is_err()
     }
 
-    /// Wait for the exit (within `at_most`): its code.
+    /// Wait for the exit (within `at_most`): its code. Its stderr is then read to the end.
     async fn exit_code(&mut self, at_most: Duration) -> i32 {
         let status = tokio::time::timeout(at_most, self.child.wait())
             .await
             .unwrap_or_else(|_| panic!("mcpscope gateway exits within {at_most:?}"))
             .unwrap();
+        if let Some(reader) = self.stderr_reader.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(5), reader).await;
+        }
         status.code().unwrap_or(-1)
     }
 
