@@ -27,6 +27,14 @@ impl Signal {
         }
     }
 
+    /// What a person calls it: Ctrl-C for SIGINT.
+    pub fn said(self) -> &'static str {
+        match self {
+            Signal::Interrupt => "Ctrl-C",
+            Signal::Terminate => "SIGTERM",
+        }
+    }
+
     /// The status a shell reports for a process this signal ended (128 + its number), the
     /// exit code when a second one ends us at once.
     pub fn exit_code(self) -> i32 {

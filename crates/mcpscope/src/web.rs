@@ -374,7 +374,7 @@ fn interrupted() -> impl std::future::Future<Output = ()> {
             format!(
                 "mcpscope: stopping: requests in progress get up to {:?}, then the servers are closed; {} again quits at once",
                 ListenOptions::default().shutdown_grace,
-                signal.name()
+                signal.said()
             ),
         );
     }

@@ -754,9 +754,24 @@ async fn sigterm_or_ctrl_c_stops_at_once_with_the_event_stream_open_and_twice_qu
         assert!(std::time::Instant::now() < deadline, "the call never began");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let mut stderr = BufReader::new(ui.child.stderr.take().unwrap()).lines();
     let pid = Pid::from_raw(ui.child.id().unwrap() as i32);
     kill(pid, Signal::SIGINT).unwrap();
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // After a second, a line says what the stop waits for and how to quit now.
+    let hint = loop {
+        let line = tokio::time::timeout(Duration::from_secs(4), stderr.next_line())
+            .await
+            .expect("a line saying the stop waits, within 4 s")
+            .unwrap()
+            .expect("stderr still open: the first Ctrl-C waits for the call in progress");
+        if line.starts_with("mcpscope: stopping:") {
+            break line;
+        }
+    };
+    assert!(
+        hint.contains("5s") && hint.contains("Ctrl-C again quits at once"),
+        "{hint}"
+    );
     assert!(
         ui.child.try_wait().unwrap().is_none(),
         "the first Ctrl-C waits for the call in progress"
