@@ -38,7 +38,7 @@ mod stdio;
 
 pub use bin::{BIN_ENV, BIN_NAME, bin_path};
 pub use error::{Error, Result};
-pub use http::{HttpFixture, HttpMode, HttpStats, serve_http, serve_http_with_stats};
+pub use http::{HttpFixture, HttpFlaw, HttpMode, HttpStats, serve_http, serve_http_with_stats};
 pub use oauth::{OAuthFixture, OAuthOptions, OAuthStats};
 pub use stdio::{
     Flaw, GARBAGE_NOISE, JUNK_LINE, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, STRAY_ID,

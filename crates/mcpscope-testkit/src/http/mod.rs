@@ -2,10 +2,13 @@
 //! provides), [`HttpStats`] to count what arrived, and [`HttpFixture`] to run one on loopback.
 //! Small modes live here; the stateful ones have a file each.
 
+mod conforming;
 mod legacy_sse;
 mod redirect_session;
 mod resume;
 mod sessions;
+
+pub use conforming::HttpFlaw;
 
 use crate::Result;
 use crate::jsonrpc::{
@@ -78,6 +81,16 @@ pub enum HttpMode {
     /// `GET /` serves the same stream (and `POST /` is `405`), so the root URL exercises a
     /// client's fallback from Streamable HTTP to HTTP+SSE. Entry path: `/sse`.
     LegacySseOnly,
+    /// Both eras on one endpoint, keeping every Streamable HTTP rule `mcpscope check` tests:
+    /// foreign `Origin` → 403; 2025-11-25 sessions (`initialize` issues one, `DELETE` ends it, its
+    /// id then gets 404), notifications → 202, an unknown `MCP-Protocol-Version` → 400; 2026-07-28
+    /// requests (told by their `_meta` envelope) answered with no session id and their
+    /// `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` checked against the body (400, -32020).
+    /// Tools: `echo`. `flaw` breaks exactly one rule ([`HttpFlaw`]).
+    Conforming {
+        /// The rule broken, if any.
+        flaw: Option<HttpFlaw>,
+    },
     /// Accepts connections and reads requests but never sends a status line. Proves the HTTP
     /// request timeout fires (and the request is reported as timed out, not lost).
     SlowHeaders,
@@ -278,6 +291,7 @@ fn router(mode: HttpMode, stats: HttpStats) -> Router {
             .fallback(unauthorized),
         HttpMode::LegacySseOnly => legacy_sse::router(),
         HttpMode::SlowHeaders => Router::new().fallback(never_respond),
+        HttpMode::Conforming { flaw } => conforming::router(flaw),
     };
     // Outermost, so requests that never get an answer are counted too.
     app.layer(middleware::from_fn_with_state(stats, count_request))
