@@ -331,3 +331,68 @@ async fn the_stateless_typescript_sdk_skips_the_session_checks() {
         "{v}"
     );
 }
+
+#[tokio::test]
+async fn the_stateless_python_sdk_skips_the_session_checks() {
+    let Some(peers) = Peers::get("python sdk stateless") else {
+        return;
+    };
+    let server = peers.serve("python-sdk-server.sh", "http-stateless").await;
+    let (_, report) = check(&[&format!("{}/mcp", server.base)]).await;
+    let want = expected(&[
+        ("session-id-visible-ascii", LEGACY, "skipped"),
+        ("server-session-lifecycle", LEGACY, "skipped"),
+    ]);
+    assert_eq!(http_outcomes(&report), want, "{report:#}");
+}
+
+/// server-everything speaks 2025-11-25 only: its five legacy http verdicts, two of them true
+/// findings — no Origin check, and a 400 (not 404) for the session it just ended.
+#[tokio::test]
+async fn server_everything_fails_dns_rebinding_and_the_session_lifecycle() {
+    let Some(peers) = Peers::get("server-everything") else {
+        return;
+    };
+    let server = peers.serve("everything.sh", "http").await;
+    let (code, report) = check(&[&format!("{}/mcp", server.base)]).await;
+    assert_eq!(code, 6, "{report:#}");
+    let outcome = |id: &str| verdict(&report, id, LEGACY)["outcome"].clone();
+    assert_eq!(outcome("dns-rebinding-protection"), "fail");
+    assert_eq!(outcome("session-id-visible-ascii"), "pass");
+    assert_eq!(outcome("notification-post-accepted"), "pass");
+    assert_eq!(outcome("protocol-version-header-invalid"), "pass");
+    let lifecycle = verdict(&report, "server-session-lifecycle", LEGACY);
+    assert_eq!(lifecycle["outcome"], "fail", "{lifecycle:#}");
+    assert!(
+        lifecycle["message"]
+            .as_str()
+            .unwrap()
+            .contains("then got HTTP 400"),
+        "{lifecycle:#}"
+    );
+    // Two exchanges as evidence: the DELETE and the request after it.
+    let methods: Vec<&str> = lifecycle["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["kind"].as_str())
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "http-request DELETE",
+            "http-response 200",
+            "http-request POST",
+            "http-response 400"
+        ],
+        "{lifecycle:#}"
+    );
+    assert!(
+        report["verdicts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|v| v["era"] == LEGACY),
+        "server-everything offers no 2026-07-28"
+    );
+}
