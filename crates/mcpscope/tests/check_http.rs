@@ -145,6 +145,8 @@ async fn demo_server() -> (tokio::process::Child, String) {
     })
     .await
     .expect("demo-server started");
+    // Keep reading: a closed pipe would fail the server's next line on stderr (and the server).
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     (child, url)
 }
 
@@ -395,4 +397,34 @@ async fn server_everything_fails_dns_rebinding_and_the_session_lifecycle() {
             .all(|v| v["era"] == LEGACY),
         "server-everything offers no 2026-07-28"
     );
+}
+
+/// A root URL that reaches an HTTP+SSE server through the fallback (its POST answers 405): the
+/// http checks are not judged — skipped, saying why — rather than failed for a 405.
+#[tokio::test]
+async fn an_http_sse_server_behind_the_fallback_is_not_judged() {
+    let server = HttpFixture::spawn(HttpMode::LegacySseOnly)
+        .await
+        .expect("fixture");
+    let (_, report) = check(&[&server.url("/")]).await;
+    let (id, _) = HTTP_CHECKS[0];
+    let v = verdict(&report, id, LEGACY);
+    assert_eq!(v["outcome"], "skipped", "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("HTTP 405, no body even without an Origin"),
+        "{v:#}"
+    );
+    for (id, eras) in &HTTP_CHECKS[1..] {
+        if eras.contains(&LEGACY) {
+            let v = verdict(&report, id, LEGACY);
+            assert_eq!(v["outcome"], "skipped", "{v:#}");
+            assert!(
+                v["message"].as_str().unwrap().contains("got HTTP 405"),
+                "{v:#}"
+            );
+        }
+    }
 }

@@ -83,26 +83,53 @@ async fn dns_rebinding(cx: &Cx) {
         Era::Legacy => (initialize("mcpscope-check-origin"), Vec::new()),
         Era::Modern => http_modern::discover("mcpscope-check-origin"),
     };
+    let control = Ask::post(body.clone(), &pairs(&headers));
     headers.push(("Origin", FOREIGN_ORIGIN.to_string()));
     let a = raw_http::send(cx, Ask::post(body, &pairs(&headers))).await;
-    if a.status == Some(403) {
-        pass(
-            cx,
-            ID,
-            format!("a request with Origin: {FOREIGN_ORIGIN} was refused with 403"),
-        );
-        return;
+    end_session(cx, &a).await;
+    let status = match a.status {
+        Some(403) => {
+            let m = format!("a request with Origin: {FOREIGN_ORIGIN} was refused with 403");
+            return pass(cx, ID, m);
+        }
+        Some(s) => s,
+        None => {
+            let m = format!("a request with Origin: {FOREIGN_ORIGIN}: {}", a.describe());
+            return broken(cx, ID, m, &[&a]);
+        }
+    };
+    let served = (200..300).contains(&status);
+    if !served {
+        // Refused, but not with 403: judged only if the same request without the Origin is
+        // served (an endpoint that refuses it anyway — an HTTP+SSE server's 405 — says nothing).
+        let c = raw_http::send(cx, control).await;
+        end_session(cx, &c).await;
+        if !c.status.is_some_and(|s| (200..300).contains(&s)) {
+            let m = format!(
+                "not judged: the endpoint answers this request with {} even without an Origin",
+                c.describe()
+            );
+            return cx.skip(ID, m);
+        }
     }
+    let what = if served {
+        "a web page can drive this server (DNS rebinding)"
+    } else {
+        "refused, but a foreign origin gets 403 Forbidden"
+    };
     broken(
         cx,
         ID,
         format!(
-            "a request with Origin: {FOREIGN_ORIGIN} to a server on the loopback interface got {}, not 403 Forbidden: a web page can drive this server (DNS rebinding)",
+            "a request with Origin: {FOREIGN_ORIGIN} to a server on the loopback interface got {}, not 403: {what}",
             a.describe()
         ),
         &[&a],
     );
-    // An initialize that went through opened a session: end it.
+}
+
+/// An `initialize` that went through opened a session: end it.
+async fn end_session(cx: &Cx, a: &Answer) {
     if let Some(session) = a.header("mcp-session-id") {
         let session = session.to_string();
         raw_http::send(cx, Ask::delete(&[("Mcp-Session-Id", &session)])).await;
