@@ -1,9 +1,11 @@
 //! Resources: a listed resource read back with contents (`resources-read-listed`) and a URI that
 //! names nothing refused with the error of the revision (`resource-not-found`: -32002 in
-//! 2025-11-25; -32602 in 2026-07-28, SEP-2164, never an empty `contents`).
+//! 2025-11-25; -32602 in 2026-07-28, SEP-2164, never an empty `contents`: that one is a MUST NOT,
+//! so it fails where the rest of the check warns).
 
 use super::Lists;
-use crate::run::{Cx, Failure};
+use crate::run::{Asked, Cx, Failure};
+use crate::verdict::{Outcome, Verdict};
 use mcpscope_proto::era::{Era, INVALID_PARAMS};
 use serde_json::{Value, json};
 
@@ -82,12 +84,30 @@ async fn not_found(cx: &Cx) {
             "resource-not-found",
             "refused with -32602 (2025-11-25 names -32002; 2026-07-28 moves to -32602, which clients accept)",
         ),
-        Ok(r) if r.get("contents").and_then(Value::as_array).is_some_and(Vec::is_empty) => cx.broken(
-            "resource-not-found",
-            format!("{uri} (which names nothing) was answered with empty contents instead of an error {expected}"),
-            Some(&asked),
-        ),
+        Ok(r) if r.get("contents").and_then(Value::as_array).is_some_and(Vec::is_empty) => {
+            empty_contents(cx, uri, expected, &asked)
+        }
         Ok(_) => cx.broken("resource-not-found", format!("{uri} (which names nothing) was answered with contents"), Some(&asked)),
         Err(f) => cx.broken("resource-not-found", format!("{uri}: {f}, expected {expected}"), Some(&asked)),
     }
+}
+
+/// An empty `contents` for a URI that names nothing: a SHOULD broken in 2025-11-25, but SEP-2164's
+/// MUST NOT in 2026-07-28, so a fail there where the rest of the check warns (the official suite's
+/// `sep-2164-no-empty-contents` fails it too: docs/checks.md, "Agreement with the official suite").
+fn empty_contents(cx: &Cx, uri: &str, expected: i64, asked: &Asked) {
+    let message = format!(
+        "{uri} (which names nothing) was answered with empty contents instead of an error {expected}"
+    );
+    if cx.era == Era::Legacy {
+        cx.broken("resource-not-found", message, Some(asked));
+        return;
+    }
+    let message = format!(
+        "{message}: 2026-07-28 says servers MUST NOT return an empty contents array for a non-existent resource"
+    );
+    let v = Verdict::new("resource-not-found", cx.version(), Outcome::Fail, message)
+        .with_evidence(asked.evidence.clone())
+        .with_reproduce(Some(asked.reproduce.clone()));
+    cx.add(v);
 }
