@@ -14,6 +14,7 @@ use mcpscope_check::catalog::CHECKS;
 use mcpscope_check::{Options, RunError, report};
 use mcpscope_proto::era::{Era, EraPreference};
 use mcpscope_proto::error_code::ErrorCode;
+use mcpscope_transport::Target;
 use std::io::IsTerminal;
 use std::time::Duration;
 
@@ -55,6 +56,11 @@ pub struct CheckArgs {
     /// Warnings fail the run too.
     #[arg(long)]
     pub strict: bool,
+    /// Log in to a protected HTTP server when no stored credentials work (a browser, or
+    /// --headless-auth / --print-auth-url). Without it the check never waits on a login: a
+    /// server that needs one exits 3.
+    #[arg(long)]
+    pub login: bool,
     /// Print every check (id, level, revision, spec source) and exit.
     #[arg(long)]
     pub list: bool,
@@ -102,10 +108,15 @@ fn print_list() {
     }
 }
 
-async fn run_inner(args: CheckArgs) -> Result<i32, Failure> {
+async fn run_inner(mut args: CheckArgs) -> Result<i32, Failure> {
     let baseline = read_baseline(args.baseline.as_deref())?;
     let only = only_era(&args)?;
     let resolved = resolve_connect(&args.connect, None)?;
+    if !wants_login(&args) && !matches!(resolved.target, Target::Stdio { .. }) {
+        // A CI job has no one to log in: stored credentials or a --header, else exit 3 at once
+        // (a browser login would wait until --timeout and end as "unreachable").
+        args.auth.stored_auth_only = true;
+    }
     let oauth = crate::oauth::setup(&args.auth, &resolved)?;
     let mut client = resolved.options;
     client.transport.auth = oauth.auth_provider();
@@ -121,7 +132,7 @@ async fn run_inner(args: CheckArgs) -> Result<i32, Failure> {
         say::line(&format!("checking {} …", resolved.label));
     }
     let mut report = mcpscope_check::run(opts).await.map_err(|e| match e {
-        RunError::AuthRequired(m) => Failure::new(ErrorCode::AuthRequired, format!("{m} (give --header \"Authorization: Bearer …\", or log in with `mcpscope --cli … --method tools/list` first and add --use-stored-auth)")),
+        RunError::AuthRequired(m) => Failure::new(ErrorCode::AuthRequired, format!("{m} (give --header \"Authorization: Bearer …\", or add --login: the tokens are stored for the next run)")),
         RunError::Unreachable(m) => Failure::new(ErrorCode::Unreachable, m),
     })?;
     let stale = baseline.apply(&mut report.verdicts);
@@ -141,6 +152,11 @@ async fn run_inner(args: CheckArgs) -> Result<i32, Failure> {
         }
     }
     Ok(report::exit_code(&report, args.strict, &stale))
+}
+
+/// Whether the flags ask for a login: `--login`, or a flag that only means something with one.
+fn wants_login(args: &CheckArgs) -> bool {
+    args.login || args.auth.relogin || args.auth.headless_auth || args.auth.print_auth_url
 }
 
 fn read_baseline(path: Option<&str>) -> Result<Baseline, Failure> {

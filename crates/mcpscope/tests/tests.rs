@@ -15,6 +15,9 @@ mod misbehaving_http;
 mod misbehaving_era;
 // Lists that never end on their own: a repeated cursor, more pages than the engine walks.
 mod misbehaving_pagination;
+// `mcpscope check` for CI: clean real servers (exact warnings, JUnit read back), the testkit's
+// flawed server failing one check per flaw, baselines, --strict, exits 3 and 4, --timeout.
+mod check;
 
 // The CLI against the built-in demo server, both eras × stdio, Streamable HTTP and HTTP+SSE;
 // shared plumbing first.
