@@ -376,7 +376,7 @@ impl Wanted {
             (None, Some(_)) => self.positional.join(" "),
             (None, None) => {
                 return usage(
-                    "no server given: pass a command (mcpscope --cli node server.js …), a URL, --config FILE --server NAME, or --demo",
+                    "no server given: pass a command (node server.js …), a URL, --config FILE --server NAME, or --demo",
                 );
             }
         };

@@ -80,6 +80,21 @@ pub async fn run(args: Args) -> i32 {
     }
 }
 
+/// `mcpscope chek …`: a first word that is not a file but is a letter or two from one of the
+/// subcommands was meant as that subcommand (the web UI would otherwise say it takes no target).
+fn mistyped_command(first: Option<&String>) -> Option<String> {
+    let word = first?;
+    if std::path::Path::new(word).exists() || word.contains(['/', '.', ':']) {
+        return None;
+    }
+    let meant = ["check", "gateway", "demo-server"]
+        .into_iter()
+        .find(|c| crate::cli::edit_distance(word, c) <= 2)?;
+    Some(format!(
+        "`{word}` is not a command of mcpscope: did you mean `mcpscope {meant} …`? (`mcpscope {meant} --help` says what it takes)"
+    ))
+}
+
 /// The steps of [`run`] in order; `Err` is the exit code, its reason already printed.
 async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
     if !args.connect.target.is_empty()
@@ -87,6 +102,9 @@ async fn serve_until_interrupted(args: &Args) -> Result<(), i32> {
         || args.connect.demo
         || args.method.is_some()
     {
+        if let Some(hint) = mistyped_command(args.connect.target.first()) {
+            return Err(fail(&hint));
+        }
         return Err(fail(
             "the web UI takes its servers from the catalog; add this one in the UI (or with --catalog FILE), or add --cli to run one method from the terminal",
         ));
@@ -425,6 +443,20 @@ pub(crate) fn lock_data_dir(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_subcommand_typed_a_letter_off_is_named() {
+        let hint = mistyped_command(Some(&"chek".to_string())).unwrap();
+        assert!(hint.contains("did you mean `mcpscope check …`"), "{hint}");
+        assert!(
+            mistyped_command(Some(&"gatewy".to_string()))
+                .unwrap()
+                .contains("mcpscope gateway")
+        );
+        assert_eq!(mistyped_command(Some(&"node".to_string())), None);
+        assert_eq!(mistyped_command(Some(&"./check".to_string())), None);
+        assert_eq!(mistyped_command(None), None);
+    }
 
     #[test]
     fn loopback_names() {

@@ -174,7 +174,7 @@ pub(super) async fn unknown_tool(session: &Session, name: &str) -> Option<Failur
 
 /// Levenshtein distance in characters, for "did you mean" (short names only: a method or tool
 /// name, so the quadratic cost is nothing).
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -15,6 +15,7 @@ mod output;
 mod params;
 mod validate;
 
+pub(crate) use failure::edit_distance;
 pub use failure::{Failure, exit};
 
 use crate::args::{Args, ElicitationArg, FormatArg};
