@@ -30,6 +30,8 @@ pub enum Area {
     Pagination,
     /// Streamable HTTP: sessions, headers, origins.
     Http,
+    /// Authorization of a protected HTTP server: its challenge, metadata, tokens.
+    Auth,
 }
 
 impl Area {
@@ -45,6 +47,7 @@ impl Area {
             Area::Utilities => "utilities",
             Area::Pagination => "pagination",
             Area::Http => "http",
+            Area::Auth => "authorization",
         }
     }
 }
@@ -363,6 +366,70 @@ pub static CHECKS: &[Def] = &[
         applies: Applies::Modern,
         source: "2026-07-28 basic/transports/streamable-http §Server Validation",
         sentence: "Validation failure conditions include: A required standard header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) is missing. (Rejected with HTTP 400 Bad Request and JSON-RPC error -32020, HeaderMismatch.)",
+    },
+    Def {
+        id: "auth-www-authenticate",
+        area: Area::Auth,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "basic/authorization §Error Handling, §Protected Resource Metadata Discovery Requirements; RFC 6750 §3",
+        sentence: "Servers MUST return appropriate HTTP status codes for authorization errors: 401 Unauthorized — Authorization required or token invalid. (RFC 6750 §3: the resource server MUST include the WWW-Authenticate response header field.) MCP servers MUST implement one of the following discovery mechanisms: the resource metadata URL in the WWW-Authenticate header under resource_metadata when returning 401 Unauthorized responses, or a well-known URI.",
+    },
+    Def {
+        id: "auth-www-authenticate-scope",
+        area: Area::Auth,
+        level: Level::Should,
+        applies: Applies::Both,
+        source: "basic/authorization §Protected Resource Metadata Discovery Requirements (2026-07-28: §Scope Selection Strategy)",
+        sentence: "MCP servers SHOULD include a scope parameter in the WWW-Authenticate header as defined in RFC 6750 Section 3 to indicate the scopes required for accessing the resource.",
+    },
+    Def {
+        id: "auth-protected-resource-metadata",
+        area: Area::Auth,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "basic/authorization §Authorization Server Location; RFC 9728 §2, §3.3",
+        sentence: "MCP servers MUST implement the OAuth 2.0 Protected Resource Metadata (RFC9728) specification to indicate the locations of authorization servers. The Protected Resource Metadata document returned by the MCP server MUST include the authorization_servers field containing at least one authorization server. (RFC 9728 §3.3: the resource value returned MUST be identical to the protected resource's resource identifier.)",
+    },
+    Def {
+        id: "auth-server-metadata",
+        area: Area::Auth,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "basic/authorization §Overview, §Authorization Server Metadata Discovery; RFC 8414 §3.3",
+        sentence: "MCP authorization servers MUST provide at least one of the following discovery mechanisms: OAuth 2.0 Authorization Server Metadata (RFC8414), OpenID Connect Discovery 1.0. (RFC 8414 §3.3: the issuer value returned MUST be identical to the authorization server's issuer identifier value into which the well-known URI string was inserted.)",
+    },
+    Def {
+        id: "auth-pkce-s256",
+        area: Area::Auth,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "basic/authorization §Authorization Code Protection (2026-07-28: security-considerations)",
+        sentence: "MCP clients MUST use the S256 code challenge method when technically capable. If code_challenge_methods_supported is absent, the authorization server does not support PKCE and MCP clients MUST refuse to proceed. Authorization servers providing OpenID Connect Discovery 1.0 MUST include code_challenge_methods_supported in their metadata to ensure MCP compatibility.",
+    },
+    Def {
+        id: "auth-registration",
+        area: Area::Auth,
+        level: Level::Should,
+        applies: Applies::Both,
+        source: "basic/authorization §Client Registration Approaches (2026-07-28: client-registration)",
+        sentence: "Authorization servers and MCP clients SHOULD support OAuth Client ID Metadata Documents. Authorization servers and MCP clients MAY support the OAuth 2.0 Dynamic Client Registration Protocol (RFC7591). Clients supporting all options SHOULD follow the priority order: pre-registered client information, Client ID Metadata Documents (client_id_metadata_document_supported), Dynamic Client Registration (registration_endpoint), prompt the user.",
+    },
+    Def {
+        id: "auth-token-audience",
+        area: Area::Auth,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "basic/authorization §Token Handling, §Access Token Privilege Restriction",
+        sentence: "MCP servers MUST validate that access tokens were issued specifically for them as the intended audience, according to RFC 8707 Section 2. Invalid or expired tokens MUST receive a HTTP 401 response. MCP servers MUST only accept tokens specifically intended for themselves and MUST reject tokens that do not include them in the audience claim or otherwise verify that they are the intended recipient of the token.",
+    },
+    Def {
+        id: "auth-resource-indicator",
+        area: Area::Auth,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "basic/authorization §Token Audience Binding and Validation; RFC 8707 §2",
+        sentence: "RFC 8707 Resource Indicators provide critical security benefits by binding tokens to their intended audiences when the Authorization Server supports the capability. MCP servers MUST validate that tokens presented to them were specifically issued for their use.",
     },
 ];
 

@@ -5,8 +5,11 @@
 //! `Authorization`, bounded in time and bytes. The request and its answer are recorded as frames
 //! of the era (numbered with the session's), and as evidence whose excerpt starts with the headers
 //! the check is about, so a failing verdict shows the exchange; the reproduce command is `curl`.
+//! The authorization checks use it too, before any session exists ([`Wire`]): a request without
+//! credentials, and `GET`s of metadata documents on other URLs.
 
-use crate::run::Cx;
+use crate::recorder::Recorder;
+use crate::run::{Cx, Options};
 use crate::verdict::Evidence;
 use bytes::Bytes;
 use mcpscope_proto::{Direction, Frame, FrameKind};
@@ -19,14 +22,45 @@ const WAIT: Duration = Duration::from_secs(10);
 /// Bytes of an answer read; the rest is not waited for.
 const MAX_BODY: usize = 256 * 1024;
 
+/// What a request made by hand needs of the run: the target and its options, and the era's
+/// recorder and frame numbers. A session's [`Cx`] has them, and so has an era whose handshake
+/// the server refused (the authorization checks run there).
+pub(crate) trait Wire: Sync {
+    /// The run's options (the target, its `--header`s, the session's auth provider).
+    fn opts(&self) -> &Options;
+    /// The era's recorder.
+    fn rec(&self) -> &Recorder;
+    /// The next frame number of the era.
+    fn next_frame(&self) -> u64;
+}
+
+impl Wire for Cx {
+    fn opts(&self) -> &Options {
+        &self.opts
+    }
+
+    fn rec(&self) -> &Recorder {
+        &self.rec
+    }
+
+    fn next_frame(&self) -> u64 {
+        Cx::next_frame(self)
+    }
+}
+
 /// A request to make.
 pub(crate) struct Ask {
-    /// `POST` or `DELETE`.
+    /// `POST`, `DELETE` or `GET`.
     pub(crate) method: reqwest::Method,
     /// Headers the check chooses (they replace a `--header` of the same name).
     pub(crate) headers: Vec<(String, String)>,
     /// The JSON body (POST).
     pub(crate) body: Option<Value>,
+    /// Another URL than the MCP endpoint (a metadata document): sent with none of the target's
+    /// `--header`s nor credentials.
+    pub(crate) url: Option<String>,
+    /// Whether the target's `Authorization` (a `--header`, the session's token) goes along.
+    pub(crate) credentials: bool,
 }
 
 impl Ask {
@@ -44,6 +78,25 @@ impl Ask {
             method: reqwest::Method::POST,
             headers: all,
             body: Some(body),
+            url: None,
+            credentials: true,
+        }
+    }
+
+    /// The same request without the target's `Authorization` (its other `--header`s stay).
+    pub(crate) fn without_credentials(mut self) -> Ask {
+        self.credentials = false;
+        self
+    }
+
+    /// A GET of a JSON document at `url`, with nothing of the target's.
+    pub(crate) fn get(url: &str) -> Ask {
+        Ask {
+            method: reqwest::Method::GET,
+            headers: vec![("Accept".to_string(), "application/json".to_string())],
+            body: None,
+            url: Some(url.to_string()),
+            credentials: false,
         }
     }
 
@@ -56,6 +109,8 @@ impl Ask {
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
             body: None,
+            url: None,
+            credentials: true,
         }
     }
 }
@@ -121,35 +176,40 @@ impl Answer {
 }
 
 /// The MCP endpoint of an HTTP target and its `--header`s; `None` for stdio and HTTP+SSE.
-pub(crate) fn endpoint(cx: &Cx) -> Option<(&str, &[(String, String)])> {
-    match &cx.opts.target {
+pub(crate) fn endpoint(cx: &dyn Wire) -> Option<(&str, &[(String, String)])> {
+    match &cx.opts().target {
         Target::Http { url, headers } => Some((url.as_str(), headers.as_slice())),
         _ => None,
     }
 }
 
-/// Send `ask` to the target's MCP endpoint and read the answer, within [`WAIT`].
-pub(crate) async fn send(cx: &Cx, ask: Ask) -> Answer {
-    let Some((url, extra)) = endpoint(cx) else {
+/// Send `ask` to the target's MCP endpoint (or its own URL) and read the answer, within [`WAIT`].
+pub(crate) async fn send(cx: &dyn Wire, ask: Ask) -> Answer {
+    let Some((endpoint, extra)) = endpoint(cx) else {
         return no_answer("not an HTTP target".into(), Vec::new(), String::new());
     };
-    let mut headers: Vec<(String, String)> = extra
-        .iter()
-        .filter(|(k, _)| !ask.headers.iter().any(|(a, _)| a.eq_ignore_ascii_case(k)))
-        .cloned()
-        .collect();
-    if let Some(auth) = &cx.opts.client.transport.auth
-        && !headers
+    let url = ask.url.as_deref().unwrap_or(endpoint);
+    let chosen = |k: &str| ask.headers.iter().any(|(a, _)| a.eq_ignore_ascii_case(k));
+    let secret = |k: &str| k.eq_ignore_ascii_case("authorization");
+    let mut headers: Vec<(String, String)> = match ask.url {
+        Some(_) => Vec::new(),
+        None => extra
             .iter()
-            .any(|(k, _)| k.eq_ignore_ascii_case("authorization"))
-        && let Some(value) = authorization(cx, auth.as_ref()).await
+            .filter(|(k, _)| !chosen(k) && (ask.credentials || !secret(k)))
+            .cloned()
+            .collect(),
+    };
+    if ask.credentials
+        && !chosen("authorization")
+        && !headers.iter().any(|(k, _)| secret(k))
+        && let Some(value) = credentials(cx).await
     {
         headers.push(("Authorization".into(), value));
     }
     headers.extend(ask.headers.iter().cloned());
     let body = ask.body.as_ref().map(Value::to_string).unwrap_or_default();
     let reproduce = curl(&ask.method, url, &ask.headers, &body);
-    let mark = cx.rec.mark();
+    let mark = cx.rec().mark();
     let shown = notable(&ask.headers);
     record_request(cx, &ask.method, url, &headers, &body);
     let id = ask.body.as_ref().and_then(|b| b.get("id")).cloned();
@@ -168,6 +228,21 @@ pub(crate) async fn send(cx: &Cx, ask: Ask) -> Answer {
     answer
 }
 
+/// The `Authorization` value the era's requests carry: the target's `--header`, else the
+/// session's token, as its transport would send it (a refresh, if one is needed, is recorded in
+/// the era's frames). `None`: the run has no credentials.
+pub(crate) async fn credentials(cx: &dyn Wire) -> Option<String> {
+    if let Some((_, extra)) = endpoint(cx)
+        && let Some((_, v)) = extra
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("authorization"))
+    {
+        return Some(v.clone());
+    }
+    let auth = cx.opts().client.transport.auth.clone()?;
+    authorization(cx, auth.as_ref()).await
+}
+
 fn no_answer(why: String, evidence: Vec<Evidence>, reproduce: String) -> Answer {
     Answer {
         status: None,
@@ -182,14 +257,14 @@ fn no_answer(why: String, evidence: Vec<Evidence>, reproduce: String) -> Answer 
 
 /// The request on the wire and its answer, read up to the message answering `id`.
 async fn exchange(
-    cx: &Cx,
+    cx: &dyn Wire,
     method: &reqwest::Method,
     url: &str,
     headers: &[(String, String)],
     body: String,
     id: Option<Value>,
 ) -> Result<Answer, String> {
-    let clients = HttpClients::new(cx.opts.client.transport.connect_timeout);
+    let clients = HttpClients::new(cx.opts().client.transport.connect_timeout);
     let client = clients.for_url(url).map_err(|e| e.to_string())?;
     let mut request = client.request(method.clone(), url);
     for (k, v) in headers {
@@ -274,31 +349,30 @@ fn answering(body: &[u8], id: Option<&Value>, sse: bool) -> Option<Value> {
     })
 }
 
-/// The session's `Authorization` value, as its transport would send it (a refresh, if one is
-/// needed, is recorded in the era's frames).
-async fn authorization(cx: &Cx, auth: &dyn AuthProvider) -> Option<String> {
+/// The session's `Authorization` value, as its transport would send it.
+async fn authorization(cx: &dyn Wire, auth: &dyn AuthProvider) -> Option<String> {
     let sink = Sink { cx };
     auth.authorization(&sink).await
 }
 
 /// Frames an auth provider makes go to the era's recorder.
 struct Sink<'a> {
-    cx: &'a Cx,
+    cx: &'a dyn Wire,
 }
 
 impl FrameSink for Sink<'_> {
     fn next_exchange(&self) -> u64 {
-        self.cx.opts.client.transport.exchanges.next()
+        self.cx.opts().client.transport.exchanges.next()
     }
 
     fn frame(&self, mut frame: Frame) {
         frame.seq = self.cx.next_frame();
-        self.cx.rec.keep(&frame);
+        self.cx.rec().keep(&frame);
     }
 }
 
 fn record_request(
-    cx: &Cx,
+    cx: &dyn Wire,
     method: &reqwest::Method,
     url: &str,
     headers: &[(String, String)],
@@ -319,16 +393,22 @@ fn record_request(
             (k.clone(), if secret { "…".into() } else { v.clone() })
         })
         .collect();
-    cx.rec.keep(&frame);
+    cx.rec().keep(&frame);
 }
 
-fn record_response(cx: &Cx, url: &str, status: u16, headers: &[(String, String)], body: &Bytes) {
+fn record_response(
+    cx: &dyn Wire,
+    url: &str,
+    status: u16,
+    headers: &[(String, String)],
+    body: &Bytes,
+) {
     let mut frame = Frame::new(Direction::In, FrameKind::HttpResponse, body.clone());
     frame.seq = cx.next_frame();
     frame.meta.url = Some(url.to_string());
     frame.meta.status = Some(status);
     frame.meta.headers = headers.to_vec();
-    cx.rec.keep(&frame);
+    cx.rec().keep(&frame);
 }
 
 /// The request headers a check chose, except the two every POST carries.
@@ -345,18 +425,20 @@ fn notable(headers: &[(String, String)]) -> Vec<(String, String)> {
 /// The exchange's frames, the request's excerpt led by the headers the check chose and the
 /// answer's by the MCP headers it carried, so the evidence shows what the check is about.
 fn evidence(
-    cx: &Cx,
+    cx: &dyn Wire,
     mark: u64,
     sent: &[(String, String)],
     received: &[(String, String)],
 ) -> Vec<Evidence> {
-    let mut frames = cx.rec.since(mark, 2);
+    let mut frames = cx.rec().since(mark, 2);
     for e in &mut frames {
         let lead: Vec<String> = match e.direction {
             "out" => sent.iter().map(|(k, v)| format!("{k}: {v}")).collect(),
             _ => received
                 .iter()
-                .filter(|(k, _)| k.starts_with("mcp-") || k == "content-type")
+                .filter(|(k, _)| {
+                    k.starts_with("mcp-") || k == "content-type" || k == "www-authenticate"
+                })
                 .map(|(k, v)| format!("{k}: {v}"))
                 .collect(),
         };

@@ -69,6 +69,10 @@ pub struct Report {
     pub elapsed_ms: u64,
     /// Whether `--timeout` ended it.
     pub timed_out: bool,
+    /// The server refused every era's handshake for want of credentials: only the authorization
+    /// checks ran (exit 3). Why, in the client's words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auth_required: Option<String>,
 }
 
 /// What a check group works with: the era's session and recorder, and where verdicts go.
@@ -135,6 +139,17 @@ impl Cx {
     /// Whether the server runs over stdio.
     pub(crate) fn is_stdio(&self) -> bool {
         matches!(self.opts.target, Target::Stdio { .. })
+    }
+
+    /// The era without its session, for the checks that need none (authorization).
+    pub(crate) fn bare(&self) -> checks::auth::Bare {
+        checks::auth::Bare {
+            era: self.era,
+            rec: self.rec.clone(),
+            opts: self.opts.clone(),
+            out: self.out.clone(),
+            frames: self.frames.clone(),
+        }
     }
 
     /// The next frame number (for a probe's frames).
@@ -268,7 +283,11 @@ pub async fn run(opts: Options) -> Result<Report, RunError> {
             .unwrap_or_else(std::sync::PoisonError::into_inner),
     );
     let offered: Vec<&EraRun> = eras_run.iter().filter(|r| r.offered).collect();
-    if offered.is_empty() {
+    let auth_required = match connect_failure(&eras_run) {
+        RunError::AuthRequired(m) if offered.is_empty() && !verdicts.is_empty() => Some(m),
+        _ => None,
+    };
+    if offered.is_empty() && auth_required.is_none() {
         if timed_out && eras_run.len() < eras.len() {
             return Err(RunError::Unreachable(format!(
                 "the server answered the handshake in no era within the run's --timeout ({} s){}",
@@ -291,6 +310,7 @@ pub async fn run(opts: Options) -> Result<Report, RunError> {
         verdicts,
         elapsed_ms: started.elapsed().as_millis() as u64,
         timed_out,
+        auth_required,
     })
 }
 
@@ -327,6 +347,17 @@ async fn run_era(
                     offered: false,
                     note: not_offered(&e),
                 });
+            if e.code() == ErrorCode::AuthRequired {
+                // What a client without a token sees is checked all the same.
+                let bare = checks::auth::Bare {
+                    era,
+                    rec,
+                    opts,
+                    out,
+                    frames,
+                };
+                checks::auth::run(&bare, checks::auth::Start::Refused).await;
+            }
             return;
         }
     };

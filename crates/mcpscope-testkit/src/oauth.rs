@@ -70,6 +70,23 @@ pub struct OAuthOptions {
     /// A hostile metadata document: this `authorization_endpoint` instead of `…/as/authorize`
     /// (`file:///etc/passwd`, `javascript:…`, a custom scheme an OS hands to some program).
     pub authorization_endpoint: Option<String>,
+    /// The `scope` the `401` challenge names (RFC 6750 §3; the MCP spec says SHOULD); `None`:
+    /// none, clients fall back to `scopes_supported`.
+    pub challenge_scope: Option<String>,
+    // What follows breaks a rule on purpose, one at a time, for `mcpscope check`'s
+    // authorization checks (each flaw fails its own check).
+    /// A `401` carries `WWW-Authenticate` (false: a bare 401).
+    pub www_authenticate: bool,
+    /// The challenge names `resource_metadata` (false: clients must find the well-known URI).
+    pub resource_metadata_in_challenge: bool,
+    /// The protected resource metadata's `resource` instead of the MCP endpoint's URL.
+    pub prm_resource: Option<String>,
+    /// `code_challenge_methods_supported` of the metadata (empty: the field is left out).
+    pub code_challenge_methods: Vec<String>,
+    /// The metadata lists a `registration_endpoint` (RFC 7591).
+    pub registration_endpoint: bool,
+    /// The MCP endpoint lets any bearer token through, as a server that validates nothing does.
+    pub accept_any_token: bool,
 }
 
 impl Default for OAuthOptions {
@@ -86,6 +103,13 @@ impl Default for OAuthOptions {
             consent: false,
             jwt_access_tokens: false,
             authorization_endpoint: None,
+            challenge_scope: None,
+            www_authenticate: true,
+            resource_metadata_in_challenge: true,
+            prm_resource: None,
+            code_challenge_methods: vec!["S256".into()],
+            registration_endpoint: true,
+            accept_any_token: false,
         }
     }
 }
@@ -303,7 +327,7 @@ async fn prm(State(s): State<Arc<Shared>>) -> Response {
     json_response(
         StatusCode::OK,
         json!({
-            "resource": s.mcp_url(),
+            "resource": opts.prm_resource.clone().unwrap_or_else(|| s.mcp_url()),
             "authorization_servers": [s.issuer()],
             "scopes_supported": opts.resource_scopes,
             "bearer_methods_supported": ["header"],
@@ -313,14 +337,12 @@ async fn prm(State(s): State<Arc<Shared>>) -> Response {
 
 async fn as_metadata(State(s): State<Arc<Shared>>) -> Response {
     let i = s.issuer();
-    let authorize = s
-        .opts()
+    let opts = s.opts();
+    let authorize = opts
         .authorization_endpoint
         .clone()
         .unwrap_or_else(|| format!("{i}/authorize"));
-    json_response(
-        StatusCode::OK,
-        json!({
+    let mut doc = json!({
             "issuer": i,
             "authorization_endpoint": authorize,
             "token_endpoint": format!("{i}/token"),
@@ -328,12 +350,20 @@ async fn as_metadata(State(s): State<Arc<Shared>>) -> Response {
             "revocation_endpoint": format!("{i}/revoke"),
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
-            "code_challenge_methods_supported": ["S256"],
+            "code_challenge_methods_supported": opts.code_challenge_methods,
             "token_endpoint_auth_methods_supported": ["none"],
             "scopes_supported": ["mcp:read", "mcp:write", "offline_access"],
             "authorization_response_iss_parameter_supported": true,
-        }),
-    )
+    });
+    if opts.code_challenge_methods.is_empty() {
+        doc.as_object_mut()
+            .map(|d| d.remove("code_challenge_methods_supported"));
+    }
+    if !opts.registration_endpoint {
+        doc.as_object_mut()
+            .map(|d| d.remove("registration_endpoint"));
+    }
+    json_response(StatusCode::OK, doc)
 }
 
 /// `401 invalid_client` (counted) for a client this server does not know (any more).
@@ -793,7 +823,20 @@ fn challenge(s: &Shared, status: StatusCode, params: &str) -> Response {
         "authorization needed",
     )
         .into_response();
-    let value = format!(r#"Bearer {params}resource_metadata="{}""#, s.prm_url());
+    let opts = s.opts();
+    if !opts.www_authenticate {
+        return r;
+    }
+    let mut value = format!("Bearer {params}");
+    if status == StatusCode::UNAUTHORIZED
+        && let Some(scope) = &opts.challenge_scope
+    {
+        value.push_str(&format!(r#"scope="{scope}", "#));
+    }
+    if opts.resource_metadata_in_challenge {
+        value.push_str(&format!(r#"resource_metadata="{}""#, s.prm_url()));
+    }
+    let value = value.trim_end_matches([' ', ',']).to_string();
     if let Ok(v) = HeaderValue::from_str(&value) {
         r.headers_mut().insert(header::WWW_AUTHENTICATE, v);
     }
@@ -811,6 +854,12 @@ async fn mcp(State(s): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> R
         .map(str::to_string);
     let granted = match granted_scope(&s, token.as_deref()) {
         Ok(scope) => scope,
+        // The flaw: any token is taken, with every scope the calls could need.
+        Err(_) if token.is_some() && opts.accept_any_token => {
+            let mut all = opts.call_scopes.clone();
+            all.extend(opts.tool_scopes.iter().flat_map(|(_, s)| s.clone()));
+            all
+        }
         Err(refused) => return *refused,
     };
     let Incoming::Request { id, method, params } = jsonrpc::classify(&body) else {

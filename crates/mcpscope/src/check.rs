@@ -151,6 +151,13 @@ async fn run_inner(mut args: CheckArgs) -> Result<i32, Failure> {
             print!("{}", report::text(&report, color, &stale));
         }
     }
+    if let Some(why) = &report.auth_required {
+        // Only the authorization checks ran (reported above): exit 3 as every command does.
+        return Err(Failure::new(
+            ErrorCode::AuthRequired,
+            format!("{why} ({})", report::CREDENTIALS_HINT),
+        ));
+    }
     Ok(report::exit_code(&report, args.strict, &stale))
 }
 

@@ -81,3 +81,6 @@ mod config_roots;
 // harness (own tmux server, fixed size, own data dir, wait-for-screen) first.
 mod tui_tmux;
 mod tui_tmux_support;
+// `mcpscope check` on protected servers: the authorization checks without credentials (exit 3
+// after reporting them), each testkit flaw failing its own check, a login, the Python servers.
+mod check_auth;

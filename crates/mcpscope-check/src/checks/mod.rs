@@ -3,6 +3,7 @@
 //! finds what it needs (the lists first: every other group works on the server's own tools,
 //! prompts and resources).
 
+pub(crate) mod auth;
 pub(crate) mod frames;
 mod http;
 mod http_modern;
@@ -26,4 +27,5 @@ pub(crate) async fn run_all(cx: &Cx) {
     utilities::run(cx, &lists).await;
     // Last: its requests go beside the session, on connections of their own.
     http::run(cx).await;
+    auth::run(&cx.bare(), auth::Start::Connected).await;
 }

@@ -47,8 +47,19 @@ pub fn counts(report: &Report) -> Counts {
     c
 }
 
-/// 0 when nothing failed (nor warned, with `strict`) and the baseline is not stale, else 6.
+/// `mcpscope check`'s exit code when the server wanted credentials the run did not have (only
+/// the authorization checks ran), as every command's `auth_required`.
+pub const EXIT_AUTH_REQUIRED: i32 = 3;
+
+/// How to give `mcpscope check` credentials, for the reader of a run that had none.
+pub const CREDENTIALS_HINT: &str = "give --header \"Authorization: Bearer …\", or log in once with --login (the tokens are stored for the next run)";
+
+/// 3 when only the authorization checks could run for want of credentials; else 0 when nothing
+/// failed (nor warned, with `strict`) and the baseline is not stale, else 6.
 pub fn exit_code(report: &Report, strict: bool, stale: &[String]) -> i32 {
+    if report.auth_required.is_some() {
+        return EXIT_AUTH_REQUIRED;
+    }
     let c = counts(report);
     if c.failed > 0 || (strict && c.warnings > 0) || !stale.is_empty() {
         EXIT_FAILED
@@ -77,6 +88,7 @@ pub fn json(report: &Report, stale: &[String]) -> Value {
         "eras": report.eras,
         "staleBaseline": stale,
         "timedOut": report.timed_out,
+        "authRequired": report.auth_required,
         "elapsedMs": report.elapsed_ms,
         "verdicts": verdicts,
     })

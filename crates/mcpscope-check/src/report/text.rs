@@ -107,6 +107,15 @@ pub fn text(report: &Report, color: bool, stale: &[String]) -> String {
             paint(color, "1;31", "STALE")
         );
     }
+    if let Some(why) = &report.auth_required {
+        let _ = writeln!(
+            out,
+            "\n{} only the authorization checks ran: {} — {}",
+            paint(color, "1;31", "AUTH"),
+            clean_line(why, LINE),
+            super::CREDENTIALS_HINT
+        );
+    }
     let c = counts(report);
     let _ = writeln!(
         out,

@@ -1,0 +1,377 @@
+//! `mcpscope check` on protected servers: the authorization checks (issue 26) as the real binary
+//! reports them in `--format json`. Without credentials the server refuses every era's
+//! handshake, so only these checks run, and the run ends with exit 3 and `authRequired` after
+//! reporting them. The testkit's authorization server + protected MCP server passes them all;
+//! each flaw of its options changes its own check's verdict and no other. With a login
+//! (`--headless-auth`, the testkit approves at once) the session's checks run as usual and the
+//! accepted JWT's audience is judged too. The Python SDK's and FastMCP's own OAuth servers are
+//! checked as they ship.
+
+use crate::misbehaving_support::{MCPSCOPE, Scratch};
+use crate::peers_support::Peers;
+use mcpscope_testkit::{OAuthFixture, OAuthOptions};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::AsyncReadExt as _;
+
+/// The authorization checks, in catalogue order.
+const AUTH_CHECKS: &[&str] = &[
+    "auth-www-authenticate",
+    "auth-www-authenticate-scope",
+    "auth-protected-resource-metadata",
+    "auth-server-metadata",
+    "auth-pkce-s256",
+    "auth-registration",
+    "auth-token-audience",
+    "auth-resource-indicator",
+];
+const LEGACY: &str = "2025-11-25";
+const MODERN: &str = "2026-07-28";
+
+/// `mcpscope check ARGS --format json` with its data (and secret store) in `data`, bounded:
+/// (exit code, the report, stderr).
+async fn check(data: &Path, args: &[&str]) -> (i32, Value, String) {
+    let mut child = tokio::process::Command::new(MCPSCOPE)
+        .arg("check")
+        .args(args)
+        .args(["--format", "json", "--timeout", "60"])
+        .env("MCPSCOPE_SECRET_STORE", "file")
+        .env("MCPSCOPE_DATA_DIR", data)
+        .env_remove("MCPSCOPE_SECRET_PASSPHRASE")
+        .env_remove("MCPSCOPE_SECRET_FILE")
+        .env_remove("MCPSCOPE_AUTH_PROFILE")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn mcpscope check");
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let done = tokio::time::timeout(Duration::from_secs(120), async {
+        let (a, b, status) = tokio::join!(
+            out.read_to_end(&mut stdout),
+            err.read_to_end(&mut stderr),
+            child.wait()
+        );
+        a.and(b).and(status)
+    })
+    .await;
+    let stderr = String::from_utf8_lossy(&stderr).into_owned();
+    let status = match done {
+        Ok(Ok(s)) => s,
+        other => panic!("mcpscope check {args:?} did not finish: {other:?}\n{stderr}"),
+    };
+    let report = serde_json::from_slice(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "mcpscope check {args:?}: stdout is not JSON ({e}): {}\n{stderr}",
+            String::from_utf8_lossy(&stdout)
+        )
+    });
+    (status.code().unwrap_or(-1), report, stderr)
+}
+
+/// The one verdict of `id` in `era`.
+fn verdict<'a>(report: &'a Value, id: &str, era: &str) -> &'a Value {
+    let found: Vec<&Value> = report["verdicts"]
+        .as_array()
+        .expect("verdicts")
+        .iter()
+        .filter(|v| v["id"] == id && v["era"] == era)
+        .collect();
+    assert_eq!(found.len(), 1, "{id} [{era}]: {report:#}");
+    found[0]
+}
+
+/// Each authorization check's outcome in `eras`: `(id, era, outcome)`.
+fn auth_outcomes(report: &Value, eras: &[&str]) -> Vec<(String, String, String)> {
+    eras.iter()
+        .flat_map(|era| AUTH_CHECKS.iter().map(move |id| (*id, *era)))
+        .map(|(id, era)| {
+            let v = verdict(report, id, era);
+            (
+                id.to_string(),
+                era.to_string(),
+                v["outcome"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// The outcomes a server should get in `eras`: `pass`, `auth-resource-indicator` as `token`
+/// says, and `except` where it says otherwise (`(id, outcome)`, every era).
+fn expected(eras: &[&str], token: &str, except: &[(&str, &str)]) -> Vec<(String, String, String)> {
+    eras.iter()
+        .flat_map(|era| AUTH_CHECKS.iter().map(move |id| (*id, *era)))
+        .map(|(id, era)| {
+            let outcome = except
+                .iter()
+                .find(|(i, _)| *i == id)
+                .map(|(_, o)| *o)
+                .unwrap_or(if id == "auth-resource-indicator" {
+                    token
+                } else {
+                    "pass"
+                });
+            (id.to_string(), era.to_string(), outcome.to_string())
+        })
+        .collect()
+}
+
+/// The testkit's fixture as a careful server runs it: the challenge names its scope too.
+fn clean() -> OAuthOptions {
+    OAuthOptions {
+        challenge_scope: Some("mcp:read".into()),
+        ..OAuthOptions::default()
+    }
+}
+
+/// Without credentials: every era refused, only the authorization checks, each passing with its
+/// evidence, then exit 3 with `authRequired` — the report is printed all the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_protected_server_without_credentials_gets_the_authorization_checks_then_exit_3() {
+    let f = OAuthFixture::spawn(clean()).await.unwrap();
+    let dir = Scratch::new("check-auth-clean");
+    let url = f.mcp_url();
+    let (code, report, stderr) = check(&dir.path(""), &[&url]).await;
+    assert_eq!(code, 3, "{report:#}\n{stderr}");
+    assert!(
+        report["authRequired"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
+        "{report:#}"
+    );
+    assert_eq!(
+        auth_outcomes(&report, &[LEGACY, MODERN]),
+        expected(&[LEGACY, MODERN], "skipped", &[]),
+        "{report:#}"
+    );
+    let ids: Vec<&str> = report["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v["id"].as_str())
+        .collect();
+    assert!(
+        ids.iter().all(|id| id.starts_with("auth-")),
+        "nothing else could run: {ids:?}"
+    );
+    // What each pass saw, in the server's own values.
+    let prm = verdict(&report, "auth-protected-resource-metadata", LEGACY);
+    assert!(
+        prm["message"].as_str().unwrap().contains(&f.issuer()),
+        "{prm}"
+    );
+    let audience = verdict(&report, "auth-token-audience", LEGACY);
+    assert!(
+        audience["message"]
+            .as_str()
+            .unwrap()
+            .contains("refused with 401"),
+        "{audience}"
+    );
+    let why = verdict(&report, "auth-resource-indicator", LEGACY)["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(why.contains("needs a token"), "{why}");
+    // Nothing was logged in: the fixture saw no registration and no token request.
+    let stats = f.stats();
+    assert_eq!(
+        (stats.registrations, stats.code_grants),
+        (0, 0),
+        "{stats:?}"
+    );
+    assert_eq!(stats.mcp_authorized, 0, "{stats:?}");
+
+    // The text form says what ran and how to give credentials.
+    let out = tokio::process::Command::new(MCPSCOPE)
+        .args(["check", &url, "--timeout", "60"])
+        .env("MCPSCOPE_SECRET_STORE", "file")
+        .env("MCPSCOPE_DATA_DIR", dir.path(""))
+        .stdin(Stdio::null())
+        .output()
+        .await
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains("only the authorization checks ran")
+            && text.contains("--header \"Authorization: Bearer …\""),
+        "{text}"
+    );
+}
+
+/// Each flaw breaks one rule: its check's verdict changes, and no other's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_authorization_flaw_fails_its_own_check_and_no_other() {
+    type Flaw = (
+        &'static str,
+        fn(&mut OAuthOptions),
+        &'static [(&'static str, &'static str)],
+    );
+    let flaws: &[Flaw] = &[
+        (
+            "a bare 401",
+            |o| o.www_authenticate = false,
+            // No challenge: its scope cannot be read either.
+            &[
+                ("auth-www-authenticate", "fail"),
+                ("auth-www-authenticate-scope", "skipped"),
+            ],
+        ),
+        (
+            "no resource_metadata (the well-known URI still serves it)",
+            |o| o.resource_metadata_in_challenge = false,
+            &[("auth-www-authenticate", "warn")],
+        ),
+        (
+            "no scope in the challenge",
+            |o| o.challenge_scope = None,
+            &[("auth-www-authenticate-scope", "warn")],
+        ),
+        (
+            "PRM resource of another server",
+            |o| o.prm_resource = Some("http://mcp.example.com/mcp".into()),
+            &[("auth-protected-resource-metadata", "fail")],
+        ),
+        (
+            "no S256",
+            |o| o.code_challenge_methods = vec!["plain".into()],
+            &[("auth-pkce-s256", "fail")],
+        ),
+        (
+            "no code_challenge_methods_supported",
+            |o| o.code_challenge_methods = vec![],
+            &[("auth-pkce-s256", "fail")],
+        ),
+        (
+            "no registration_endpoint",
+            |o| o.registration_endpoint = false,
+            &[("auth-registration", "warn")],
+        ),
+        (
+            "any token accepted",
+            |o| o.accept_any_token = true,
+            &[("auth-token-audience", "fail")],
+        ),
+    ];
+    for (what, flaw, except) in flaws {
+        let mut opts = clean();
+        flaw(&mut opts);
+        let f = OAuthFixture::spawn(opts).await.unwrap();
+        let dir = Scratch::new("check-auth-flaw");
+        let (code, report, stderr) = check(&dir.path(""), &[&f.mcp_url()]).await;
+        assert_eq!(code, 3, "{what}: {report:#}\n{stderr}");
+        assert_eq!(
+            auth_outcomes(&report, &[LEGACY, MODERN]),
+            expected(&[LEGACY, MODERN], "skipped", except),
+            "{what}: {report:#}"
+        );
+        // A failure or warning shows the exchange that proves it and how to make it again.
+        for (id, outcome) in except.iter().filter(|(_, o)| *o != "skipped") {
+            let v = verdict(&report, id, LEGACY);
+            assert_eq!(v["outcome"], *outcome, "{what}: {v}");
+            if *id != "auth-pkce-s256" && *id != "auth-registration" {
+                assert!(
+                    v["evidence"].as_array().is_some_and(|e| !e.is_empty()),
+                    "{what}: {v}"
+                );
+                assert!(
+                    v["reproduce"]
+                        .as_str()
+                        .is_some_and(|r| r.starts_with("curl ")),
+                    "{what}: {v}"
+                );
+            }
+        }
+    }
+}
+
+/// With a login the session's checks run, the run is not `authRequired`, the unauthenticated
+/// probes still run, and the accepted JWT's `aud` names the server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_login_the_session_checks_run_and_the_tokens_audience_is_judged() {
+    let f = OAuthFixture::spawn(OAuthOptions {
+        jwt_access_tokens: true,
+        ..clean()
+    })
+    .await
+    .unwrap();
+    let dir = Scratch::new("check-auth-login");
+    let url = f.mcp_url();
+    let args = [
+        url.as_str(),
+        "--login",
+        "--headless-auth",
+        "--requirements",
+        LEGACY,
+    ];
+    let (code, report, stderr) = check(&dir.path(""), &args).await;
+    assert_ne!(code, 3, "{report:#}\n{stderr}");
+    assert!(report["authRequired"].is_null(), "{report:#}");
+    assert_eq!(
+        auth_outcomes(&report, &[LEGACY]),
+        expected(&[LEGACY], "pass", &[]),
+        "{report:#}"
+    );
+    assert!(
+        report["verdicts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|v| v["id"] == "ping" || v["id"].as_str().is_some_and(|i| i.starts_with("tools-"))),
+        "the session's checks ran: {report:#}"
+    );
+    assert!(f.stats().mcp_authorized > 0, "{:?}", f.stats());
+
+    // The next run finds the stored token without a login; an opaque one cannot be read.
+    let f2 = OAuthFixture::spawn(clean()).await.unwrap();
+    let url2 = f2.mcp_url();
+    let (_, first, stderr) = check(
+        &dir.path(""),
+        &[
+            &url2,
+            "--login",
+            "--headless-auth",
+            "--requirements",
+            LEGACY,
+        ],
+    )
+    .await;
+    let v = verdict(&first, "auth-resource-indicator", LEGACY);
+    assert_eq!(v["outcome"], "skipped", "{v}\n{stderr}");
+    assert!(v["message"].as_str().unwrap().contains("opaque"), "{v}");
+}
+
+/// The official Python SDK's own authorization server and FastMCP's, as they ship.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdk_and_fastmcp_oauth_servers_as_they_ship() {
+    let Some(peers) = Peers::get("check_auth_python") else {
+        return;
+    };
+    for (script, except) in [
+        ("python/oauth_server.sh", PYTHON_SDK_FINDINGS),
+        ("python/oauth_fastmcp.sh", FASTMCP_FINDINGS),
+    ] {
+        let server = peers.serve(script, "http").await;
+        let url = format!("{}/mcp", server.base);
+        let dir = Scratch::new("check-auth-python");
+        let (code, report, stderr) = check(&dir.path(""), &[&url, "--requirements", LEGACY]).await;
+        assert_eq!(code, 3, "{script}: {report:#}\n{stderr}");
+        assert_eq!(
+            auth_outcomes(&report, &[LEGACY]),
+            expected(&[LEGACY], "skipped", except),
+            "{script}: {report:#}"
+        );
+    }
+}
+
+/// What the Python SDK (mcp 2.3.0) gets: its 401 names no scope although the server is
+/// configured with `required_scopes` (docs/checks.md).
+const PYTHON_SDK_FINDINGS: &[(&str, &str)] = &[("auth-www-authenticate-scope", "warn")];
+/// What FastMCP 4.2.3 gets: see docs/checks.md.
+const FASTMCP_FINDINGS: &[(&str, &str)] = &[];
