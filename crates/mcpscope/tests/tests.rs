@@ -84,3 +84,6 @@ mod tui_tmux_support;
 // `mcpscope check` on protected servers: the authorization checks without credentials (exit 3
 // after reporting them), each testkit flaw failing its own check, a login, the Python servers.
 mod check_auth;
+// `mcpscope check` and the official conformance suite on one requirement both make: an empty
+// contents for a missing resource (SEP-2164) fails both; bench/agreement.py compares the rest.
+mod check_agreement;
