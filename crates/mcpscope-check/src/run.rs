@@ -452,8 +452,10 @@ fn skip_unreached(verdicts: &mut Vec<Verdict>, runs: &[EraRun], timeout: Duratio
     }
 }
 
-/// Catalogue order, then era; a check's several verdicts in one era keep their order.
+/// Area, then catalogue order, then era; a check's several verdicts in one era keep their order.
 fn sort(verdicts: &mut [Verdict]) {
     let pos = |id: &str| CHECKS.iter().position(|d| d.id == id).unwrap_or(usize::MAX);
-    verdicts.sort_by_key(|v| (pos(v.id), v.era));
+    // By area first: rows appended to the catalogue later still show under their area.
+    let area = |id: &str| CHECKS.iter().find(|d| d.id == id).map(|d| d.area);
+    verdicts.sort_by_key(|v| (area(v.id), pos(v.id), v.era));
 }

@@ -124,6 +124,9 @@ async fn legacy_tasks_shim(request: Request, next: Next) -> Response {
         )
             .into_response();
     };
+    if let Some(refusal) = removed_in_modern(&parts.headers, &bytes) {
+        return refusal;
+    }
     let mut followup = None;
     let mut body = bytes.clone();
     if legacy_tasks::may_need_inbound_rewrite(&bytes)
@@ -152,6 +155,37 @@ async fn legacy_tasks_shim(request: Request, next: Next) -> Response {
         Some(followup) => amend_response(response, followup, version),
         None => response,
     }
+}
+
+/// A 2026-07-28 request (its `MCP-Protocol-Version`) for `resources/subscribe` or
+/// `resources/unsubscribe`, which that revision removed: 404 and -32601, as for any method the
+/// server does not implement. rmcp's header check would refuse it first with -32020 for a missing
+/// `Mcp-Name` — a header the spec requires only of `tools/call`, `resources/read` and
+/// `prompts/get` (found by `mcpscope check`'s removed-methods-not-found).
+fn removed_in_modern(headers: &http::HeaderMap, bytes: &[u8]) -> Option<Response> {
+    let modern = headers
+        .get("mcp-protocol-version")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("2026"));
+    if !modern {
+        return None;
+    }
+    let message: Value = serde_json::from_slice(bytes).ok()?;
+    let method = message.get("method")?.as_str()?;
+    if !matches!(method, "resources/subscribe" | "resources/unsubscribe") {
+        return None;
+    }
+    let id = message.get("id")?.clone();
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601,
+        "message": format!("Method not found: {method} (removed in 2026-07-28; use subscriptions/listen)")}});
+    Some(
+        (
+            http::StatusCode::NOT_FOUND,
+            [(http::header::CONTENT_TYPE, "application/json")],
+            body.to_string(),
+        )
+            .into_response(),
+    )
 }
 
 /// Amends the JSON-RPC result inside a JSON or SSE response, line by line as it streams, so an

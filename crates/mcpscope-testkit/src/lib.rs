@@ -41,6 +41,6 @@ pub use error::{Error, Result};
 pub use http::{HttpFixture, HttpFlaw, HttpMode, HttpStats, serve_http, serve_http_with_stats};
 pub use oauth::{OAuthFixture, OAuthOptions, OAuthStats};
 pub use stdio::{
-    Flaw, GARBAGE_NOISE, JUNK_LINE, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, STRAY_ID,
-    StdioMode, TERMINAL_ESCAPES, run_stdio, run_stdio_on,
+    Flaw, GARBAGE_NOISE, JUNK_LINE, LEGACY_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSION, ModernFlaw,
+    STRAY_ID, StdioMode, TERMINAL_ESCAPES, run_stdio, run_stdio_on,
 };

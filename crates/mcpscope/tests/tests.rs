@@ -87,3 +87,7 @@ mod check_auth;
 // `mcpscope check` and the official conformance suite on one requirement both make: an empty
 // contents for a missing resource (SEP-2164) fails both; bench/agreement.py compares the rest.
 mod check_agreement;
+// `mcpscope check`'s 2026-07-28 specifics and conduct checks: the demo (with its own rounds, logs
+// and slow tool), the Python SDK and FastMCP, and each flaw of the testkit's flawed-modern and
+// flawed servers failing its own check.
+mod check_modern;

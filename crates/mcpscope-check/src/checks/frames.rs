@@ -8,6 +8,8 @@ use crate::verdict::Verdict;
 
 /// Judge the era's frames.
 pub(crate) fn judge(cx: &Cx) {
+    // The modern and conduct checks read the same frames (checks/modern.rs, checks/conduct.rs).
+    super::judge_frames(cx);
     let (linted, schema, stray, junk) = cx
         .rec
         .with(|s| (s.linted, s.schema.clone(), s.stray.clone(), s.junk.clone()));

@@ -4,11 +4,13 @@
 //! prompts and resources).
 
 pub(crate) mod auth;
+mod conduct;
 pub(crate) mod frames;
 mod http;
 mod http_modern;
 mod lifecycle;
 mod lists;
+mod modern;
 mod prompts;
 mod resources;
 mod tools;
@@ -25,7 +27,19 @@ pub(crate) async fn run_all(cx: &Cx) {
     prompts::run(cx, &lists).await;
     resources::run(cx, &lists).await;
     utilities::run(cx, &lists).await;
+    conduct::run(cx, &lists).await;
+    if cx.era == mcpscope_proto::era::Era::Modern {
+        modern::run(cx, &lists).await;
+    }
     // Last: its requests go beside the session, on connections of their own.
     http::run(cx).await;
     auth::run(&cx.bare(), auth::Start::Connected).await;
+}
+
+/// The checks judged from every frame of the era, once the groups are done.
+pub(crate) fn judge_frames(cx: &Cx) {
+    conduct::judge(cx);
+    if cx.era == mcpscope_proto::era::Era::Modern {
+        modern::judge(cx);
+    }
 }

@@ -41,6 +41,21 @@ pub enum Flaw {
     SchemaInvalid,
     /// Answers `tools/list` never (the handshake and `ping` work): for `--timeout`.
     HangingList,
+    /// Answers every notification but `notifications/initialized` with an error response
+    /// without an id: `notification-not-answered`.
+    AnswersNotifications,
+    /// `status` sends `notifications/progress` for a token no request carried:
+    /// `progress-only-with-token`.
+    ProgressWithoutToken,
+    /// Writes a JSON-RPC notification to stderr for every request: `stderr-not-protocol` (a
+    /// warning).
+    StderrMessages,
+    /// Declares logging and accepts `logging/setLevel`, but `status` logs at `debug` whatever
+    /// the level: `logging-levels-filtered` (a warning).
+    LogsBelowLevel,
+    /// `status` takes 700 ms and answers even when cancelled meanwhile (requests are handled one
+    /// at a time, so the cancellation is read only after): `cancellation-honoured` (a warning).
+    IgnoresCancel,
 }
 
 impl Flaw {
@@ -56,6 +71,11 @@ impl Flaw {
             Flaw::StrayId => "stray-id",
             Flaw::SchemaInvalid => "schema-invalid",
             Flaw::HangingList => "hanging-list",
+            Flaw::AnswersNotifications => "answers-notifications",
+            Flaw::ProgressWithoutToken => "progress-without-token",
+            Flaw::StderrMessages => "stderr-messages",
+            Flaw::LogsBelowLevel => "logs-below-level",
+            Flaw::IgnoresCancel => "ignores-cancel",
         }
     }
 }
@@ -88,7 +108,19 @@ pub(super) async fn serve<R: AsyncRead + Unpin>(flaw: Flaw, mut lines: Lines<R>,
             {
                 continue;
             }
-            Incoming::Request { id, method, params } => answer(flaw, &id, &method, &params),
+            Incoming::Request { id, method, params } => {
+                if let Some(before) = before_answer(flaw, &method).await
+                    && out.write(&line(&before)).await.is_err()
+                {
+                    return 1;
+                }
+                answer(flaw, &id, &method, &params)
+            }
+            Incoming::Notification { method, .. }
+                if flaw == Flaw::AnswersNotifications && method != "notifications/initialized" =>
+            {
+                json!({"jsonrpc": "2.0", "error": {"code": METHOD_NOT_FOUND, "message": format!("Method not found: {method}")}})
+            }
             Incoming::Notification { .. } | Incoming::Other => continue,
             Incoming::Unparsable => jsonrpc::error(&Value::Null, PARSE_ERROR, "Parse error", None),
         };
@@ -106,8 +138,36 @@ pub(super) async fn serve<R: AsyncRead + Unpin>(flaw: Flaw, mut lines: Lines<R>,
     0
 }
 
+/// The flaws that act before a request's answer: a stderr message, a slow `status`, a message
+/// the server should not send (returned, and written before the answer).
+async fn before_answer(flaw: Flaw, method: &str) -> Option<Value> {
+    if flaw == Flaw::StderrMessages {
+        eprintln!(
+            "{}",
+            json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": format!("handling {method}")}})
+        );
+    }
+    if method != "tools/call" {
+        return None;
+    }
+    match flaw {
+        Flaw::IgnoresCancel => {
+            tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+            None
+        }
+        Flaw::ProgressWithoutToken => {
+            Some(json!({"jsonrpc": "2.0", "method": "notifications/progress",
+            "params": {"progressToken": "mcpscope-testkit-unasked", "progress": 1}}))
+        }
+        Flaw::LogsBelowLevel => Some(json!({"jsonrpc": "2.0", "method": "notifications/message",
+            "params": {"level": "debug", "logger": "flawed", "data": "status asked"}})),
+        _ => None,
+    }
+}
+
 fn answer(flaw: Flaw, id: &Value, method: &str, params: &Value) -> Value {
     match method {
+        "logging/setLevel" if flaw == Flaw::LogsBelowLevel => jsonrpc::result(id, json!({})),
         "initialize" => jsonrpc::result(id, initialize(flaw, params)),
         "ping" => jsonrpc::result(id, json!({})),
         "tools/list" => match tools_page(flaw, params.get("cursor")) {
@@ -134,6 +194,9 @@ fn initialize(flaw: Flaw, params: &Value) -> Value {
     let mut capabilities = json!({"tools": {}});
     if flaw == Flaw::LyingCapabilities {
         capabilities["prompts"] = json!({});
+    }
+    if flaw == Flaw::LogsBelowLevel {
+        capabilities["logging"] = json!({});
     }
     jsonrpc::initialize_result(
         version,

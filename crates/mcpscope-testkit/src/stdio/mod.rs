@@ -3,6 +3,7 @@
 //! (a line reader that never assumes UTF-8, a writer that keeps concurrent messages whole).
 
 mod flawed;
+mod flawed_modern;
 mod hostile;
 mod hostile_subscriptions;
 mod legacy;
@@ -10,6 +11,7 @@ mod modern;
 
 use crate::Result;
 pub use flawed::{Flaw, JUNK_LINE, STRAY_ID};
+pub use flawed_modern::ModernFlaw;
 use serde_json::Value;
 use std::io;
 use std::pin::Pin;
@@ -238,6 +240,16 @@ pub enum StdioMode {
         #[arg(long, value_enum, default_value_t = Flaw::None)]
         flaw: Flaw,
     },
+    /// A small, correct 2026-07-28-only server that `mcpscope check` passes — or, with `--flaw`,
+    /// fails exactly one of the 2026-07-28 checks ([`ModernFlaw`] names which).
+    ///
+    /// Tools: `status` and `confirm` (read-only, no arguments; `confirm` asks one
+    /// `input_required` question with a signed `requestState`). `tools/list` has two pages.
+    FlawedModern {
+        /// What is wrong with it.
+        #[arg(long, value_enum, default_value_t = ModernFlaw::None)]
+        flaw: ModernFlaw,
+    },
 }
 
 impl StdioMode {
@@ -266,6 +278,7 @@ impl StdioMode {
             StdioMode::HostileSubscriptions { .. } => "hostile-subscriptions",
             StdioMode::TerminalEscapes => "terminal-escapes",
             StdioMode::Flawed { .. } => "flawed",
+            StdioMode::FlawedModern { .. } => "flawed-modern",
         }
     }
 
@@ -304,6 +317,7 @@ impl StdioMode {
             }
             StdioMode::HostileSubscriptions { updates } => opt("updates", updates.to_string()),
             StdioMode::Flawed { flaw } => opt("flaw", flaw.name().to_owned()),
+            StdioMode::FlawedModern { flaw } => opt("flaw", flaw.name().to_owned()),
             _ => {}
         }
         args
@@ -376,6 +390,9 @@ where
             hostile_subscriptions::serve(Lines::new(stdin), out, updates).await
         }
         StdioMode::Flawed { flaw } => flawed::serve(flaw, Lines::new(stdin), out).await,
+        StdioMode::FlawedModern { flaw } => {
+            flawed_modern::serve(flaw, Lines::new(stdin), out).await
+        }
         mode => {
             if let StdioMode::SlowStart { delay_ms } = mode {
                 tokio::time::sleep(std::time::Duration::from_millis(delay_ms)).await;
@@ -497,6 +514,9 @@ mod tests {
             StdioMode::TerminalEscapes,
             StdioMode::Flawed {
                 flaw: Flaw::RepeatingCursor,
+            },
+            StdioMode::FlawedModern {
+                flaw: ModernFlaw::ScopeFlip,
             },
         ];
         for mode in modes {
