@@ -81,6 +81,9 @@ mod config_roots;
 // harness (own tmux server, fixed size, own data dir, wait-for-screen) first.
 mod tui_tmux;
 mod tui_tmux_support;
+// `mcpscope check` on Streamable HTTP servers: the demo, the testkit's conforming server and each of
+// its flaws, the Python SDK, FastMCP and the TypeScript SDK (the http checks, issue 26).
+mod check_http;
 // `mcpscope check` on protected servers: the authorization checks without credentials (exit 3
 // after reporting them), each testkit flaw failing its own check, a login, the Python servers.
 mod check_auth;
