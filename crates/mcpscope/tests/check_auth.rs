@@ -23,6 +23,7 @@ const AUTH_CHECKS: &[&str] = &[
     "auth-protected-resource-metadata",
     "auth-server-metadata",
     "auth-pkce-s256",
+    "auth-https-endpoints",
     "auth-registration",
     "auth-token-audience",
     "auth-resource-indicator",
@@ -102,7 +103,8 @@ fn auth_outcomes(report: &Value, eras: &[&str]) -> Vec<(String, String, String)>
 }
 
 /// The outcomes a server should get in `eras`: `pass`, `auth-resource-indicator` as `token`
-/// says, and `except` where it says otherwise (`(id, outcome)`, every era).
+/// says, `auth-https-endpoints` skipped (every server here is on loopback), and `except` where it
+/// says otherwise (`(id, outcome)`, every era).
 fn expected(eras: &[&str], token: &str, except: &[(&str, &str)]) -> Vec<(String, String, String)> {
     eras.iter()
         .flat_map(|era| AUTH_CHECKS.iter().map(move |id| (*id, *era)))
@@ -111,10 +113,10 @@ fn expected(eras: &[&str], token: &str, except: &[(&str, &str)]) -> Vec<(String,
                 .iter()
                 .find(|(i, _)| *i == id)
                 .map(|(_, o)| *o)
-                .unwrap_or(if id == "auth-resource-indicator" {
-                    token
-                } else {
-                    "pass"
+                .unwrap_or(match id {
+                    "auth-resource-indicator" => token,
+                    "auth-https-endpoints" => "skipped",
+                    _ => "pass",
                 });
             (id.to_string(), era.to_string(), outcome.to_string())
         })
@@ -249,6 +251,11 @@ async fn each_authorization_flaw_fails_its_own_check_and_no_other() {
             &[("auth-pkce-s256", "fail")],
         ),
         (
+            "an authorization endpoint over plain http on another host",
+            |o| o.authorization_endpoint = Some("http://login.example.com/authorize".into()),
+            &[("auth-https-endpoints", "fail")],
+        ),
+        (
             "no registration_endpoint",
             |o| o.registration_endpoint = false,
             &[("auth-registration", "warn")],
@@ -275,18 +282,16 @@ async fn each_authorization_flaw_fails_its_own_check_and_no_other() {
         for (id, outcome) in except.iter().filter(|(_, o)| *o != "skipped") {
             let v = verdict(&report, id, LEGACY);
             assert_eq!(v["outcome"], *outcome, "{what}: {v}");
-            if *id != "auth-pkce-s256" && *id != "auth-registration" {
-                assert!(
-                    v["evidence"].as_array().is_some_and(|e| !e.is_empty()),
-                    "{what}: {v}"
-                );
-                assert!(
-                    v["reproduce"]
-                        .as_str()
-                        .is_some_and(|r| r.starts_with("curl ")),
-                    "{what}: {v}"
-                );
-            }
+            assert!(
+                v["evidence"].as_array().is_some_and(|e| !e.is_empty()),
+                "{what}: {v}"
+            );
+            assert!(
+                v["reproduce"]
+                    .as_str()
+                    .is_some_and(|r| r.starts_with("curl ")),
+                "{what}: {v}"
+            );
         }
     }
 }

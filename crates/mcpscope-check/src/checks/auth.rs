@@ -8,7 +8,8 @@
 //! `resource_metadata`, else the well-known URIs (`auth-protected-resource-metadata`); each
 //! authorization server's metadata in the revision's discovery order
 //! (`auth-server-metadata`), which must offer PKCE S256 (`auth-pkce-s256`) and a way for a client
-//! with no prior relationship to register (`auth-registration`); a random token and a JWT for
+//! with no prior relationship to register (`auth-registration`) over HTTPS
+//! (`auth-https-endpoints`, not judged on the loopback interface); a random token and a JWT for
 //! another audience must both be refused with `401` (`auth-token-audience`). With a token the
 //! server accepted, a JWT's `aud` must name this server (`auth-resource-indicator`).
 //!
@@ -20,7 +21,7 @@ use crate::catalog::{Applies, Area, CHECKS, Level};
 use crate::raw_http::{self, Answer, Ask, Wire};
 use crate::recorder::Recorder;
 use crate::run::{Options, era_name};
-use crate::verdict::{Outcome, Verdict, cut};
+use crate::verdict::{Evidence, Outcome, Verdict, cut};
 use base64::Engine as _;
 use mcpscope_auth::challenge::{self, BearerChallenge};
 use mcpscope_auth::discovery;
@@ -105,6 +106,19 @@ impl Bare {
             Level::Should => Outcome::Warn,
         };
         self.verdict(id, outcome, message, answers);
+    }
+
+    /// `id`'s rule broken, read from an authorization server's metadata document.
+    fn broken_in(&self, id: &'static str, message: String, doc: &AsDoc) {
+        let outcome = match crate::catalog::def(id).level {
+            Level::Must => Outcome::Fail,
+            Level::Should => Outcome::Warn,
+        };
+        self.add(
+            Verdict::new(id, self.version(), outcome, message)
+                .with_evidence(doc.evidence.clone())
+                .with_reproduce(Some(doc.reproduce.clone())),
+        );
     }
 
     /// Worth a look, though no rule of this revision is broken.
@@ -193,6 +207,7 @@ pub(crate) async fn run(b: &Bare, start: Start) {
     } else {
         let servers = authorization_servers(b, &listed).await;
         pkce(b, &servers);
+        https_endpoints(b, &servers);
         registration(b, &servers);
         servers
     };
@@ -492,6 +507,10 @@ struct AsDoc {
     url: String,
     /// The document.
     doc: Map<String, Value>,
+    /// The exchange that fetched it, for the verdicts read from it.
+    evidence: Vec<Evidence>,
+    /// The `curl` that fetches it again.
+    reproduce: String,
 }
 
 /// One listed authorization server: its metadata, if a client finds it.
@@ -565,10 +584,13 @@ async fn server_metadata(b: &Bare, issuer: &str) -> (Option<AsDoc>, Option<Strin
                 missing.join(" nor ")
             )
         });
+        let fetched = answers.last();
         let found = AsDoc {
             issuer: issuer.to_string(),
             url,
             doc,
+            evidence: fetched.map(|a| a.evidence.clone()).unwrap_or_default(),
+            reproduce: fetched.map(|a| a.reproduce.clone()).unwrap_or_default(),
         };
         return (Some(found), why, answers);
     }
@@ -593,15 +615,18 @@ fn pkce(b: &Bare, servers: &[Server]) {
     let mut bad = Vec::new();
     for d in &docs {
         match d.doc.get("code_challenge_methods_supported") {
-            None => bad.push(format!(
+            None => bad.push((*d, format!(
                 "{} lists no code_challenge_methods_supported: clients must take it as no PKCE and refuse to proceed",
                 d.issuer
-            )),
+            ))),
             Some(v) if !v.as_array().is_some_and(|a| a.iter().any(|m| m == "S256")) => {
-                bad.push(format!(
-                    "{} offers code_challenge_methods_supported {} without S256",
-                    d.issuer,
-                    cut(&v.to_string(), 120)
+                bad.push((
+                    *d,
+                    format!(
+                        "{} offers code_challenge_methods_supported {} without S256",
+                        d.issuer,
+                        cut(&v.to_string(), 120)
+                    ),
                 ))
             }
             Some(_) => {}
@@ -611,11 +636,68 @@ fn pkce(b: &Bare, servers: &[Server]) {
         let names: Vec<&str> = docs.iter().map(|d| d.issuer.as_str()).collect();
         b.pass(ID, format!("S256 offered by {}", names.join(", ")));
     } else {
-        b.broken(
+        let (first, _) = bad[0];
+        let said: Vec<&str> = bad.iter().map(|(_, why)| why.as_str()).collect();
+        b.broken_in(
             ID,
-            format!("{} (metadata: {})", bad.join("; "), docs[0].url),
-            &[],
+            format!("{} (metadata: {})", said.join("; "), first.url),
+            first,
         );
+    }
+}
+
+/// Every authorization server endpoint is `https`; plain `http` only on this machine's loopback
+/// interface (a development setup) is not judged.
+fn https_endpoints(b: &Bare, servers: &[Server]) {
+    const ID: &str = "auth-https-endpoints";
+    let docs: Vec<&AsDoc> = servers.iter().filter_map(|s| s.doc.as_ref()).collect();
+    if docs.is_empty() {
+        b.skip(
+            ID,
+            "no authorization server metadata to read (auth-server-metadata)",
+        );
+        return;
+    }
+    const ENDPOINTS: [&str; 5] = [
+        "issuer",
+        "authorization_endpoint",
+        "token_endpoint",
+        "registration_endpoint",
+        "revocation_endpoint",
+    ];
+    let (mut plain, mut local) = (Vec::new(), Vec::new());
+    for d in &docs {
+        for k in ENDPOINTS {
+            let Some(u) = d.doc.get(k).and_then(Value::as_str) else {
+                continue;
+            };
+            if !u.to_ascii_lowercase().starts_with("https:") {
+                if super::http::is_loopback(u) {
+                    local.push(format!("{k} {u}"));
+                } else {
+                    plain.push((*d, format!("{k} {u}")));
+                }
+            }
+        }
+    }
+    if let Some((first, _)) = plain.first() {
+        let said: Vec<&str> = plain.iter().map(|(_, e)| e.as_str()).collect();
+        b.broken_in(
+            ID,
+            format!(
+                "not HTTPS: {} (metadata: {}): codes and tokens would cross the network in the clear",
+                said.join(", "),
+                first.url
+            ),
+            first,
+        );
+    } else if !local.is_empty() {
+        b.skip(
+            ID,
+            "plain http on this machine's loopback interface: a development setup, not judged (a deployment must use https)",
+        );
+    } else {
+        b.pass(ID, "every authorization server endpoint is https".into());
     }
 }
 
@@ -646,20 +728,21 @@ fn registration(b: &Bare, servers: &[Server]) {
                 d.issuer,
                 if b.era == Era::Modern { "; dynamic registration is deprecated in 2026-07-28" } else { "" }
             )),
-            (false, false) => neither.push(d.issuer.clone()),
+            (false, false) => neither.push(*d),
         }
     }
-    if neither.is_empty() {
-        b.pass(ID, offered.join("; "));
-    } else {
-        b.broken(
+    if let Some(first) = neither.first() {
+        let names: Vec<&str> = neither.iter().map(|d| d.issuer.as_str()).collect();
+        b.broken_in(
             ID,
             format!(
                 "{} offers neither client_id_metadata_document_supported nor a registration_endpoint: a client must be pre-registered there (a client id given by hand)",
-                neither.join(", ")
+                names.join(", ")
             ),
-            &[],
+            first,
         );
+    } else {
+        b.pass(ID, offered.join("; "));
     }
 }
 

@@ -137,7 +137,7 @@ async fn end_session(cx: &Cx, a: &Answer) {
 }
 
 /// Whether `url`'s host is the loopback interface (`localhost`, 127.0.0.0/8, `::1`).
-fn is_loopback(url: &str) -> bool {
+pub(crate) fn is_loopback(url: &str) -> bool {
     match url::Url::parse(url)
         .ok()
         .and_then(|u| u.host().map(|h| h.to_owned()))
