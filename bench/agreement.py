@@ -26,9 +26,9 @@ with both messages; the suite's failures and warnings that no check of ours make
 ones that need the suite's own fixture tools marked (conformance#516). docs/checks.md says for
 each ✗ who is right against the spec text.
 
-The last server is testenv's empty-contents peer: one flaw on purpose, which both must fail. This
-is not a benchmark and not in CI: it takes about two and a half minutes, most of it the suite's
-Node starts (one per scenario, three at a time).
+The last two servers are testenv peers with one flaw each on purpose, which both must fail. This
+is not a benchmark and not in CI: it takes under three minutes, most of it the suite's Node
+starts (one per scenario, three at a time).
 """
 
 import json
@@ -58,6 +58,8 @@ SERVERS = [
     ("everything", "server-everything 2026.8.31", [os.path.join(PEERS, "everything.sh"), "http", "0"]),
     # One flaw on purpose (SEP-2164: an empty contents for a missing resource): both must fail it.
     ("empty-contents", "testenv's empty-contents peer (Python SDK low-level, one flaw)", [os.path.join(PEERS, "python-empty-contents-server.sh"), "http", "0"]),
+    # One flaw on purpose (prompts served, not declared): both must fail it.
+    ("undeclared-prompts", "testenv's undeclared-prompts peer (Python SDK low-level, one flaw)", [os.path.join(PEERS, "python-undeclared-prompts-server.sh"), "http", "0"]),
 ]
 
 # The suite's scenarios that apply to any server, per revision.
@@ -100,6 +102,7 @@ MAP = [
     ("server-stateless", "sep-2575-server-unsupported-version-error", None, "unsupported-version-error"),
     ("server-stateless", "sep-2575-http-server-unsupported-version-400", None, "unsupported-version-error"),
     ("server-stateless", "sep-2575-discover-capabilities-match-handlers", None, "capabilities-served"),
+    ("server-stateless", "sep-2575-server-declares-prompts-in-discover", None, "undeclared-capability-error"),
     ("server-stateless", "sep-2575-request-meta-invalid-missing-*", None, "missing-request-meta-rejected"),
     ("server-stateless", "sep-2575-http-server-meta-invalid-400", None, "missing-request-meta-rejected"),
     ("server-stateless", "sep-2575-http-server-method-not-found-404*", None, "removed-methods-not-found"),

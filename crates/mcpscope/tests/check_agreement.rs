@@ -1,11 +1,15 @@
 //! `mcpscope check` against the official conformance suite on one requirement both make (issue 26,
 //! "Agreement with the official suite"; bench/agreement.py compares every such pair on the peers).
 //!
-//! SEP-2164 (2026-07-28): servers MUST NOT return an empty `contents` array for a resource that
-//! does not exist. `resource-not-found` is a SHOULD check (the error code), so it once only warned
-//! on that answer — a CI run passed a server the suite's `sep-2164-no-empty-contents` rightly
-//! fails. testenv's empty-contents peer (the Python SDK's low-level server, one flaw) now fails
-//! both, in 2026-07-28 only; the Python SDK's own server, which answers -32602, passes both.
+//! Two rules where a SHOULD check of ours held a MUST the suite fails, so a CI run passed a server
+//! the suite rightly fails; each now fails both, on a testenv peer with that one flaw (the Python
+//! SDK's low-level server), and the Python SDK's own server passes both:
+//!
+//! - SEP-2164 (2026-07-28): servers MUST NOT return an empty `contents` array for a resource that
+//!   does not exist (`resource-not-found`, whose error code is a SHOULD; the suite's
+//!   `sep-2164-no-empty-contents`). Fails in 2026-07-28 only.
+//! - Servers that support prompts MUST declare the prompts capability (`undeclared-capability-error`,
+//!   whose -32601 is a SHOULD; the suite's `sep-2575-server-declares-prompts-in-discover`).
 
 use crate::demo_harness::{MCPSCOPE, run_binary};
 use crate::misbehaving_support::Scratch;
@@ -56,9 +60,9 @@ fn with_outcome(doc: &Value, outcome: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The official suite's `sep-2164-resource-not-found` at 2026-07-28 against `url`: each check's
-/// id and status, from the checks.json it writes.
-async fn suite_sep_2164(peers: &Peers, url: &str) -> Vec<(String, String)> {
+/// The official suite's `scenario` at 2026-07-28 against `url`: each check's id and status, from
+/// the checks.json it writes.
+async fn suite(peers: &Peers, url: &str, scenario: &str) -> Vec<(String, String)> {
     // .peers/python/bin/python → .peers
     let peers_dir: PathBuf = peers.python().ancestors().nth(3).expect(".peers").into();
     let node = peers_dir.join("node22/node_modules/.bin/node");
@@ -77,7 +81,7 @@ async fn suite_sep_2164(peers: &Peers, url: &str) -> Vec<(String, String)> {
         "--url",
         url,
         "--scenario",
-        "sep-2164-resource-not-found",
+        scenario,
         "--spec-version",
         MODERN,
         "-o",
@@ -147,7 +151,7 @@ async fn an_empty_contents_for_a_missing_resource_fails_in_2026_here_as_in_the_o
         "{doc:#}"
     );
 
-    let suite = suite_sep_2164(&peers, &url).await;
+    let suite = suite(&peers, &url, "sep-2164-resource-not-found").await;
     assert!(
         suite.contains(&(
             "sep-2164-no-empty-contents".to_owned(),
@@ -171,12 +175,62 @@ async fn a_missing_resource_refused_with_invalid_params_passes_here_and_in_the_o
         "pass",
         "{doc:#}"
     );
-    let suite = suite_sep_2164(&peers, &url).await;
+    let suite = suite(&peers, &url, "sep-2164-resource-not-found").await;
     assert!(
         suite.contains(&(
             "sep-2164-no-empty-contents".to_owned(),
             "SUCCESS".to_owned()
         )),
         "{suite:?}"
+    );
+}
+
+#[tokio::test]
+async fn prompts_served_but_not_declared_fail_here_as_in_the_official_suite() {
+    let Some(peers) = Peers::get("undeclared prompts") else {
+        return;
+    };
+    let server = peers
+        .serve("python-undeclared-prompts-server.sh", "http")
+        .await;
+    let url = format!("{}/mcp", server.base);
+
+    let (code, doc) = check(&url).await;
+    assert_eq!(code, 6, "{doc:#}");
+    assert_eq!(
+        with_outcome(&doc, "fail"),
+        [
+            ("undeclared-capability-error".to_owned(), LEGACY.to_owned()),
+            ("undeclared-capability-error".to_owned(), MODERN.to_owned()),
+        ],
+        "the flaw fails one check, in both eras: {doc:#}"
+    );
+    for era in [LEGACY, MODERN] {
+        let v = verdict(&doc, "undeclared-capability-error", era);
+        assert!(
+            v["message"]
+                .as_str()
+                .unwrap()
+                .contains("MUST declare the prompts capability"),
+            "{v:#}"
+        );
+        assert!(
+            v["evidence"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["direction"] == "in"
+                    && e["excerpt"].as_str().unwrap().contains("\"prompts\":[")),
+            "the served list is shown: {v:#}"
+        );
+    }
+
+    let suite = suite(&peers, &url, "server-stateless").await;
+    assert!(
+        suite.contains(&(
+            "sep-2575-server-declares-prompts-in-discover".to_owned(),
+            "FAILURE".to_owned()
+        )),
+        "the suite fails it too: {suite:?}"
     );
 }

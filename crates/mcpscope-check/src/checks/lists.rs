@@ -9,6 +9,7 @@
 //! lie is reported once (any other failure of the walk is the list check's).
 
 use crate::run::{Asked, Cx, Failure};
+use crate::verdict::{Outcome, Verdict};
 use mcpscope_client::ClientError;
 use mcpscope_proto::era::INVALID_PARAMS;
 use mcpscope_proto::era::METHOD_NOT_FOUND;
@@ -182,7 +183,8 @@ fn judge_stops(
     }
 }
 
-/// Each list of an undeclared capability should be refused with -32601.
+/// Each list of an undeclared capability should be refused with -32601 (a SHOULD); one answered
+/// with a result is a capability served and not declared, which fails (a MUST).
 async fn undeclared_refused(cx: &Cx, undeclared: &[(&str, &str)]) {
     if undeclared.is_empty() {
         cx.skip(
@@ -196,13 +198,27 @@ async fn undeclared_refused(cx: &Cx, undeclared: &[(&str, &str)]) {
         let asked = cx.ask(method, json!({})).await;
         match &asked.answer {
             Err(Failure::Rpc(e)) if e.code == METHOD_NOT_FOUND => {}
-            other => {
-                let got = match other {
-                    Ok(_) => "a result".to_string(),
-                    Err(f) => f.to_string(),
-                };
+            Ok(_) => {
+                // Served: not an error code (a SHOULD) but a capability supported and not
+                // declared, a MUST — the official suite's sep-2575-server-declares-prompts-in-
+                // discover fails it too (docs/checks.md, Agreement with the official suite).
+                let msg = format!(
+                    "{method} ({cap} not declared) got a result: servers that support {cap} MUST declare the {cap} capability"
+                );
+                let v = Verdict::new(
+                    "undeclared-capability-error",
+                    cx.version(),
+                    Outcome::Fail,
+                    msg,
+                )
+                .with_evidence(asked.evidence.clone())
+                .with_reproduce(Some(asked.reproduce.clone()));
+                cx.add(v);
+                return;
+            }
+            Err(f) => {
                 answered.push((
-                    format!("{method} ({cap} not declared) got {got}, not -32601"),
+                    format!("{method} ({cap} not declared) got {f}, not -32601"),
                     asked,
                 ));
             }
