@@ -352,6 +352,136 @@ async fn with_a_login_the_session_checks_run_and_the_tokens_audience_is_judged()
     assert!(v["message"].as_str().unwrap().contains("opaque"), "{v}");
 }
 
+/// An access token from the fixture, got as a client would but by hand (RFC 7591 registration,
+/// the authorization code with PKCE S256 and the `resource` indicator, redeemed): what a CI job
+/// keeps in a secret.
+async fn token_by_hand(f: &OAuthFixture) -> String {
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let issuer = f.issuer();
+    let redirect = "http://127.0.0.1:9/callback";
+    let registration =
+        serde_json::json!({"redirect_uris": [redirect], "token_endpoint_auth_method": "none"});
+    let client = http
+        .post(format!("{issuer}/register"))
+        .header("content-type", "application/json")
+        .body(registration.to_string())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let client: Value = serde_json::from_str(&client).unwrap();
+    let client_id = client["client_id"].as_str().unwrap().to_string();
+    let pkce = mcpscope_auth::pkce::Pkce::new();
+    let mut authorize = url::Url::parse(&format!("{issuer}/authorize")).unwrap();
+    authorize
+        .query_pairs_mut()
+        .append_pair("response_type", "code")
+        .append_pair("client_id", &client_id)
+        .append_pair("redirect_uri", redirect)
+        .append_pair("code_challenge", &pkce.challenge)
+        .append_pair("code_challenge_method", "S256")
+        .append_pair("state", "s")
+        .append_pair("scope", "mcp:read")
+        .append_pair("resource", &f.mcp_url());
+    let back = http.get(authorize).send().await.unwrap();
+    let location = back.headers()["location"].to_str().unwrap().to_string();
+    let code = url::Url::parse(&location)
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == "code")
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_else(|| panic!("no code in {location}"));
+    let form = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("grant_type", "authorization_code")
+        .append_pair("code", &code)
+        .append_pair("redirect_uri", redirect)
+        .append_pair("client_id", &client_id)
+        .append_pair("code_verifier", &pkce.verifier)
+        .append_pair("resource", &f.mcp_url())
+        .finish();
+    let token = http
+        .post(format!("{issuer}/token"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(form)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let token: Value = serde_json::from_str(&token).unwrap();
+    token["access_token"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no access_token: {token}"))
+        .to_string()
+}
+
+/// A token in `--header`, as a CI job gives one from a secret: the session's checks run, the
+/// authorization checks beside them, and the JWT's audience is this server. The same header on a
+/// server that takes any token: the foreign tokens are accepted and the run's token, issued for
+/// another audience, too — both found.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_in_a_header_runs_everything_and_its_audience_is_judged() {
+    let f = OAuthFixture::spawn(OAuthOptions {
+        jwt_access_tokens: true,
+        ..clean()
+    })
+    .await
+    .unwrap();
+    let token = token_by_hand(&f).await;
+    let dir = Scratch::new("check-auth-header");
+    let header = format!("Authorization: Bearer {token}");
+    let url = f.mcp_url();
+    let args = [url.as_str(), "--header", &header, "--requirements", LEGACY];
+    let (code, report, stderr) = check(&dir.path(""), &args).await;
+    assert_ne!(code, 3, "{report:#}\n{stderr}");
+    assert!(report["authRequired"].is_null(), "{report:#}");
+    assert_eq!(
+        auth_outcomes(&report, &[LEGACY]),
+        expected(&[LEGACY], "pass", &[]),
+        "{report:#}"
+    );
+    assert_eq!(
+        verdict(&report, "ping", LEGACY)["outcome"],
+        "pass",
+        "{report:#}"
+    );
+    // The token is not in the report: request frames show Authorization as "…".
+    assert!(
+        !report.to_string().contains(&token),
+        "the token leaked into the report"
+    );
+
+    // A server that takes any token took the foreign ones, and a token for another audience.
+    let lax = OAuthFixture::spawn(OAuthOptions {
+        accept_any_token: true,
+        ..clean()
+    })
+    .await
+    .unwrap();
+    let url = lax.mcp_url();
+    let args = [url.as_str(), "--header", &header, "--requirements", LEGACY];
+    let (code, report, stderr) = check(&dir.path(""), &args).await;
+    assert_eq!(code, 6, "{report:#}\n{stderr}");
+    assert_eq!(
+        auth_outcomes(&report, &[LEGACY]),
+        expected(
+            &[LEGACY],
+            "pass",
+            &[
+                ("auth-token-audience", "fail"),
+                ("auth-resource-indicator", "fail")
+            ]
+        ),
+        "{report:#}"
+    );
+}
+
 /// The official Python SDK's own authorization server and FastMCP's, as they ship.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_sdk_and_fastmcp_oauth_servers_as_they_ship() {
