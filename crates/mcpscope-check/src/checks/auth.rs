@@ -64,8 +64,12 @@ impl Wire for Bare {
     }
 }
 
+/// Longest verdict message: they quote the server's documents and headers, which may be large.
+const MAX_MESSAGE: usize = 1000;
+
 impl Bare {
-    fn add(&self, v: Verdict) {
+    fn add(&self, mut v: Verdict) {
+        v.message = cut(&v.message, MAX_MESSAGE);
         self.out
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
