@@ -32,6 +32,8 @@ pub enum Area {
     Http,
     /// Authorization of a protected HTTP server: its challenge, metadata, tokens.
     Auth,
+    /// 2026-07-28 caching hints (`ttlMs`, `cacheScope`).
+    Caching,
 }
 
 impl Area {
@@ -48,6 +50,7 @@ impl Area {
             Area::Pagination => "pagination",
             Area::Http => "http",
             Area::Auth => "authorization",
+            Area::Caching => "caching",
         }
     }
 }
@@ -438,6 +441,127 @@ pub static CHECKS: &[Def] = &[
         applies: Applies::Both,
         source: "basic/authorization §Token Audience Binding and Validation; RFC 8707 §2",
         sentence: "RFC 8707 Resource Indicators provide critical security benefits by binding tokens to their intended audiences when the Authorization Server supports the capability. MCP servers MUST validate that tokens presented to them were specifically issued for their use.",
+    },
+    // ---- 2026-07-28 specifics and conduct (checks/modern.rs, checks/conduct.rs) ----
+    Def {
+        id: "result-type-present",
+        area: Area::Frames,
+        level: Level::Must,
+        applies: Applies::Modern,
+        source: "2026-07-28 basic/index §Result Responses",
+        sentence: "The `result` MUST include a `resultType` field to indicate the type of the result.",
+    },
+    Def {
+        id: "missing-request-meta-rejected",
+        area: Area::Lifecycle,
+        level: Level::Must,
+        applies: Applies::Modern,
+        source: "2026-07-28 basic/index §_meta (Per-request protocol fields)",
+        sentence: "A request missing any required field is malformed; the server MUST reject it with JSON-RPC error code `-32602` (Invalid params). On HTTP, the response status MUST be `400 Bad Request`.",
+    },
+    Def {
+        id: "cache-hint-coverage",
+        area: Area::Caching,
+        level: Level::Must,
+        applies: Applies::Modern,
+        source: "2026-07-28 server/utilities/caching §Cacheable Results",
+        sentence: "Servers MUST include caching hints on results with `resultType: \"complete\"` returned by the following operations: `server/discover`, `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`, `resources/read`.",
+    },
+    Def {
+        id: "cache-hint-values-valid",
+        area: Area::Caching,
+        level: Level::Must,
+        applies: Applies::Modern,
+        source: "2026-07-28 server/utilities/caching §Caching Hints",
+        sentence: "The Time-to-live (TTL) Field, `ttlMs`, is an integer value in milliseconds. Servers MUST provide a `ttlMs` value that is `>= 0`. The Cache Scope Field, `cacheScope`, indicates the intended scope of the cached response, either `\"public\"` or `\"private\"`.",
+    },
+    Def {
+        id: "cache-scope-stable-across-pages",
+        area: Area::Caching,
+        level: Level::Must,
+        applies: Applies::Modern,
+        source: "2026-07-28 server/utilities/caching §Pagination",
+        sentence: "Servers MUST apply the same `cacheScope` to all response pages for a given list request.",
+    },
+    Def {
+        id: "removed-methods-not-found",
+        area: Area::Lifecycle,
+        level: Level::Must,
+        applies: Applies::Modern,
+        source: "2026-07-28 basic/versioning §Compatibility Matrix; basic/transports/streamable-http §Protocol Version Header",
+        sentence: "A request carrying modern per-request `_meta` is served statelessly according to this revision. If the server does not implement the requested RPC method, it MUST respond with `404 Not Found` and a JSON-RPC error with code `-32601` (`Method not found`). (ping, logging/setLevel, resources/subscribe and resources/unsubscribe were removed.)",
+    },
+    Def {
+        id: "logs-require-log-level",
+        area: Area::Utilities,
+        level: Level::Must,
+        applies: Applies::Modern,
+        source: "2026-07-28 server/utilities/logging §Per-request log level",
+        sentence: "The server MUST NOT emit `notifications/message` for a request that does not include this field (`io.modelcontextprotocol/logLevel`).",
+    },
+    Def {
+        id: "input-required-result-request-state",
+        area: Area::Tools,
+        level: Level::Must,
+        applies: Applies::Modern,
+        source: "2026-07-28 basic/patterns/mrtr §Server Requirements",
+        sentence: "Servers MUST include at least one of `inputRequests` or `requestState` in every `InputRequiredResult` response. (The client retries the original request with `inputResponses` and the exact `requestState`; the server completes it or asks again.)",
+    },
+    Def {
+        id: "input-required-result-tampered-state",
+        area: Area::Tools,
+        level: Level::Should,
+        applies: Applies::Modern,
+        source: "2026-07-28 basic/patterns/mrtr §Server Requirements",
+        sentence: "If `requestState` influences authorization, resource access, or business logic, servers MUST protect its integrity (e.g. HMAC or AEAD) and MUST reject state that fails verification. Integrity protection MAY be omitted only when tampering can cause nothing worse than request failure.",
+    },
+    Def {
+        id: "input-required-result-missing-input-response",
+        area: Area::Tools,
+        level: Level::Should,
+        applies: Applies::Modern,
+        source: "2026-07-28 basic/patterns/mrtr §Error Handling",
+        sentence: "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server SHOULD respond with a new `InputRequiredResult` requesting the missing information again, rather than returning an error.",
+    },
+    Def {
+        id: "logging-levels-filtered",
+        area: Area::Utilities,
+        level: Level::Should,
+        applies: Applies::Legacy,
+        source: "2025-11-25 server/utilities/logging §Setting Log Level",
+        sentence: "To configure the minimum log level, clients MAY send a `logging/setLevel` request. (After `logging/setLevel` error, the server only sends error level and above.)",
+    },
+    Def {
+        id: "notification-not-answered",
+        area: Area::Frames,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 basic/index §Notifications; JSON-RPC 2.0 §4.1",
+        sentence: "Notifications are sent from the client to the server or vice versa, as a one-way message. The receiver MUST NOT send a response.",
+    },
+    Def {
+        id: "progress-only-with-token",
+        area: Area::Frames,
+        level: Level::Must,
+        applies: Applies::Both,
+        source: "2025-11-25 basic/utilities/progress §Behavior Requirements",
+        sentence: "Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation.",
+    },
+    Def {
+        id: "cancellation-honoured",
+        area: Area::Frames,
+        level: Level::Should,
+        applies: Applies::Both,
+        source: "2025-11-25 basic/utilities/cancellation §Behavior Requirements",
+        sentence: "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request; Free associated resources; Not send a response for the cancelled request.",
+    },
+    Def {
+        id: "stderr-not-protocol",
+        area: Area::Frames,
+        level: Level::Should,
+        applies: Applies::Both,
+        source: "2025-11-25 basic/transports §stdio; 2026-07-28 basic/transports/stdio",
+        sentence: "The server reads JSON-RPC messages from its standard input (`stdin`) and sends messages to its standard output (`stdout`). The server MAY write UTF-8 strings to its standard error (`stderr`) for any logging purposes.",
     },
 ];
 
