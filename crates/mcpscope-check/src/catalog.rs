@@ -323,6 +323,14 @@ pub static CHECKS: &[Def] = &[
         sentence: "If the input is a JSON-RPC response or notification: If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body.",
     },
     Def {
+        id: "get-stream-or-405",
+        area: Area::Http,
+        level: Level::Must,
+        applies: Applies::Legacy,
+        source: "2025-11-25 basic/transports §Listening for Messages from the Server",
+        sentence: "The server MUST either return `Content-Type: text/event-stream` in response to this HTTP GET, or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream at this endpoint.",
+    },
+    Def {
         id: "protocol-version-header-invalid",
         area: Area::Http,
         level: Level::Must,

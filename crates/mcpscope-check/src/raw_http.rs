@@ -100,6 +100,20 @@ impl Ask {
         }
     }
 
+    /// A GET of the MCP endpoint asking for a stream (`Accept: text/event-stream`) with `headers`:
+    /// an SSE answer is not read, only its status and headers.
+    pub(crate) fn stream(headers: &[(&str, &str)]) -> Ask {
+        let mut all = vec![("Accept".to_string(), "text/event-stream".to_string())];
+        all.extend(headers.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        Ask {
+            method: reqwest::Method::GET,
+            headers: all,
+            body: None,
+            url: None,
+            credentials: true,
+        }
+    }
+
     /// A DELETE with `headers`.
     pub(crate) fn delete(headers: &[(&str, &str)]) -> Ask {
         Ask {
@@ -293,7 +307,9 @@ async fn exchange(
         .any(|(k, v)| k == "content-type" && v.starts_with("text/event-stream"));
     let mut read = Vec::new();
     let mut message = None;
-    while read.len() < MAX_BODY {
+    // A stream that answers no request (a GET's) may stay open for ever: its headers are the answer.
+    let open_ended = sse && id.is_none();
+    while read.len() < MAX_BODY && !open_ended {
         let Ok(Some(chunk)) = response.chunk().await else {
             break;
         };

@@ -18,6 +18,7 @@ const HTTP_CHECKS: &[(&str, &[&str])] = &[
     ("dns-rebinding-protection", &[LEGACY, MODERN]),
     ("session-id-visible-ascii", &[LEGACY]),
     ("notification-post-accepted", &[LEGACY]),
+    ("get-stream-or-405", &[LEGACY]),
     ("protocol-version-header-invalid", &[LEGACY]),
     ("server-session-lifecycle", &[LEGACY]),
     ("no-session-id", &[MODERN]),
@@ -192,6 +193,7 @@ async fn the_conforming_fixture_passes_and_each_flaw_fails_its_check_alone() {
             HttpFlaw::NotificationAnswered200,
             "notification-post-accepted",
         ),
+        (HttpFlaw::GetAnsweredJson, "get-stream-or-405"),
         (
             HttpFlaw::InvalidProtocolVersionAccepted,
             "protocol-version-header-invalid",

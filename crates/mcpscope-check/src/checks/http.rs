@@ -5,7 +5,8 @@
 //! Both eras: `dns-rebinding-protection` (a server on this machine's loopback refuses a foreign
 //! `Origin` with 403). 2025-11-25, on a session of our own opened with `initialize`:
 //! `session-id-visible-ascii`, `notification-post-accepted` (`notifications/initialized` → 202, no
-//! body), `protocol-version-header-invalid` (`MCP-Protocol-Version: 1900-01-01` → 400) and
+//! body), `get-stream-or-405` (a GET opens an SSE stream or gets 405),
+//! `protocol-version-header-invalid` (`MCP-Protocol-Version: 1900-01-01` → 400) and
 //! `server-session-lifecycle` (DELETE, then the ended session's id → 404; a 405 to the DELETE is
 //! the server saying clients may not end sessions, which the spec allows: skipped). 2026-07-28:
 //! [`http_modern`](super::http_modern). Not an HTTP target: every check here is skipped, saying so.
@@ -181,6 +182,7 @@ async fn legacy(cx: &Cx) {
         for id in [
             "session-id-visible-ascii",
             "notification-post-accepted",
+            "get-stream-or-405",
             "protocol-version-header-invalid",
             "server-session-lifecycle",
         ] {
@@ -200,6 +202,7 @@ async fn legacy(cx: &Cx) {
         headers.push(("Mcp-Session-Id", s.clone()));
     }
     notification_accepted(cx, &headers).await;
+    get_stream_or_405(cx, &headers).await;
     protocol_version_invalid(cx, session.as_deref()).await;
     session_lifecycle(cx, session.as_deref(), &headers).await;
 }
@@ -258,6 +261,32 @@ async fn notification_accepted(cx: &Cx, headers: &[(&str, String)]) {
         ),
         &[&a],
     );
+}
+
+/// A GET of the endpoint (`Accept: text/event-stream`) opens an SSE stream or gets 405; the
+/// stream is closed as soon as its headers are in.
+async fn get_stream_or_405(cx: &Cx, headers: &[(&str, String)]) {
+    const ID: &str = "get-stream-or-405";
+    let a = raw_http::send(cx, Ask::stream(&pairs(headers))).await;
+    let sse = a
+        .header("content-type")
+        .is_some_and(|t| t.starts_with("text/event-stream"));
+    match a.status {
+        Some(405) => pass(cx, ID, "GET: 405, no standalone stream".into()),
+        Some(200) if sse => pass(cx, ID, "GET: 200, an SSE stream".into()),
+        _ => broken(
+            cx,
+            ID,
+            format!(
+                "GET with Accept: text/event-stream got {}{}; the answer is an SSE stream (Content-Type: text/event-stream) or 405 Method Not Allowed",
+                a.describe(),
+                a.header("content-type")
+                    .map(|t| format!(" (Content-Type: {t})"))
+                    .unwrap_or_default()
+            ),
+            &[&a],
+        ),
+    }
 }
 
 /// A request in the session with `MCP-Protocol-Version: 1900-01-01` → 400.

@@ -1,7 +1,8 @@
 //! [`HttpMode::Conforming`](super::HttpMode::Conforming): a small server of both eras on one
 //! endpoint that keeps every Streamable HTTP rule `mcpscope check` tests — a foreign `Origin`
 //! refused with 403; 2025-11-25 sessions (`initialize` issues an id, `DELETE` ends it, its id then
-//! gets 404), notifications answered 202 with no body, an unknown `MCP-Protocol-Version` 400;
+//! gets 404), no standalone stream (a GET gets 405), notifications answered 202 with no body, an
+//! unknown `MCP-Protocol-Version` 400;
 //! 2026-07-28 requests (told by their `_meta` envelope) answered without a session id, their
 //! `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` checked against the body (400, -32020). Each
 //! [`HttpFlaw`] breaks exactly one of those rules, so a test can show that each check fails on its
@@ -48,6 +49,9 @@ pub enum HttpFlaw {
     NameHeaderUnchecked,
     /// A request without `Mcp-Method` is served (`missing-method-header-rejected`).
     MissingMethodHeaderAccepted,
+    /// A GET is answered `200` with a JSON health document, neither an SSE stream nor `405`
+    /// (`get-stream-or-405`).
+    GetAnsweredJson,
 }
 
 const SESSION_HEADER: &str = "mcp-session-id";
@@ -96,6 +100,9 @@ async fn handle(
     match method {
         Method::POST => {}
         Method::DELETE => return delete(&server, &headers),
+        Method::GET if server.has(HttpFlaw::GetAnsweredJson) => {
+            return json_response(StatusCode::OK, &json!({"status": "ok"}));
+        }
         _ => return StatusCode::METHOD_NOT_ALLOWED.into_response(),
     }
     let message = jsonrpc::classify(&body);
