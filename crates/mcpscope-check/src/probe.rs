@@ -88,6 +88,9 @@ pub(crate) async fn exchange(cx: &Cx, body: &Value, headers: Vec<(String, String
     if wait.is_err() && probed.message.is_none() {
         probed.failure = Some(format!("no answer within {} s", PROBE_WAIT.as_secs()));
     }
+    // A probe's server has nothing left to say to us: a stdio one that lingers after stdin closes
+    // (server-everything waits on its roots/list timer) would hold the run for the whole grace.
+    conn.hurry_close("the check's probe is done");
     conn.close().await;
     probed.evidence = cx.rec.since(mark, 4);
     probed

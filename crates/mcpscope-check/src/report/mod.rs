@@ -14,6 +14,10 @@ use crate::verdict::Outcome;
 use serde::Serialize;
 use serde_json::{Value, json};
 
+/// The exit code of a run `--timeout` cut short with nothing failed before the cut (as the CLI's
+/// timeouts: 4).
+pub const EXIT_TIMED_OUT: i32 = 4;
+
 /// `mcpscope check`'s exit code when a check failed (as `--lint`'s).
 pub const EXIT_FAILED: i32 = 6;
 
@@ -63,6 +67,9 @@ pub fn exit_code(report: &Report, strict: bool, stale: &[String]) -> i32 {
     let c = counts(report);
     if c.failed > 0 || (strict && c.warnings > 0) || !stale.is_empty() {
         EXIT_FAILED
+    } else if report.timed_out {
+        // Checks were cut unjudged: a CI run must not go green on what it never saw.
+        EXIT_TIMED_OUT
     } else {
         0
     }

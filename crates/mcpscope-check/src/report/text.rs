@@ -131,7 +131,7 @@ pub fn text(report: &Report, color: bool, stale: &[String]) -> String {
         },
         report.elapsed_ms as f64 / 1000.0,
         if report.timed_out {
-            " — stopped by --timeout"
+            " — stopped by --timeout: the checks it cut are skipped, and the run exits 4"
         } else {
             ""
         },
