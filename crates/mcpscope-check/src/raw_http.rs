@@ -342,7 +342,9 @@ fn answering(body: &[u8], id: Option<&Value>, sse: bool) -> Option<Value> {
     let answers = |m: &Value| {
         m.get("method").is_none()
             && (m.get("id") == id
-                || (m.get("error").is_some() && m.get("id").is_none_or(Value::is_null)))
+                // A JSON-RPC error object, not an OAuth error (`{"error": "invalid_token"}`).
+                || (m.get("error").is_some_and(Value::is_object)
+                    && m.get("id").is_none_or(Value::is_null)))
     };
     if !sse {
         return serde_json::from_slice::<Value>(body)
@@ -502,6 +504,8 @@ mod tests {
         assert!(answering(body, Some(&id), false).is_some());
         let other = br#"{"jsonrpc":"2.0","id":8,"result":{}}"#;
         assert!(answering(other, Some(&id), false).is_none());
+        let oauth = br#"{"error":"server_error","error_description":"Internal Server Error"}"#;
+        assert!(answering(oauth, Some(&id), false).is_none());
     }
 
     #[test]

@@ -510,3 +510,73 @@ async fn the_python_sdk_and_fastmcp_oauth_servers_as_they_ship() {
 const PYTHON_SDK_FINDINGS: &[(&str, &str)] = &[("auth-www-authenticate-scope", "warn")];
 /// What FastMCP 4.2.3 gets: see docs/checks.md.
 const FASTMCP_FINDINGS: &[(&str, &str)] = &[];
+
+/// A free loopback port.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// The TypeScript SDK v1's own OAuth example as it ships (`simpleStreamableHttp.js --oauth`: its
+/// demo authorization server on a port of its own, `mcpAuthMetadataRouter`, `requireBearerAuth`
+/// with token introspection), run from the peers' node_modules.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_typescript_sdk_oauth_example_as_it_ships() {
+    let Some(peers) = Peers::get("check_auth_ts_sdk") else {
+        return;
+    };
+    let run = peers.node_stdio(
+        "@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js",
+        &[],
+        &["--oauth"],
+    );
+    let (mcp, auth) = (free_port(), free_port());
+    let _server = tokio::process::Command::new(&run[1])
+        .args(&run[2..])
+        .env("MCP_PORT", mcp.to_string())
+        .env("MCP_AUTH_PORT", auth.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn the TypeScript SDK's example");
+    for port in [mcp, auth] {
+        let up = tokio::time::timeout(Duration::from_secs(30), async {
+            while tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_err()
+            {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        })
+        .await;
+        assert!(up.is_ok(), "the example never listened on {port}");
+    }
+    // Its resource is http://localhost:PORT/mcp: checked under that name.
+    let url = format!("http://localhost:{mcp}/mcp");
+    let dir = Scratch::new("check-auth-ts");
+    let (code, report, stderr) = check(&dir.path(""), &[&url, "--requirements", LEGACY]).await;
+    assert_eq!(code, 3, "{report:#}\n{stderr}");
+    assert_eq!(
+        auth_outcomes(&report, &[LEGACY]),
+        expected(&[LEGACY], "skipped", TS_SDK_FINDINGS),
+        "{report:#}"
+    );
+    let v = verdict(&report, "auth-token-audience", LEGACY);
+    let said = v["message"].as_str().unwrap();
+    assert!(
+        said.contains("HTTP 500") && said.contains("server_error"),
+        "{v}"
+    );
+}
+
+/// What the TypeScript SDK v1 (1.32.2) example gets: no scope in its 401, and a token it does not
+/// know answered 500, not 401 — its verifier throws a plain `Error`, which `requireBearerAuth`
+/// turns into `server_error` (docs/checks.md).
+const TS_SDK_FINDINGS: &[(&str, &str)] = &[
+    ("auth-www-authenticate-scope", "warn"),
+    ("auth-token-audience", "fail"),
+];
