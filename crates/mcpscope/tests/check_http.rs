@@ -430,3 +430,32 @@ async fn an_http_sse_server_behind_the_fallback_is_not_judged() {
         }
     }
 }
+
+/// A server minting a session id on 2026-07-28 answers: `no-session-id` warns (a SHOULD), naming
+/// the id it minted.
+#[tokio::test]
+async fn a_minted_session_id_warns() {
+    let server = HttpFixture::spawn(HttpMode::Conforming {
+        flaw: Some(HttpFlaw::SessionIdMinted),
+    })
+    .await
+    .expect("fixture");
+    let (_, report) = check(&[&server.entry_url()]).await;
+    let v = verdict(&report, "no-session-id", MODERN);
+    assert_eq!(v["outcome"], "warn", "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the answer mints an Mcp-Session-Id (minted-"),
+        "{v:#}"
+    );
+    let answer = &v["evidence"][1];
+    assert!(
+        answer["excerpt"]
+            .as_str()
+            .unwrap()
+            .contains("mcp-session-id: minted-"),
+        "{v:#}"
+    );
+}

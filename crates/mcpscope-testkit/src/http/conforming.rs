@@ -43,6 +43,10 @@ pub enum HttpFlaw {
     /// not minted: mcpscope's own client would adopt a minted id, and that would change other
     /// verdicts too.
     SessionIdEchoed,
+    /// Every 2026-07-28 answer carries a fresh `Mcp-Session-Id` (`no-session-id`). mcpscope's
+    /// client adopts it, so other verdicts change too; [`HttpFlaw::SessionIdEchoed`] breaks the
+    /// rule alone.
+    SessionIdMinted,
     /// An `Mcp-Method` that disagrees with the body is not noticed (`method-header-mismatch`).
     MethodHeaderUnchecked,
     /// An `Mcp-Name` that disagrees with the body is not noticed (`name-header-mismatch`).
@@ -258,6 +262,12 @@ fn modern_post(server: &Server, headers: &HeaderMap, message: &Incoming) -> Resp
     } else {
         modern_answer(&id, method, params)
     };
+    if server.has(HttpFlaw::SessionIdMinted) {
+        let n = server.next_id.fetch_add(1, Ordering::SeqCst);
+        if let Ok(value) = HeaderValue::from_str(&format!("minted-{n}")) {
+            response.headers_mut().insert(SESSION_HEADER, value);
+        }
+    }
     if server.has(HttpFlaw::SessionIdEchoed)
         && let Some(session) = headers.get(SESSION_HEADER)
     {
