@@ -571,6 +571,14 @@ pub static CHECKS: &[Def] = &[
         source: "2025-11-25 basic/transports §stdio; 2026-07-28 basic/transports/stdio",
         sentence: "The server reads JSON-RPC messages from its standard input (`stdin`) and sends messages to its standard output (`stdout`). The server MAY write UTF-8 strings to its standard error (`stderr`) for any logging purposes.",
     },
+    Def {
+        id: "requests-before-initialized",
+        area: Area::Lifecycle,
+        level: Level::Should,
+        applies: Applies::Legacy,
+        source: "2025-11-25 basic/lifecycle §Initialization",
+        sentence: "The server SHOULD NOT send requests other than pings and logging before receiving the `initialized` notification.",
+    },
 ];
 
 /// The definition of `id`. Panics on an id not in [`CHECKS`]: a check's code names only ids of

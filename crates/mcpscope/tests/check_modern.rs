@@ -34,7 +34,8 @@ const MODERN: [&str; 10] = [
 ];
 
 /// The conduct checks of both eras (and the legacy level filter).
-const CONDUCT: [&str; 5] = [
+const CONDUCT: [&str; 6] = [
+    "requests-before-initialized",
     "notification-not-answered",
     "progress-only-with-token",
     "cancellation-honoured",
@@ -205,6 +206,7 @@ async fn the_demo_passes_with_its_own_rounds_logs_and_slow_tool() {
         }
         // log-every-level logs at every level; after setLevel error only error and above came.
         c.expect("logging-levels-filtered", LEGACY, "pass");
+        c.expect("requests-before-initialized", LEGACY, "pass");
         c.expect("cancellation-honoured", LEGACY, "pass");
         assert!(
             c.message("cancellation-honoured", LEGACY)
@@ -393,7 +395,7 @@ async fn the_flawed_modern_server_whole_passes_and_each_flaw_fails_its_check() {
 
 #[tokio::test]
 async fn the_flawed_servers_conduct_flaws_each_break_their_check() {
-    let cases: [(Flaw, &[&str], &[&str]); 5] = [
+    let cases: [(Flaw, &[&str], &[&str]); 6] = [
         (
             Flaw::AnswersNotifications,
             &["notification-not-answered"],
@@ -407,6 +409,11 @@ async fn the_flawed_servers_conduct_flaws_each_break_their_check() {
         (Flaw::StderrMessages, &[], &["stderr-not-protocol"]),
         (Flaw::LogsBelowLevel, &[], &["logging-levels-filtered"]),
         (Flaw::IgnoresCancel, &[], &["cancellation-honoured"]),
+        (
+            Flaw::RootsBeforeInitialized,
+            &[],
+            &["requests-before-initialized"],
+        ),
     ];
     let runs = futures::future::join_all(
         cases
@@ -423,6 +430,7 @@ async fn the_flawed_servers_conduct_flaws_each_break_their_check() {
     whole.expect("notification-not-answered", LEGACY, "pass");
     whole.expect("progress-only-with-token", LEGACY, "pass");
     whole.expect("stderr-not-protocol", LEGACY, "pass");
+    whole.expect("requests-before-initialized", LEGACY, "pass");
     assert!(
         whole
             .message("cancellation-honoured", LEGACY)

@@ -11,6 +11,9 @@
 //!   log below `error` during them.
 //! - `cancellation-honoured`: the slowest of the calls made again and cancelled in flight; no
 //!   answer may follow.
+//! - `requests-before-initialized` (2025-11-25): on a connection of its own, `initialize` and
+//!   then a `tools/list` without `notifications/initialized`; the server sends no request (but
+//!   `ping`) meanwhile, and what the early `tools/list` got is reported.
 //! - Judged from every frame of the era at the end: `notification-not-answered` (a notification
 //!   is sent early on), `progress-only-with-token`, `stderr-not-protocol`.
 
@@ -18,8 +21,11 @@ use super::Lists;
 use super::modern::retry_params;
 use crate::run::{Asked, Cx, Failure};
 use crate::verdict::Verdict;
-use mcpscope_client::{RequestControl, RequestOptions, decline};
-use mcpscope_proto::era::Era;
+use bytes::Bytes;
+use mcpscope_client::{RequestControl, RequestOptions, decline, full_capabilities};
+use mcpscope_proto::era::{Era, LEGACY_VERSION};
+use mcpscope_proto::{Direction, RequestId};
+use mcpscope_transport::{Connection, Outgoing, TransportEvent};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -72,6 +78,8 @@ pub(crate) async fn run(cx: &Cx, lists: &Lists) {
     }
     if cx.era == Era::Modern {
         rounds(cx, &calls, &callable).await;
+    } else {
+        requests_before_initialized(cx).await;
     }
     cancellation(cx, &calls).await;
 }
@@ -483,6 +491,139 @@ async fn cancellation(cx: &Cx, calls: &[Call]) {
 /// margin, bounded.
 fn late_wait(took: Duration) -> Duration {
     (took + SLOW).min(MAX_LATE_WAIT)
+}
+
+// ---- before `initialized` (2025-11-25) ------------------------------------------------------
+
+/// The ids of the early exchange's two requests.
+const EARLY_INIT: &str = "mcpscope-check-early-initialize";
+const EARLY_LIST: &str = "mcpscope-check-early-tools-list";
+/// How long the early exchange waits for each answer, and then for requests that follow.
+const EARLY_WAIT: Duration = Duration::from_secs(5);
+const EARLY_LINGER: Duration = Duration::from_millis(300);
+
+/// What one early exchange saw: server requests (frame, method) and the answer to an id.
+#[derive(Default)]
+struct Early {
+    requests: Vec<(u64, String)>,
+    answers: Vec<(String, Value)>,
+    failure: Option<String>,
+}
+
+/// Read events until `id` is answered (or `wait` passes), noting server requests.
+async fn read_until(
+    cx: &Cx,
+    events: &mut tokio::sync::mpsc::UnboundedReceiver<TransportEvent>,
+    id: Option<&str>,
+    wait: Duration,
+    seen: &mut Early,
+) {
+    let read = async {
+        while let Some(event) = events.recv().await {
+            let mut frame = match event {
+                TransportEvent::Frame(f) => f,
+                TransportEvent::Failed { error, .. } => {
+                    seen.failure = Some(error.to_string());
+                    return;
+                }
+                TransportEvent::Closed { reason } => {
+                    seen.failure = Some(format!("the connection closed: {reason}"));
+                    return;
+                }
+            };
+            frame.seq = cx.next_frame();
+            cx.rec.keep(&frame);
+            if frame.direction != Direction::In {
+                continue;
+            }
+            let Ok(msg) = serde_json::from_slice::<Value>(&frame.body) else {
+                continue;
+            };
+            match (msg.get("method").and_then(Value::as_str), msg.get("id")) {
+                (Some(method), Some(_)) if method != "ping" => {
+                    seen.requests.push((frame.seq, method.to_string()));
+                }
+                (None, Some(Value::String(answered))) => {
+                    seen.answers.push((answered.clone(), msg.clone()));
+                    if Some(answered.as_str()) == id {
+                        return;
+                    }
+                }
+                _ => {}
+            }
+        }
+    };
+    let _ = tokio::time::timeout(wait, read).await;
+}
+
+async fn send_early(conn: &Connection, body: Value) -> Result<(), String> {
+    let id = body.get("id").and_then(RequestId::from_value);
+    let out = Outgoing {
+        body: Bytes::from(body.to_string()),
+        id,
+        headers: vec![("MCP-Protocol-Version".into(), LEGACY_VERSION.into())],
+    };
+    conn.send(out).await.map_err(|e| e.to_string())
+}
+
+/// `initialize`, then `tools/list` before `notifications/initialized`, on a connection of its own.
+async fn requests_before_initialized(cx: &Cx) {
+    let id = "requests-before-initialized";
+    let mark = cx.rec.mark();
+    let (conn, mut events) =
+        match Connection::open(&cx.opts.target, &cx.opts.client.transport).await {
+            Ok(c) => c,
+            Err(e) => return cx.skip(id, format!("could not open a second connection: {e}")),
+        };
+    let mut seen = Early::default();
+    let init = json!({"jsonrpc": "2.0", "id": EARLY_INIT, "method": "initialize", "params": {
+        "protocolVersion": LEGACY_VERSION, "capabilities": full_capabilities(Era::Legacy),
+        "clientInfo": {"name": "mcpscope-check", "version": env!("CARGO_PKG_VERSION")}}});
+    let early = json!({"jsonrpc": "2.0", "id": EARLY_LIST, "method": "tools/list", "params": {}});
+    let mut sent = send_early(&conn, init).await;
+    if sent.is_ok() {
+        read_until(cx, &mut events, Some(EARLY_INIT), EARLY_WAIT, &mut seen).await;
+        sent = send_early(&conn, early).await;
+    }
+    if sent.is_ok() {
+        read_until(cx, &mut events, Some(EARLY_LIST), EARLY_WAIT, &mut seen).await;
+        read_until(cx, &mut events, None, EARLY_LINGER, &mut seen).await;
+    }
+    conn.hurry_close("the check's early exchange is done");
+    conn.close().await;
+    let evidence = cx.rec.since(mark, 6);
+    if let Err(why) = sent {
+        return cx.skip(id, format!("the early exchange could not be sent: {why}"));
+    }
+    let got = match seen.answers.iter().find(|(a, _)| a == EARLY_LIST) {
+        Some((_, m)) if m.get("error").is_some() => format!("an error ({})", m["error"]["code"]),
+        Some(_) => "a result".to_string(),
+        None => format!(
+            "no answer{}",
+            seen.failure
+                .as_ref()
+                .map(|f| format!(" ({f})"))
+                .unwrap_or_default()
+        ),
+    };
+    match seen.requests.first() {
+        Some((frame, method)) => {
+            let mut evidence = evidence;
+            evidence.extend(cx.rec.frames(&[*frame]));
+            cx.add(
+                Verdict::broken(
+                    id,
+                    cx.version(),
+                    format!("before notifications/initialized the server sent a {method} request (the early tools/list got {got})"),
+                )
+                .with_evidence(evidence),
+            );
+        }
+        None => cx.pass(
+            id,
+            format!("no request from the server before notifications/initialized; a tools/list sent before it got {got}"),
+        ),
+    }
 }
 
 // ---- judged from the frames ------------------------------------------------------------------

@@ -370,7 +370,7 @@ fn scope_stable(cx: &Cx, walks: Vec<(&'static str, Option<ScopeChange>)>) {
 // ---- removed methods -------------------------------------------------------------------------
 
 /// Each method the revision removed, sent with the modern envelope (which selects 2026-07-28
-/// semantics on a dual-era server): -32601.
+/// semantics on a dual-era server): -32601, and on HTTP with status 404.
 async fn removed_methods(cx: &Cx) {
     for method in REMOVED {
         let params = match method {
@@ -380,7 +380,10 @@ async fn removed_methods(cx: &Cx) {
         };
         let asked = cx.ask(method, params).await;
         let got = match &asked.answer {
-            Err(Failure::Rpc(e)) if e.code == METHOD_NOT_FOUND => continue,
+            Err(Failure::Rpc(e)) if e.code == METHOD_NOT_FOUND => match http_status(&asked) {
+                Some(status) if status != 404 => format!("-32601 with HTTP {status}, not 404"),
+                _ => continue,
+            },
             Ok(_) => "a result".to_string(),
             Err(f) => f.to_string(),
         };
@@ -395,6 +398,15 @@ async fn removed_methods(cx: &Cx) {
         "removed-methods-not-found",
         format!("refused with -32601: {}", REMOVED.join(", ")),
     );
+}
+
+/// The HTTP status of the server's answer in an exchange's frames (`None` on stdio).
+fn http_status(asked: &Asked) -> Option<u16> {
+    asked
+        .evidence
+        .iter()
+        .filter(|e| e.direction == "in")
+        .find_map(|e| e.kind.strip_prefix("http-response ")?.parse().ok())
 }
 
 // ---- judged from the frames ------------------------------------------------------------------
@@ -463,4 +475,51 @@ pub(crate) fn retry_params(
         next.insert("requestState".into(), s.clone());
     }
     Value::Object(next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::Asked;
+
+    fn frame(direction: &'static str, kind: &str) -> Evidence {
+        Evidence {
+            frame: 1,
+            direction,
+            kind: kind.into(),
+            excerpt: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_status_is_the_servers_answers() {
+        let asked = |evidence| Asked {
+            answer: Ok(Value::Null),
+            evidence,
+            reproduce: String::new(),
+        };
+        let http = asked(vec![
+            frame("out", "http-request POST"),
+            frame("in", "http-response 200"),
+        ]);
+        assert_eq!(http_status(&http), Some(200));
+        assert_eq!(http_status(&asked(vec![frame("in", "stdout-line")])), None);
+    }
+
+    #[test]
+    fn a_scope_change_names_the_page() {
+        let page = |n, scope: &str| Cached {
+            method: "tools/list",
+            page: n,
+            result: json!({"cacheScope": scope}),
+            asked: None,
+        };
+        assert!(scope_change(&[page(1, "public"), page(2, "public")]).is_none());
+        let (at, first, other, _) =
+            scope_change(&[page(1, "public"), page(2, "public"), page(3, "private")]).unwrap();
+        assert_eq!(
+            (at, first.as_str(), other.as_str()),
+            (3, "\"public\"", "\"private\"")
+        );
+    }
 }

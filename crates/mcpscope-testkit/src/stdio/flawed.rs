@@ -56,6 +56,9 @@ pub enum Flaw {
     /// `status` takes 700 ms and answers even when cancelled meanwhile (requests are handled one
     /// at a time, so the cancellation is read only after): `cancellation-honoured` (a warning).
     IgnoresCancel,
+    /// Sends a `roots/list` request right after its `initialize` answer, before the client's
+    /// `notifications/initialized`: `requests-before-initialized` (a warning).
+    RootsBeforeInitialized,
 }
 
 impl Flaw {
@@ -76,6 +79,7 @@ impl Flaw {
             Flaw::StderrMessages => "stderr-messages",
             Flaw::LogsBelowLevel => "logs-below-level",
             Flaw::IgnoresCancel => "ignores-cancel",
+            Flaw::RootsBeforeInitialized => "roots-before-initialized",
         }
     }
 }
@@ -101,6 +105,8 @@ pub(super) async fn serve<R: AsyncRead + Unpin>(flaw: Flaw, mut lines: Lines<R>,
         return 1;
     }
     while let Some(bytes) = lines.next().await {
+        // A request of ours that goes right after the answer (roots-before-initialized).
+        let mut after = None;
         let reply = match jsonrpc::classify(bytes) {
             _ if bytes.trim_ascii().is_empty() => continue,
             Incoming::Request { method, .. }
@@ -113,6 +119,11 @@ pub(super) async fn serve<R: AsyncRead + Unpin>(flaw: Flaw, mut lines: Lines<R>,
                     && out.write(&line(&before)).await.is_err()
                 {
                     return 1;
+                }
+                if flaw == Flaw::RootsBeforeInitialized && method == "initialize" {
+                    after = Some(
+                        json!({"jsonrpc": "2.0", "id": "mcpscope-testkit-early-roots", "method": "roots/list"}),
+                    );
                 }
                 answer(flaw, &id, &method, &params)
             }
@@ -131,6 +142,9 @@ pub(super) async fn serve<R: AsyncRead + Unpin>(flaw: Flaw, mut lines: Lines<R>,
             bytes.extend(line(&jsonrpc::result(&json!(STRAY_ID), json!({}))));
         }
         bytes.extend(line(&reply));
+        if let Some(request) = after {
+            bytes.extend(line(&request));
+        }
         if out.write(&bytes).await.is_err() {
             return 1;
         }
