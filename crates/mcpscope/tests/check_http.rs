@@ -458,4 +458,11 @@ async fn a_minted_session_id_warns() {
             .contains("mcp-session-id: minted-"),
         "{v:#}"
     );
+    // The client adopts a session id only from the answer to `initialize`: a minted one did
+    // not turn the server's own 404 + -32601 for an undeclared list into "session expired".
+    let u = verdict(&report, "undeclared-capability-error", MODERN);
+    assert!(
+        matches!(u["outcome"].as_str(), Some("pass" | "skipped")),
+        "{u:#}"
+    );
 }

@@ -109,7 +109,21 @@ pub(crate) async fn run(cx: &Cx) -> Lists {
                     .err()
                     .map(ToString::to_string)
                     .unwrap_or_default();
-                if not_served {
+                if not_served && method == "resources/templates/list" {
+                    // The resources capability does not promise templates: a server without
+                    // any (the Python SDK's low-level server registers no handler) answers
+                    // -32601, which every client survives. Worth a look, not a broken promise.
+                    cx.add(
+                        Verdict::new(
+                            id,
+                            cx.version(),
+                            Outcome::Warn,
+                            format!("{method}: {why}; a server without templates can answer an empty list instead"),
+                        )
+                        .with_evidence(asked.evidence.clone())
+                        .with_reproduce(Some(asked.reproduce.clone())),
+                    );
+                } else if not_served {
                     if !lists.unserved.contains(&cap) {
                         lists.unserved.push(cap);
                     }

@@ -71,10 +71,20 @@ impl From<Undelivered> for crate::TransportError {
     }
 }
 
+/// Whether a POST body is an `initialize` request: the one answer a session id comes with
+/// (2025-11-25: "at initialization time … on the HTTP response containing the
+/// InitializeResult"). Parsed only when an answer carries an id we do not hold yet.
+fn is_initialize(body: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .is_some_and(|m| m.get("method").and_then(serde_json::Value::as_str) == Some("initialize"))
+}
+
 /// Send `req` as exchange `ex`, following redirects; each hop's request and redirect response
-/// are recorded. A POST's `Mcp-Session-Id` is taken from every answer that is not an error, a
-/// redirect's included (a server issues it with the answer to `initialize`, whatever hop gives
-/// that answer). Not from a 4xx/5xx: the Python SDK's session transport stamps the id of a
+/// are recorded. A POST's `Mcp-Session-Id` is taken from the answer to `initialize` when it is
+/// not an error, a redirect's included (whatever hop gives that answer); an id stamped on the
+/// answer to anything else is not adopted (a 2026-07-28 server that mints ids on every answer
+/// would otherwise turn its own 404 + -32601 into "session expired"). Not from a 4xx/5xx: the Python SDK's session transport stamps the id of a
 /// session it is about to discard on the 400 it answers a `server/discover` probe with, and
 /// keeping that id made Auto's fallback `initialize` meet 404 (the gateway stand-in showed it).
 pub(crate) async fn send(inner: &Inner, ex: u64, req: Request) -> Result<Delivered, Undelivered> {
@@ -110,6 +120,8 @@ pub(crate) async fn send(inner: &Inner, ex: u64, req: Request) -> Result<Deliver
                 .headers()
                 .get("mcp-session-id")
                 .and_then(|v| v.to_str().ok())
+            && inner.session_id.lock().expect("session lock").as_deref() != Some(sid)
+            && is_initialize(&body)
         {
             inner.set_session_id(sid);
         }
