@@ -81,6 +81,8 @@ pub struct OAuthOptions {
     pub resource_metadata_in_challenge: bool,
     /// The protected resource metadata's `resource` instead of the MCP endpoint's URL.
     pub prm_resource: Option<String>,
+    /// Publish the protected resource metadata (false: 404, as a server protected another way).
+    pub protected_resource_metadata: bool,
     /// `code_challenge_methods_supported` of the metadata (empty: the field is left out).
     pub code_challenge_methods: Vec<String>,
     /// The metadata lists a `registration_endpoint` (RFC 7591).
@@ -107,6 +109,7 @@ impl Default for OAuthOptions {
             www_authenticate: true,
             resource_metadata_in_challenge: true,
             prm_resource: None,
+            protected_resource_metadata: true,
             code_challenge_methods: vec!["S256".into()],
             registration_endpoint: true,
             accept_any_token: false,
@@ -324,6 +327,9 @@ fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
 
 async fn prm(State(s): State<Arc<Shared>>) -> Response {
     let opts = s.opts();
+    if !opts.protected_resource_metadata {
+        return StatusCode::NOT_FOUND.into_response();
+    }
     json_response(
         StatusCode::OK,
         json!({

@@ -188,7 +188,7 @@ pub(crate) async fn run(b: &Bare, start: Start) {
         return;
     }
     let named = challenge.as_ref().and_then(|c| c.resource_metadata.clone());
-    let prm = protected_resource(b, &url, named.as_deref()).await;
+    let prm = protected_resource(b, &url, named.as_deref(), challenge.is_some()).await;
     www_authenticate(b, &first, challenge.as_ref(), &prm);
     scope(b, &first, challenge.as_ref());
     let listed = prm
@@ -200,6 +200,7 @@ pub(crate) async fn run(b: &Bare, start: Start) {
         for id in [
             "auth-server-metadata",
             "auth-pkce-s256",
+            "auth-https-endpoints",
             "auth-registration",
         ] {
             b.skip(
@@ -272,6 +273,19 @@ async fn end_session(b: &Bare, a: &Answer, token: Option<&str>) {
 /// well-known URI serves the metadata (2025-11-25 allows either), and fails when nothing does.
 fn www_authenticate(b: &Bare, first: &Answer, challenge: Option<&BearerChallenge>, prm: &Prm) {
     const ID: &str = "auth-www-authenticate";
+    if challenge.is_none() && prm.found.is_none() {
+        // Authorization is OPTIONAL, and an HTTP server SHOULD (not MUST) follow this one: a
+        // server protected another way (an API key) breaks a recommendation, not every rule.
+        b.warn(
+            ID,
+            format!(
+                "the server does not use MCP authorization: its {} carries no Bearer challenge and no protected resource metadata is published, so no MCP client can discover how to authorize (HTTP servers SHOULD follow the authorization specification; a client needs its credentials configured by hand)",
+                first.status.map_or("answer".to_string(), |s| format!("HTTP {s}"))
+            ),
+            &[first],
+        );
+        return;
+    }
     if first.status != Some(401) {
         b.broken(
             ID,
@@ -355,7 +369,10 @@ struct Prm {
 }
 
 /// Read the protected resource metadata where a client looks, and judge it.
-async fn protected_resource(b: &Bare, server: &str, named: Option<&str>) -> Prm {
+/// `bearer`: the 401 carried a Bearer challenge. Without one and without any metadata, the server
+/// does not use MCP authorization at all (an API key, say): `auth-www-authenticate` says so, and
+/// this check is skipped rather than failed for a SHOULD.
+async fn protected_resource(b: &Bare, server: &str, named: Option<&str>, bearer: bool) -> Prm {
     const ID: &str = "auth-protected-resource-metadata";
     let mut answers = Vec::new();
     let mut found = None;
@@ -376,6 +393,13 @@ async fn protected_resource(b: &Bare, server: &str, named: Option<&str>) -> Prm 
             .join("; ")
     };
     let all: Vec<&Answer> = answers.iter().map(|(_, a)| a).collect();
+    if found.is_none() && !bearer {
+        b.skip(
+            ID,
+            "the server does not use MCP authorization (no Bearer challenge, no protected resource metadata): see auth-www-authenticate",
+        );
+        return Prm { found };
+    }
     let Some(f) = &found else {
         b.broken(
             ID,
