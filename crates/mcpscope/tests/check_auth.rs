@@ -138,8 +138,19 @@ async fn a_protected_server_without_credentials_gets_the_authorization_checks_th
     let f = OAuthFixture::spawn(clean()).await.unwrap();
     let dir = Scratch::new("check-auth-clean");
     let url = f.mcp_url();
-    let (code, report, stderr) = check(&dir.path(""), &[&url]).await;
+    let junit = dir.path("auth.xml").display().to_string();
+    let (code, report, stderr) = check(&dir.path(""), &[&url, "--junit", &junit]).await;
     assert_eq!(code, 3, "{report:#}\n{stderr}");
+    // CI sees them too: one JUnit suite, a test case per check and era, the skips saying why.
+    let xml = std::fs::read_to_string(&junit).expect("the JUnit file is written");
+    let cases = AUTH_CHECKS.len() * 2;
+    assert!(
+        xml.contains(&format!(
+            "<testsuite name=\"authorization\" tests=\"{cases}\" failures=\"0\""
+        )),
+        "{xml}"
+    );
+    assert_eq!(xml.matches("<testcase ").count(), cases, "{xml}");
     assert!(
         report["authRequired"]
             .as_str()
