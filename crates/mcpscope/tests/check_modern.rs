@@ -290,6 +290,50 @@ async fn the_python_sdk_and_fastmcp_pass_what_applies_to_them() {
     sdk_stdio.expect("stderr-not-protocol", LEGACY, "pass");
 }
 
+#[tokio::test]
+async fn the_python_sdk_and_fastmcp_rounds_are_judged_on_their_own_tool_with_call_tools() {
+    let Some(peers) = Peers::get("check_modern python --call-tools") else {
+        return;
+    };
+    let with_calls = |script| {
+        let mut args = vec!["--call-tools".to_owned()];
+        args.extend(peers.stdio(script));
+        args
+    };
+    // Their `slow` tool sleeps 60 s by default: each call is cut at 10 s, not the run.
+    let (sdk, fastmcp) = tokio::join!(
+        check(
+            "python sdk --call-tools",
+            with_calls("python-sdk-server.sh")
+        ),
+        check("fastmcp --call-tools", with_calls("fastmcp-server.sh")),
+    );
+    for c in [&sdk, &fastmcp] {
+        assert_eq!(c.code, 0, "{}", c.dump());
+        assert_eq!(c.doc["timedOut"], false, "{}", c.dump());
+        for id in &MODERN[7..] {
+            c.expect(id, MODERN_ERA, "pass");
+            assert!(
+                c.message(id, MODERN_ERA).starts_with("ask_name: "),
+                "{}",
+                c.dump()
+            );
+        }
+        // An input_required round is not the tool's result: not judged against its outputSchema.
+        assert_ne!(
+            c.outcome("tool-output-schema-conformant", MODERN_ERA),
+            "fail",
+            "{}",
+            c.dump()
+        );
+    }
+    // The SDK peer's logging/setLevel handler accepts a level and filters nothing (MCPServer has
+    // none of its own): `slow` logs at info after setLevel error — a true finding, a SHOULD.
+    sdk.expect("logging-levels-filtered", LEGACY, "warn");
+    // FastMCP's tools log nothing during these calls: nothing to judge, and it says so.
+    fastmcp.expect("logging-levels-filtered", LEGACY, "skipped");
+}
+
 // ---- servers built to fail -------------------------------------------------------------------
 
 fn flawed_modern(flaw: ModernFlaw) -> Vec<String> {

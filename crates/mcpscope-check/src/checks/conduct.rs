@@ -122,7 +122,7 @@ fn nothing_callable(cx: &Cx) -> String {
 
 /// `tools/call` as [`Cx::ask`] sends it, but waiting at most [`CALL_TIMEOUT`] (the engine then
 /// cancels it on the wire).
-async fn ask_call(cx: &Cx, params: Value) -> Asked {
+pub(crate) async fn ask_call(cx: &Cx, params: Value) -> Asked {
     let mark = cx.rec.mark();
     let opts = RequestOptions {
         timeout: Some(Some(CALL_TIMEOUT)),
