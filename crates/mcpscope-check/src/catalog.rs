@@ -49,8 +49,8 @@ impl Area {
             Area::Utilities => "utilities",
             Area::Pagination => "pagination",
             Area::Http => "http",
-            Area::Auth => "authorization",
             Area::Caching => "caching",
+            Area::Auth => "authorization",
         }
     }
 }
