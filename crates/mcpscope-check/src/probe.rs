@@ -11,8 +11,13 @@ use mcpscope_transport::{Connection, Outgoing, TransportEvent};
 use serde_json::Value;
 use std::time::Duration;
 
-/// How long a probe waits for its answer.
-const PROBE_WAIT: Duration = Duration::from_secs(10);
+/// How long a probe waits for its answer: four times what the era's own connect took, plus 5 s,
+/// within 10–30 s. A probe's connection starts the server afresh (a process, for stdio), and a
+/// Python server's start under load has taken 10 s, which a fixed wait took for silence.
+fn probe_wait(connected_in: Duration) -> Duration {
+    (connected_in * 4 + Duration::from_secs(5))
+        .clamp(Duration::from_secs(10), Duration::from_secs(30))
+}
 
 /// What a probe got back.
 pub(crate) struct Probed {
@@ -53,7 +58,8 @@ pub(crate) async fn exchange(cx: &Cx, body: &Value, headers: Vec<(String, String
     if let Err(e) = conn.send(out).await {
         probed.failure = Some(format!("sending failed: {e}"));
     }
-    let wait = tokio::time::timeout(PROBE_WAIT, async {
+    let limit = probe_wait(cx.connected_in);
+    let wait = tokio::time::timeout(limit, async {
         while let Some(event) = events.recv().await {
             match event {
                 TransportEvent::Frame(mut frame) => {
@@ -86,7 +92,7 @@ pub(crate) async fn exchange(cx: &Cx, body: &Value, headers: Vec<(String, String
     })
     .await;
     if wait.is_err() && probed.message.is_none() {
-        probed.failure = Some(format!("no answer within {} s", PROBE_WAIT.as_secs()));
+        probed.failure = Some(format!("no answer within {} s", limit.as_secs()));
     }
     // A probe's server has nothing left to say to us: a stdio one that lingers after stdin closes
     // (server-everything waits on its roots/list timer) would hold the run for the whole grace.
@@ -94,4 +100,17 @@ pub(crate) async fn exchange(cx: &Cx, body: &Value, headers: Vec<(String, String
     conn.close().await;
     probed.evidence = cx.rec.since(mark, 4);
     probed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::probe_wait;
+    use std::time::Duration;
+
+    #[test]
+    fn a_probe_waits_longer_for_a_server_slow_to_start_within_bounds() {
+        assert_eq!(probe_wait(Duration::from_millis(50)), Duration::from_secs(10));
+        assert_eq!(probe_wait(Duration::from_secs(3)), Duration::from_secs(17));
+        assert_eq!(probe_wait(Duration::from_secs(60)), Duration::from_secs(30));
+    }
 }

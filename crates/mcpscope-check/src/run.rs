@@ -90,6 +90,10 @@ pub(crate) struct Cx {
     out: Arc<Mutex<Vec<Verdict>>>,
     /// The era's frame numbers: the session's and its probes' frames share them.
     frames: Arc<AtomicU64>,
+    /// How long the era's connect and handshake took: a probe on a connection of its own (a new
+    /// process, for stdio) waits in proportion, so a server slow to start on a loaded machine
+    /// is not taken for a silent one.
+    pub(crate) connected_in: Duration,
 }
 
 /// What a request made by a check got back, with the frames of the exchange.
@@ -330,6 +334,7 @@ async fn run_era(
         Era::Legacy => EraPreference::Legacy,
         Era::Modern => EraPreference::Modern,
     };
+    let started = Instant::now();
     let connected = Session::connect(
         opts.target.clone(),
         client,
@@ -380,6 +385,7 @@ async fn run_era(
         opts,
         out,
         frames,
+        connected_in: started.elapsed(),
     };
     checks::run_all(&cx).await;
     cx.session.close().await;
