@@ -109,7 +109,10 @@ mod tests {
 
     #[test]
     fn a_probe_waits_longer_for_a_server_slow_to_start_within_bounds() {
-        assert_eq!(probe_wait(Duration::from_millis(50)), Duration::from_secs(10));
+        assert_eq!(
+            probe_wait(Duration::from_millis(50)),
+            Duration::from_secs(10)
+        );
         assert_eq!(probe_wait(Duration::from_secs(3)), Duration::from_secs(17));
         assert_eq!(probe_wait(Duration::from_secs(60)), Duration::from_secs(30));
     }
