@@ -50,7 +50,9 @@ pub use mcpscope_inspect::{
     VIEW_BODY_CAP, WINDOW_BYTES, WINDOW_FRAMES, make_private, precreate_private, write_atomically,
 };
 pub use sandbox::{DEFAULT_SANDBOX_PORT, SANDBOX_PAGE, sandbox_router, serve_sandbox};
-pub use security::{FREE_GUESSES, Security, TOKEN_COOKIE, TOKEN_HEADER, guard, new_token};
+pub use security::{
+    FREE_GUESSES, Security, TOKEN_COOKIE, TOKEN_HEADER, guard, new_token, random_bytes,
+};
 pub use state::AppState;
 
 use axum::Router;

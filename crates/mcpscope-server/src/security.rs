@@ -365,8 +365,20 @@ impl Security {
 /// A fresh per-launch token: 256 random bits as 64 hex digits.
 pub fn new_token() -> String {
     let mut b = [0u8; 32];
-    rand::fill(&mut b[..]);
+    random_bytes(&mut b);
     b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Fill `buf` from the kernel's random number generator, through aws-lc (rustls's provider,
+/// linked already), which asks with the getrandom system call. Not `rand`: in the statically
+/// linked release its getrandom is found through dlsym, which finds nothing in a static binary,
+/// so it opens /dev/urandom — absent from the image's empty root filesystem (image-check's
+/// chroot run of the gateway panicked on it).
+pub fn random_bytes(buf: &mut [u8]) {
+    rustls::crypto::aws_lc_rs::default_provider()
+        .secure_random
+        .fill(buf)
+        .expect("the kernel's random number generator");
 }
 
 fn forbidden(message: impl Into<String>) -> ApiError {
