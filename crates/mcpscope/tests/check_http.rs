@@ -5,13 +5,14 @@
 //! testkit's conforming server passes them all, and each `HttpFlaw` fails its own check and
 //! changes no other verdict. A stdio server skips them all.
 
+use crate::demo_harness::run_binary;
 use crate::misbehaving_support::MCPSCOPE;
 use crate::peers_support::Peers;
 use mcpscope_testkit::{HttpFixture, HttpFlaw, HttpMode};
 use serde_json::Value;
 use std::process::Stdio;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _};
+use tokio::io::AsyncBufReadExt as _;
 
 /// The `http` checks and the eras each applies to.
 const HTTP_CHECKS: &[(&str, &[&str])] = &[
@@ -29,42 +30,19 @@ const HTTP_CHECKS: &[(&str, &[&str])] = &[
 const LEGACY: &str = "2025-11-25";
 const MODERN: &str = "2026-07-28";
 
-/// `mcpscope check ARGS --format json`, bounded: (exit code, the report).
+/// `mcpscope check ARGS --format json`, bounded (the harness's `run_binary`): (exit code, the
+/// report).
 async fn check(args: &[&str]) -> (i32, Value) {
-    let mut child = tokio::process::Command::new(MCPSCOPE)
-        .arg("check")
-        .args(args)
-        .args(["--format", "json", "--timeout", "60"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawn mcpscope check");
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
-    let done = tokio::time::timeout(Duration::from_secs(120), async {
-        let (a, b, status) = tokio::join!(
-            out.read_to_end(&mut stdout),
-            err.read_to_end(&mut stderr),
-            child.wait()
-        );
-        a.and(b).and(status)
-    })
-    .await;
-    let stderr = String::from_utf8_lossy(&stderr);
-    let status = match done {
-        Ok(Ok(s)) => s,
-        other => panic!("mcpscope check {args:?} did not finish: {other:?}\n{stderr}"),
-    };
-    let report = serde_json::from_slice(&stdout).unwrap_or_else(|e| {
-        panic!(
-            "mcpscope check {args:?}: stdout is not JSON ({e}): {}\n{stderr}",
-            String::from_utf8_lossy(&stdout)
-        )
+    let all: Vec<String> = std::iter::once("check")
+        .chain(args.iter().copied())
+        .chain(["--format", "json", "--timeout", "60"])
+        .map(str::to_owned)
+        .collect();
+    let (code, stdout, stderr) = run_binary(MCPSCOPE, &all, &[]).await;
+    let report = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!("mcpscope check {args:?}: stdout is not JSON ({e}): {stdout}\n{stderr}")
     });
-    (status.code().unwrap_or(-1), report)
+    (code, report)
 }
 
 /// Every verdict as `(id, era, outcome)`, sorted.
