@@ -629,17 +629,29 @@ async fn server_metadata(b: &Bare, issuer: &str) -> (Option<AsDoc>, Option<Strin
     (None, Some(why), answers)
 }
 
-/// `code_challenge_methods_supported` lists `S256` on every authorization server found.
-fn pkce(b: &Bare, servers: &[Server]) {
-    const ID: &str = "auth-pkce-s256";
+/// The metadata documents found, or — none found — `id` skipped, naming the check that says why.
+fn metadata_or_skip<'a>(
+    b: &Bare,
+    id: &'static str,
+    servers: &'a [Server],
+) -> Option<Vec<&'a AsDoc>> {
     let docs: Vec<&AsDoc> = servers.iter().filter_map(|s| s.doc.as_ref()).collect();
     if docs.is_empty() {
         b.skip(
-            ID,
+            id,
             "no authorization server metadata to read (auth-server-metadata)",
         );
-        return;
+        return None;
     }
+    Some(docs)
+}
+
+/// `code_challenge_methods_supported` lists `S256` on every authorization server found.
+fn pkce(b: &Bare, servers: &[Server]) {
+    const ID: &str = "auth-pkce-s256";
+    let Some(docs) = metadata_or_skip(b, ID, servers) else {
+        return;
+    };
     let mut bad = Vec::new();
     for d in &docs {
         match d.doc.get("code_challenge_methods_supported") {
@@ -678,14 +690,9 @@ fn pkce(b: &Bare, servers: &[Server]) {
 /// interface (a development setup) is not judged.
 fn https_endpoints(b: &Bare, servers: &[Server]) {
     const ID: &str = "auth-https-endpoints";
-    let docs: Vec<&AsDoc> = servers.iter().filter_map(|s| s.doc.as_ref()).collect();
-    if docs.is_empty() {
-        b.skip(
-            ID,
-            "no authorization server metadata to read (auth-server-metadata)",
-        );
+    let Some(docs) = metadata_or_skip(b, ID, servers) else {
         return;
-    }
+    };
     const ENDPOINTS: [&str; 5] = [
         "issuer",
         "authorization_endpoint",
@@ -732,14 +739,9 @@ fn https_endpoints(b: &Bare, servers: &[Server]) {
 /// A client with no prior relationship can get a client id: CIMD or DCR; else pre-registration.
 fn registration(b: &Bare, servers: &[Server]) {
     const ID: &str = "auth-registration";
-    let docs: Vec<&AsDoc> = servers.iter().filter_map(|s| s.doc.as_ref()).collect();
-    if docs.is_empty() {
-        b.skip(
-            ID,
-            "no authorization server metadata to read (auth-server-metadata)",
-        );
+    let Some(docs) = metadata_or_skip(b, ID, servers) else {
         return;
-    }
+    };
     let mut offered = Vec::new();
     let mut neither = Vec::new();
     for d in &docs {
